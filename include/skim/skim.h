@@ -1,0 +1,207 @@
+/*
+ * skim — swept ellipsoids through static triangle worlds, fast.
+ *
+ * The whole public API. Names, types and meanings follow the project's API
+ * contract (API.md); additions are marked "skim extension".
+ *
+ * Conventions (see README.md, "Design"):
+ *  - Front face is counter-clockwise; the front normal is (b-a) x (c-a).
+ *    Triangles are two-sided unless a query asks to cull back faces.
+ *  - A sweep reports t in [0, 1] as a fraction of the displacement; t = 0
+ *    when the shape already touches a triangle at the start.
+ *  - Up is whatever the caller says; nothing assumes y-up or z-up.
+ *  - Functions that can fail return skim_status; skim_status_string() says
+ *    why, and skim_last_error_message() gives the detail of the last failure
+ *    on the calling thread.
+ */
+#ifndef SKIM_SKIM_H
+#define SKIM_SKIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define SKIM_API
+#else
+#define SKIM_API __attribute__((visibility("default")))
+#endif
+
+/* ---- basics ---- */
+typedef enum skim_status {
+    SKIM_OK = 0,
+    SKIM_ERROR_INVALID_ARGUMENT, /* NULL, NaN/Inf, index out of range, radius <= 0, ... */
+    SKIM_ERROR_OUT_OF_MEMORY,
+    SKIM_ERROR_IO,               /* a file could not be opened, read or written */
+    SKIM_ERROR_FORMAT,           /* a mesh or baked-world file is malformed, truncated or from another version */
+} skim_status;
+SKIM_API const char *skim_status_string(skim_status status);
+
+/* skim extension: a human-readable sentence about the most recent failure
+   on the calling thread (which argument, which line of which file, ...).
+   Never NULL; "" when nothing failed yet. Valid until the next failing call
+   on the same thread. */
+SKIM_API const char *skim_last_error_message(void);
+
+typedef struct skim_vec3 { float x, y, z; } skim_vec3;
+typedef struct skim_quat { float x, y, z, w; } skim_quat;   /* unit quaternion */
+
+/* An ellipsoid: semi-axis lengths along its local x, y, z, turned by rotation.
+   A sphere of radius r is { {r, r, r}, {0, 0, 0, 1} }.
+   Radii must be finite and > 0; the quaternion must be unit length within
+   1e-3 (it is renormalised internally). */
+typedef struct skim_ellipsoid { skim_vec3 radii; skim_quat rotation; } skim_ellipsoid;
+
+/* ---- the static world ---- */
+typedef struct skim_mesh {
+    const float    *positions;      /* 3 floats per vertex */
+    uint32_t        vertex_count;
+    const uint32_t *indices;        /* 3 per triangle; counter-clockwise seen from the front */
+    uint32_t        triangle_count;
+    const uint16_t *materials;      /* optional: one per triangle, NULL = all 0 */
+} skim_mesh;
+
+typedef struct skim_world skim_world;          /* immutable once built; safe to query from many threads */
+
+/* skim extension: how candidate triangles are found. */
+typedef enum skim_accelerator {
+    SKIM_ACCELERATOR_BVH = 0,        /* SAH bounding volume hierarchy (default) */
+    SKIM_ACCELERATOR_BRUTE_FORCE = 1 /* test every triangle: the oracle the tests compare against */
+} skim_accelerator;
+
+typedef struct skim_world_def {
+    skim_accelerator accelerator;  /* default SKIM_ACCELERATOR_BVH */
+    int   max_leaf_triangles;      /* upper bound on triangles per BVH leaf, 1..16; default 4 */
+    int   sah_bins;                /* binned SAH bins per axis, 8..32; default 16 */
+    int   build_threads;           /* 0 = OpenMP default; the tree is identical for any value */
+    float degenerate_area;         /* triangles with area <= this (world units^2) are dropped at build,
+                                      and counted; default 0 (only exact zero area, plus
+                                      triangles whose normal cannot be normalised in float) */
+} skim_world_def;
+SKIM_API skim_world_def skim_world_def_default(void);
+SKIM_API skim_status skim_world_create(const skim_mesh *mesh, const skim_world_def *def /* NULL = defaults */,
+                                       skim_world **out);
+SKIM_API void        skim_world_destroy(skim_world *world);
+SKIM_API skim_status skim_world_save(const skim_world *world, const char *path);   /* baked BVH, versioned, checksummed */
+SKIM_API skim_status skim_world_load(const char *path, skim_world **out);          /* maps the file; no rebuild */
+
+/* skim extension: what a world holds and what it cost. */
+typedef struct skim_world_stats {
+    uint32_t triangles;            /* triangles kept (the caller's count less the dropped ones) */
+    uint32_t degenerate_triangles; /* dropped at build: zero area */
+    uint32_t nodes;                /* BVH nodes (0 for brute force) */
+    uint32_t leaves;               /* BVH leaves */
+    uint32_t depth;                /* BVH depth, root = 1 */
+    uint64_t bytes;                /* bytes the world holds for queries, all included */
+    double   sah_cost;             /* SAH cost of the tree (traversal cost 1, triangle cost 1) */
+    double   build_seconds;        /* wall time of skim_world_create, 0 for a loaded world */
+    skim_vec3 bounds_min, bounds_max;
+    skim_accelerator accelerator;
+    bool     loaded_from_file;
+} skim_world_stats;
+SKIM_API skim_status skim_world_get_stats(const skim_world *world, skim_world_stats *out);
+
+/* ---- one sweep ---- */
+typedef struct skim_query {
+    bool     cull_back_faces;   /* ignore triangles whose back the shape starts behind; default false */
+    uint64_t material_mask;     /* bit m set = triangles of material m (m < 64) collide; default all.
+                                   Materials >= 64 always collide. */
+} skim_query;
+SKIM_API skim_query skim_query_default(void);
+
+typedef struct skim_hit {
+    bool      hit;
+    float     t;          /* first contact at start + t * delta, t in [0, 1]; 0 if touching at the start */
+    skim_vec3 point;      /* contact point on the triangle, world space */
+    skim_vec3 normal;     /* unit, from the contact point toward the shape's center at contact.
+                             For a sphere this is exactly normalize(center - point); for an
+                             ellipsoid it is the shape's surface normal at the contact (the
+                             sliding-plane normal), which points to the center's side */
+    uint32_t  triangle;   /* index of the triangle in the caller's mesh */
+} skim_hit;
+
+SKIM_API skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 start,
+                                skim_vec3 delta, const skim_query *query /* NULL = defaults */, skim_hit *out);
+
+/* ---- collide and slide ---- */
+typedef struct skim_move_def {
+    skim_vec3 up;             /* unit up vector, default (0, 0, 1) */
+    int       max_iterations; /* slide iterations, default 5 */
+    /* skim extensions (units are world units unless said otherwise): */
+    float     skin_width;     /* gap kept between the shape and what it touches, as a fraction of the
+                                 smallest radius; default 0.01 (Nettle's "veryCloseDistance") */
+    float     max_slope_degrees; /* floors up to this angle from `up` are walkable; steeper ones act as
+                                 walls for uphill motion; default 45 */
+    float     step_height;    /* climb steps up to this height; 0 = off; default 0 */
+    float     snap_distance;  /* stick to a floor up to this far below when walking down; 0 = off;
+                                 default 0 */
+    skim_vec3 gravity;        /* displacement applied in a second pass after the move (Nettle's
+                                 two-pass gravity); default (0, 0, 0) */
+    const float *material_friction; /* optional: friction per material in [0, 1], shortening the slide
+                                 along a surface of that material (Nettle's friction note);
+                                 NULL = frictionless */
+    uint32_t  material_friction_count;
+    skim_query query;         /* which triangles collide; default skim_query_default() */
+} skim_move_def;
+SKIM_API skim_move_def skim_move_def_default(void);
+
+enum { SKIM_TOUCH_FLOOR = 1u, SKIM_TOUCH_WALL = 2u, SKIM_TOUCH_CEILING = 4u };
+
+typedef struct skim_move_result {
+    skim_vec3 position;       /* where the center ends */
+    uint32_t  touched;        /* SKIM_TOUCH_* bits met during the move */
+    skim_vec3 floor_normal;   /* valid when touched & SKIM_TOUCH_FLOOR */
+    uint32_t  floor_triangle;
+    int       iterations;     /* slide iterations used */
+} skim_move_result;
+
+/* Move one ellipsoid by displacement, sliding along what it meets. */
+SKIM_API skim_status skim_move(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 position,
+                               skim_vec3 displacement, const skim_move_def *def /* NULL = defaults */,
+                               skim_move_result *out);
+
+/* The same for count movers at once, spread over OpenMP threads. results[i] is
+   bitwise the same whatever the thread count and whatever SIMD width runs. */
+SKIM_API skim_status skim_move_batch(const skim_world *world, size_t count, const skim_ellipsoid *shapes,
+                                     const skim_vec3 *positions, const skim_vec3 *displacements,
+                                     const skim_move_def *def, skim_move_result *results);
+
+/* ---- kernel sets (skim extension) ---- */
+/* The kernel set in use: "reference", "portable", "sse41", "avx2", "avx512" or "neon".
+   Chosen once, at first use, from SKIM_ISA or the best the CPU offers. */
+SKIM_API const char *skim_isa_name(void);
+/* Space-separated list of the sets this CPU can run, e.g. "reference portable sse41 avx2". */
+SKIM_API const char *skim_isa_available(void);
+/* SKIM_OK, or SKIM_ERROR_INVALID_ARGUMENT when SKIM_ISA names an unknown or unavailable set
+   (skim_last_error_message() then says what this CPU offers). Every call that needs the
+   kernels returns this same error while SKIM_ISA is bad. */
+SKIM_API skim_status skim_isa_status(void);
+
+/* ---- meshes owned by skim (skim extension) ---- */
+typedef struct skim_mesh_data {
+    float    *positions;        /* 3 per vertex */
+    uint32_t  vertex_count;
+    uint32_t *indices;          /* 3 per triangle */
+    uint32_t  triangle_count;
+    uint16_t *materials;        /* one per triangle */
+    char    **material_names;   /* material_count names (OBJ usemtl/o/g), may be NULL */
+    uint32_t  material_count;
+} skim_mesh_data;
+/* A view of owned mesh data as the skim_mesh skim_world_create takes. */
+SKIM_API skim_mesh skim_mesh_data_view(const skim_mesh_data *data);
+SKIM_API void      skim_mesh_data_free(skim_mesh_data *data);
+
+/* The built-in default scene: a proving ground (floor, walls, stairs of several step heights,
+   ramps of 20/40/50/70 degrees, a corridor, pillars, an acute V corner, a low ceiling, a thin
+   wall, a closed room) plus open space for crowds. z is up; units as in Quake levels
+   (a player is a sphere of radius 16, a step up to 18). */
+SKIM_API skim_status skim_scene_default(skim_mesh_data *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SKIM_SKIM_H */

@@ -1,0 +1,150 @@
+/* Internal interfaces shared by the library's translation units. Nothing here
+   is exported: the library is built with -fvisibility=hidden and only
+   SKIM_API symbols leave it. */
+#ifndef SKIM_INTERNAL_H
+#define SKIM_INTERNAL_H
+
+#include <skim/skim.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* The widest packet any kernel set reads (AVX-512: 16 floats). Candidate
+   buffers are padded to a multiple of it so every kernel can read whole
+   packets without a tail loop. */
+#define SKIM_MAX_PACKET_WIDTH 16u
+
+/* ---- errors ---- */
+/* Records a printf-style message for skim_last_error_message() and returns
+   status, so a failing path reads `return skim_fail(SKIM_ERROR_..., "...")`. */
+skim_status skim_fail(skim_status status, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- validation ---- */
+bool skim_finite3(skim_vec3 v);
+/* Checks radii > 0 and finite, quaternion finite and unit within 1e-3.
+   what names the argument in the error message. */
+skim_status skim_check_ellipsoid(const skim_ellipsoid *shape, const char *what);
+
+/* ---- ellipsoid space (Rouwé section 4, Nettle "ellipsoid space") ----
+   M = R * S maps the unit sphere onto the ellipsoid (R from the quaternion,
+   S = diag(radii)). Positions go to unit-sphere space with M^-1 = S^-1 R^T;
+   normals come back with M^-T = R S^-1 (normals transform by the inverse
+   transpose). */
+typedef struct skim_ellipsoid_space {
+    float to_unit[3][3];     /* M^-1, row-major: unit = to_unit * world */
+    float to_world[3][3];    /* M */
+    float normal_to_world[3][3]; /* M^-T */
+    float bounding_radius;   /* largest radius: a sphere around the shape */
+    float smallest_radius;
+} skim_ellipsoid_space;
+
+void skim_ellipsoid_space_init(skim_ellipsoid_space *space, const skim_ellipsoid *shape);
+void skim_mat3_mul_vec(const float m[3][3], const float v[3], float out[3]);
+
+/* ---- candidate triangles in unit-sphere space ----
+   Structure of arrays: the packet kernels load 4/8/16 consecutive lanes.
+   Vertices are relative to the sweep's start and already in the mover's
+   unit-sphere space, so the swept shape is a unit sphere starting at the
+   origin. count is the real number of triangles; padding lanes up to
+   padded_count repeat a harmless triangle far away with triangle = UINT32_MAX. */
+typedef struct skim_candidates {
+    uint32_t count;
+    uint32_t padded_count;   /* count rounded up to SKIM_MAX_PACKET_WIDTH */
+    uint32_t capacity;       /* allocated lanes, a multiple of SKIM_MAX_PACKET_WIDTH */
+    float   *vertex[3][3];   /* vertex[v][axis][lane]: v = a, b, c; axis = x, y, z */
+    uint32_t *triangle;      /* caller's triangle index per lane */
+    uint16_t *material;      /* material per lane */
+} skim_candidates;
+
+void        skim_candidates_init(skim_candidates *c);
+void        skim_candidates_free(skim_candidates *c);
+skim_status skim_candidates_reserve(skim_candidates *c, uint32_t lanes);
+/* Pads lanes [count, padded_count) so whole packets can be read. */
+void        skim_candidates_pad(skim_candidates *c);
+
+/* ---- one hit in unit-sphere space ---- */
+typedef struct skim_unit_hit {
+    bool     hit;
+    float    t;              /* in [0, t_max] */
+    float    point[3];       /* contact point, unit space, relative to the start */
+    float    normal[3];      /* unit, unit space, from the contact toward the center */
+    uint32_t triangle;       /* caller's index */
+} skim_unit_hit;
+
+/* A kernel set: sweeps the unit sphere from the origin by delta against every
+   candidate, keeping the lowest t <= best->t (ties: lower triangle index).
+   best->t must be set by the caller to the largest t of interest (1 for a
+   sweep); best->hit says whether anything was found. */
+typedef void (*skim_sweep_candidates_fn)(const skim_candidates *candidates, const float delta[3],
+                                         bool cull_back_faces, skim_unit_hit *best);
+
+typedef struct skim_kernel_set {
+    const char *name;                 /* "reference", "portable", "sse41", ... */
+    unsigned    width;                /* triangles per packet, 1 for reference */
+    skim_sweep_candidates_fn sweep;
+} skim_kernel_set;
+
+/* The set chosen once (SKIM_ISA or the best the CPU offers); NULL when
+   SKIM_ISA is invalid, with the error recorded. */
+const skim_kernel_set *skim_kernels(void);
+/* Looks a set up by name regardless of SKIM_ISA; NULL if unknown or the CPU
+   cannot run it. For tests and benchmarks that compare sets in one process. */
+const skim_kernel_set *skim_kernel_set_by_name(const char *name);
+
+/* The scalar reference (src/scalar/): one triangle, in the papers' terms.
+   a, b, c are in unit-sphere space relative to the start; returns true and
+   fills hit (with hit->t <= t_max) when the unit sphere moving from the
+   origin by delta touches the triangle at some t in [0, t_max]. */
+bool skim_reference_sweep_triangle(const float a[3], const float b[3], const float c[3],
+                                   const float delta[3], float t_max, bool cull_back_faces,
+                                   skim_unit_hit *hit);
+void skim_reference_sweep_candidates(const skim_candidates *candidates, const float delta[3],
+                                     bool cull_back_faces, skim_unit_hit *best);
+
+/* ---- the world ---- */
+struct skim_bvh;
+
+struct skim_world {
+    uint32_t triangle_count;       /* kept triangles */
+    uint32_t degenerate_count;     /* dropped at build */
+    /* Triangles in storage order (BVH leaf order when a BVH is built):
+       9 floats each (a, b, c), the caller's index and the material. */
+    const float    *vertices;
+    const uint32_t *triangle_index;
+    const uint16_t *material;
+    skim_accelerator accelerator;
+    struct skim_bvh *bvh;          /* NULL for brute force */
+    skim_vec3 bounds_min, bounds_max;
+    double    build_seconds;
+    /* Ownership: either owned heap arrays (freed on destroy) or a mapped
+       file (unmapped on destroy). */
+    void     *owned_vertices, *owned_triangle_index, *owned_material;
+    void     *mapping;
+    size_t    mapping_size;
+};
+
+/* Calls visit(ctx, first, count) for every run of triangles in storage order
+   whose bounds may overlap the box [box_min, box_max] (world space).
+   Triangles outside the box may be reported too; none inside is missed. */
+typedef void (*skim_triangle_run_fn)(void *ctx, uint32_t first, uint32_t count);
+void skim_world_visit_box(const skim_world *world, const float box_min[3], const float box_max[3],
+                          skim_triangle_run_fn visit, void *ctx);
+
+/* Gathers every triangle that may touch a shape moving from start by delta
+   (box start +- bounding radius, grown by the displacement) into candidates,
+   translated relative to start and transformed to unit-sphere space, skipping
+   materials not in query->material_mask. */
+skim_status skim_gather_candidates(const skim_world *world, const skim_ellipsoid_space *space,
+                                   const float start[3], const float box_min[3],
+                                   const float box_max[3], uint64_t material_mask,
+                                   skim_candidates *out);
+
+void skim_sweep_box(const float start[3], const float delta[3], float bounding_radius,
+                    float box_min[3], float box_max[3]);
+
+/* Converts a unit-space hit back to world space (point, normal). */
+void skim_unit_hit_to_world(const skim_ellipsoid_space *space, const float start[3],
+                            const skim_unit_hit *unit, skim_hit *out);
+
+#endif /* SKIM_INTERNAL_H */
