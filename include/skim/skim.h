@@ -204,4 +204,8 @@ SKIM_API skim_status skim_scene_default(skim_mesh_data *out);
 #ifdef __cplusplus
 }
 #endif
+
+#include <skim/skim_mesh_io.h> /* OBJ loading (skim extension) */
+#include <skim/skim_crowd.h>   /* crowds of movers that meet each other (skim extension) */
+
 #endif /* SKIM_SKIM_H */
