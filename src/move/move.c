@@ -1,0 +1,437 @@
+/* skim_move: collide and slide (Nettle, seeds 000 and 003), with what every
+   modern character controller adds on top.
+
+   One move:
+     1. ONE candidate gather with the box that holds everything the move can
+        do (DESIGN.md): start +- (bounding radius + |displacement| + |gravity|
+        + push-out allowance + skins), grown along up by twice the step
+        height and the snap distance. No later pass can leave it (each pass's
+        path is no longer than its displacement: a slide is a projection,
+        which never lengthens what is left).
+     2. The move pass: Nettle's collideWithWorld as a loop (the recursion
+        made iterative): sweep what is left of the displacement, move to the
+        first contact less a skin, slide along the sliding plane (normal from
+        the contact to the center), at most max_iterations times. All planes
+        met are solved together (slide_planes.c); a slide that would turn
+        against the original motion stops dead (PM_SlideMove).
+     3. Step-up (step_and_snap.c) when a wall blocked the move.
+     4. Nettle's two-pass gravity ("Gravity": run the collision once without
+        gravity, then again with it from where the first pass ended): the
+        gravity pass never slides on a walkable floor, and slides down steep
+        ones ("Sliding downhill is automatic", limited to slopes past the
+        slope limit).
+     5. Snap down to the floor when nothing held the mover up.
+   All in unit-sphere space relative to the start; the result goes back to
+   world space once, at the end. */
+#include "move_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+uint32_t skim_move_classify(const skim_move_ctx *ctx, const float normal_unit[3],
+                            float world_normal[3])
+{
+    /* Normals go to world space by the inverse transpose (Rouwé 4), then
+       the angle to up decides: floor within the slope limit, ceiling within
+       it of straight down, wall otherwise (Godot's move_and_slide rule). */
+    skim_mat3_mul_vec(ctx->space->normal_to_world, normal_unit, world_normal);
+    if (!skim_move_normalize(world_normal)) {
+        mv_copy(world_normal, ctx->up);
+        return SKIM_TOUCH_WALL;
+    }
+    float c = mv_dot(world_normal, ctx->up);
+    if (c >= ctx->cos_floor)
+        return SKIM_TOUCH_FLOOR;
+    if (c <= -ctx->cos_floor)
+        return SKIM_TOUCH_CEILING;
+    return SKIM_TOUCH_WALL;
+}
+
+void skim_move_note_touch(skim_move_touch *touch, uint32_t kind, const float world_normal[3],
+                          uint32_t triangle)
+{
+    touch->touched |= kind;
+    if (kind == SKIM_TOUCH_FLOOR) {
+        touch->floor = true;
+        mv_copy(touch->floor_normal, world_normal);
+        touch->floor_triangle = triangle;
+    }
+}
+
+void skim_move_merge_touch(skim_move_touch *into, const skim_move_touch *from)
+{
+    into->touched |= from->touched;
+    if (from->floor) {
+        into->floor = true;
+        mv_copy(into->floor_normal, from->floor_normal);
+        into->floor_triangle = from->floor_triangle;
+    }
+}
+
+void skim_move_add_contact(const skim_move_ctx *ctx, skim_move_planes *planes,
+                           const float normal[3], float offset, uint32_t lane, uint32_t kind,
+                           const float world_normal[3])
+{
+    skim_move_planes_add(planes, normal, normal, offset, lane);
+    if (ctx->pass != SKIM_PASS_MOVE || kind != SKIM_TOUCH_WALL)
+        return;
+    float rise = mv_dot(world_normal, ctx->up);
+    if (!(rise > 1e-4f))
+        return; /* a vertical wall or an overhang: its own plane is the wall */
+    /* Lay the steep slope's normal flat (world), then take the constraint to
+       unit space: v_world . h >= 0  <=>  v_unit . (M^T h) >= 0. */
+    float flat[3];
+    mv_add_scaled(flat, world_normal, ctx->up, -rise);
+    if (!skim_move_normalize(flat))
+        return;
+    const float(*m)[3] = ctx->space->to_world;
+    float constraint[3];
+    for (int i = 0; i < 3; ++i)
+        constraint[i] = m[0][i] * flat[0] + m[1][i] * flat[1] + m[2][i] * flat[2];
+    if (!skim_move_normalize(constraint))
+        return;
+    skim_move_planes_add(planes, constraint, normal, offset, UINT32_MAX);
+}
+
+void skim_move_sweep(skim_move_ctx *ctx, const float pos[3], const float delta[3],
+                     skim_unit_hit *best)
+{
+    *best = (skim_unit_hit){ .hit = false, .t = 1.0f, .triangle = UINT32_MAX };
+    skim_candidates view;
+    const skim_candidates *candidates = skim_move_view(ctx, pos, &view);
+    ctx->sweeps++;
+    if (!candidates)
+        return;
+    ctx->kernels->sweep(candidates, delta, ctx->cull, best);
+}
+
+static float friction_of(const skim_move_ctx *ctx, uint32_t triangle)
+{
+    if (!ctx->friction)
+        return 0.0f;
+    uint32_t lane = skim_move_find_lane(ctx, triangle);
+    if (lane == UINT32_MAX)
+        return 0.0f;
+    uint16_t material = ctx->scratch->gathered.material[lane];
+    return material < ctx->friction_count ? ctx->friction[material] : 0.0f;
+}
+
+void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
+                    skim_move_pass_kind kind, int max_iterations, skim_move_pass_result *result)
+{
+    memset(result, 0, sizeof *result);
+    ctx->pass = kind;
+    skim_move_clear_exclusions(ctx);
+    skim_move_planes planes;
+    planes.count = 0;
+    float remaining[3], original[3];
+    mv_copy(remaining, delta);
+    mv_copy(original, delta);
+    /* Nettle's "Do we need to bother?" EPSILON, in radii. */
+    const float negligible_sq = 1e-12f;
+
+    while (result->iterations < max_iterations && ctx->status == SKIM_OK) {
+        if (mv_dot(remaining, remaining) < negligible_sq)
+            break;
+        skim_unit_hit best;
+        skim_move_sweep(ctx, pos, remaining, &best);
+        result->iterations++;
+        if (!best.hit) {
+            mv_add_scaled(pos, pos, remaining, 1.0f);
+            break;
+        }
+        result->blocked = true;
+        uint32_t opposing;
+        float want[3];
+        float friction = 0.0f;
+        if (best.t <= 0.0f) {
+            /* Touching at the start (Nettle's embedded plane): push out,
+               keep the contacts as planes, sweep again without them. */
+            int before = ctx->excluded_count;
+            opposing = skim_move_resolve_contacts(ctx, pos, remaining, &planes, result);
+            if (ctx->excluded_count == before) {
+                /* The kernel saw a touch the scan did not (rounding at the
+                   boundary): exclude that triangle, constrained by its
+                   reported normal. */
+                uint32_t lane = skim_move_find_lane(ctx, best.triangle);
+                float world_normal[3];
+                uint32_t k = skim_move_classify(ctx, best.normal, world_normal);
+                skim_move_note_touch(&result->touch, k, world_normal, best.triangle);
+                if (lane != UINT32_MAX)
+                    skim_move_exclude(ctx, lane);
+                float point[3];
+                mv_add_scaled(point, pos, best.point, 1.0f);
+                skim_move_add_contact(ctx, &planes, best.normal, mv_dot(best.normal, point),
+                                      lane, k, world_normal);
+                opposing = mv_dot(best.normal, remaining) < 0.0f ? k : 0;
+            }
+            friction = friction_of(ctx, best.triangle);
+            mv_copy(want, remaining);
+        } else {
+            float world_normal[3];
+            uint32_t k = skim_move_classify(ctx, best.normal, world_normal);
+            skim_move_note_touch(&result->touch, k, world_normal, best.triangle);
+            opposing = k;
+            /* Move to the contact less a skin measured along the contact
+               normal (Nettle backs off EPSILON along the motion, which
+               leaves almost no gap at a grazing angle): the gap to the
+               sliding plane is then exactly the skin, or whatever smaller
+               gap the pass started with. */
+            float into = -mv_dot(best.normal, remaining);
+            float t_stop = into > 0.0f ? fmaxf(0.0f, best.t - ctx->skin / into) : 0.0f;
+            float contact[3];
+            mv_add_scaled(contact, pos, best.point, 1.0f);
+            float offset = mv_dot(best.normal, contact);
+            mv_add_scaled(pos, pos, remaining, t_stop);
+            mv_scale(want, remaining, 1.0f - t_stop);
+            skim_move_add_contact(ctx, &planes, best.normal, offset, UINT32_MAX, k,
+                                  world_normal);
+            friction = friction_of(ctx, best.triangle);
+        }
+
+        if (opposing & SKIM_TOUCH_FLOOR) {
+            if (kind != SKIM_PASS_MOVE) {
+                /* Gravity and snapping stop on a walkable floor: standing on
+                   a slope within the limit does not slide down it. */
+                result->landed = true;
+                break;
+            }
+            /* Moving: the part of what is left that goes down into a floor
+               is spent (it was gravity or a fall); the rest walks on. */
+            float down = mv_dot(want, ctx->up_grad);
+            if (down < 0.0f)
+                mv_add_scaled(want, want, ctx->up_unit, -down);
+        }
+        if (kind == SKIM_PASS_STRAIGHT && opposing)
+            break;
+        if (opposing & SKIM_TOUCH_WALL)
+            result->blocked_by_wall = true;
+
+        if (skim_move_planes_retire(&planes, pos, 2.0f * ctx->skin))
+            skim_move_sync_exclusions(ctx, &planes);
+        float slide[3];
+        skim_move_planes_clip(&planes, want, slide);
+        /* PM_SlideMove: "if velocity is against the original velocity, stop
+           dead to avoid tiny oscillations in sloping corners". */
+        if (mv_dot(slide, original) <= 0.0f)
+            break;
+        /* Nettle's friction note: shorten the slide by the surface's
+           friction. */
+        if (kind != SKIM_PASS_STRAIGHT && kind != SKIM_PASS_SNAP && friction > 0.0f)
+            mv_scale(slide, slide, 1.0f - friction);
+        mv_copy(remaining, slide);
+    }
+    skim_move_clear_exclusions(ctx);
+}
+
+/* ---- validation ---- */
+
+skim_status skim_move_check_def(const skim_move_def *def, const char *who)
+{
+    const skim_vec3 up = def->up;
+    if (!skim_finite3(up))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: def->up is not finite", who);
+    double up_length = sqrt((double)up.x * up.x + (double)up.y * up.y + (double)up.z * up.z);
+    if (fabs(up_length - 1.0) > 1e-3)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: def->up must be a unit vector (length %g)", who, up_length);
+    if (def->max_iterations < 1 || def->max_iterations > SKIM_MOVE_MAX_ITERATIONS)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: def->max_iterations must be in [1, %d] (got %d)", who,
+                         SKIM_MOVE_MAX_ITERATIONS, def->max_iterations);
+    if (!(def->skin_width >= 0.0f && def->skin_width <= 0.25f))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: def->skin_width must be in [0, 0.25] radii (got %g)", who,
+                         def->skin_width);
+    if (!(def->max_slope_degrees > 0.0f && def->max_slope_degrees < 90.0f))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: def->max_slope_degrees must be in (0, 90) (got %g)", who,
+                         def->max_slope_degrees);
+    if (!(def->step_height >= 0.0f && isfinite(def->step_height)))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: def->step_height must be finite and >= 0 (got %g)", who,
+                         def->step_height);
+    if (!(def->snap_distance >= 0.0f && isfinite(def->snap_distance)))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: def->snap_distance must be finite and >= 0 (got %g)", who,
+                         def->snap_distance);
+    if (!skim_finite3(def->gravity))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: def->gravity is not finite", who);
+    if (def->material_friction_count > 0 && !def->material_friction)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: def->material_friction is NULL but material_friction_count is %u",
+                         who, def->material_friction_count);
+    if (def->material_friction_count > 65536u)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: def->material_friction_count %u exceeds the 65536 materials", who,
+                         def->material_friction_count);
+    for (uint32_t m = 0; m < def->material_friction_count; ++m)
+        if (!(def->material_friction[m] >= 0.0f && def->material_friction[m] <= 1.0f))
+            return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                             "%s: def->material_friction[%u] must be in [0, 1] (got %g)", who, m,
+                             def->material_friction[m]);
+    return SKIM_OK;
+}
+
+skim_status skim_move_check_mover(const skim_ellipsoid *shape, skim_vec3 position,
+                                  skim_vec3 displacement, const char *who, size_t index,
+                                  bool indexed)
+{
+    char what[96];
+    if (indexed)
+        snprintf(what, sizeof what, "%s: shapes[%zu]", who, index);
+    else
+        snprintf(what, sizeof what, "%s: shape", who);
+    skim_status status = skim_check_ellipsoid(shape, what);
+    if (status != SKIM_OK)
+        return status;
+    if (!skim_finite3(position))
+        return indexed ? skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                                   "%s: positions[%zu] is not finite", who, index)
+                       : skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: position is not finite", who);
+    if (!skim_finite3(displacement))
+        return indexed ? skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                                   "%s: displacements[%zu] is not finite", who, index)
+                       : skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                                   "%s: displacement is not finite", who);
+    /* Keep every coordinate the move computes finite in float. */
+    const float limit = 1e18f;
+    if (fabsf(position.x) > limit || fabsf(position.y) > limit || fabsf(position.z) > limit ||
+        fabsf(displacement.x) > limit || fabsf(displacement.y) > limit ||
+        fabsf(displacement.z) > limit)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: position or displacement beyond 1e18 (mover %zu)", who, index);
+    return SKIM_OK;
+}
+
+/* ---- the move ---- */
+
+static double length3(skim_vec3 v)
+{
+    return sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
+}
+
+skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *world,
+                          const skim_ellipsoid *shape, skim_vec3 position,
+                          skim_vec3 displacement, const skim_move_def *def,
+                          skim_move_result *out)
+{
+    skim_ellipsoid_space space;
+    skim_ellipsoid_space_init(&space, shape);
+    skim_move_ctx ctx = {
+        .kernels = kernels, .space = &space, .def = def,
+        .scratch = skim_move_thread_scratch(),
+        .friction = def->material_friction_count ? def->material_friction : NULL,
+        .friction_count = def->material_friction_count,
+        .cull = def->query.cull_back_faces,
+        .skin = def->skin_width,
+        .status = SKIM_OK,
+    };
+    /* Up, renormalised (the check allows 1e-3 of slack). */
+    double up_length = length3(def->up);
+    ctx.up[0] = (float)(def->up.x / up_length);
+    ctx.up[1] = (float)(def->up.y / up_length);
+    ctx.up[2] = (float)(def->up.z / up_length);
+    skim_mat3_mul_vec(space.to_unit, ctx.up, ctx.up_unit);
+    mv_copy(ctx.up_unit_dir, ctx.up_unit);
+    skim_move_normalize(ctx.up_unit_dir);
+    for (int i = 0; i < 3; ++i)
+        ctx.up_grad[i] = space.to_world[0][i] * ctx.up[0] + space.to_world[1][i] * ctx.up[1] +
+                         space.to_world[2][i] * ctx.up[2];
+    ctx.cos_floor = cosf(def->max_slope_degrees * (float)(M_PI / 180.0));
+
+    const float start[3] = { position.x, position.y, position.z };
+    const float displacement_world[3] = { displacement.x, displacement.y, displacement.z };
+    const float gravity_world[3] = { def->gravity.x, def->gravity.y, def->gravity.z };
+
+    /* The one gather: a box no pass can leave (see the top of this file). */
+    const double radius = space.bounding_radius;
+    double reach = length3(displacement) + length3(def->gravity) +
+                   radius * ((double)SKIM_MOVE_PUSH_PER_MOVE + 4.0 * def->skin_width);
+    double vertical = 2.0 * (double)def->step_height + (double)def->snap_distance;
+    float box_min[3], box_max[3];
+    for (int axis = 0; axis < 3; ++axis) {
+        double half = radius * 1.001 + reach + vertical * fabs((double)ctx.up[axis]);
+        half += 1e-4 * (fabs((double)start[axis]) + half) + 1e-3 * reach;
+        box_min[axis] = (float)(start[axis] - half);
+        box_max[axis] = (float)(start[axis] + half);
+    }
+    skim_move_scratch *scratch = ctx.scratch;
+    scratch->based_valid = false;
+    skim_status status = skim_gather_candidates(world, &space, start, box_min, box_max,
+                                                def->query.material_mask, &scratch->gathered);
+    if (status != SKIM_OK)
+        return status;
+
+    float delta[3], gravity[3];
+    skim_mat3_mul_vec(space.to_unit, displacement_world, delta);
+    skim_mat3_mul_vec(space.to_unit, gravity_world, gravity);
+    float rise = mv_dot(displacement_world, ctx.up);
+    float gravity_rise = mv_dot(gravity_world, ctx.up);
+
+    float pos[3] = { 0.0f, 0.0f, 0.0f };
+    skim_move_pass_result moved;
+    skim_move_pass(&ctx, pos, delta, SKIM_PASS_MOVE, def->max_iterations, &moved);
+    skim_move_touch touch = moved.touch;
+    int iterations = moved.iterations;
+
+    /* Quake: "never step up when you still have up velocity". */
+    if (def->step_height > 0.0f && moved.blocked_by_wall && rise <= 0.0f)
+        skim_move_try_step(&ctx, delta, pos, &touch, &iterations);
+
+    if (gravity[0] != 0.0f || gravity[1] != 0.0f || gravity[2] != 0.0f) {
+        skim_move_pass_result fallen;
+        skim_move_pass(&ctx, pos, gravity, SKIM_PASS_GRAVITY, def->max_iterations, &fallen);
+        skim_move_merge_touch(&touch, &fallen.touch);
+    }
+
+    if (!touch.floor && rise <= 0.0f && gravity_rise <= 0.0f)
+        skim_move_snap(&ctx, pos, &touch);
+
+    if (ctx.status != SKIM_OK)
+        return ctx.status;
+
+    float offset[3];
+    skim_mat3_mul_vec(space.to_world, pos, offset);
+    memset(out, 0, sizeof *out);
+    out->position = (skim_vec3){ position.x + offset[0], position.y + offset[1],
+                                 position.z + offset[2] };
+    out->touched = touch.touched;
+    if (touch.floor) {
+        out->floor_normal = (skim_vec3){ touch.floor_normal[0], touch.floor_normal[1],
+                                         touch.floor_normal[2] };
+        out->floor_triangle = touch.floor_triangle;
+    } else {
+        out->floor_triangle = UINT32_MAX;
+    }
+    out->iterations = iterations;
+    return SKIM_OK;
+}
+
+skim_status skim_move(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 position,
+                      skim_vec3 displacement, const skim_move_def *def, skim_move_result *out)
+{
+    if (!out)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_move: out is NULL");
+    memset(out, 0, sizeof *out);
+    if (!world)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_move: world is NULL");
+    skim_status status = skim_move_check_mover(shape, position, displacement, "skim_move", 0,
+                                               false);
+    if (status != SKIM_OK)
+        return status;
+    skim_move_def defaults = skim_move_def_default();
+    if (!def)
+        def = &defaults;
+    status = skim_move_check_def(def, "skim_move");
+    if (status != SKIM_OK)
+        return status;
+    const skim_kernel_set *kernels = skim_kernels();
+    if (!kernels)
+        return SKIM_ERROR_INVALID_ARGUMENT; /* message recorded by skim_kernels() */
+    status = skim_move_run(kernels, world, shape, position, displacement, def, out);
+    if (status != SKIM_OK)
+        memset(out, 0, sizeof *out);
+    return status;
+}

@@ -1,0 +1,238 @@
+/* Collide-and-slide internals (src/move/): shared by move.c (the passes and
+   skim_move), slide_planes.c (the plane solvers), contacts.c (the candidate
+   buffer seen from the mover's current position, touching contacts and
+   push-out), step_and_snap.c (step-up, snap-down) and move_batch.c (the
+   OpenMP batch).
+
+   Everything below works in the mover's unit-sphere space (Nettle, "Making
+   it ellipsoidal": divide by the radius vector; Rouwé 4 for the rotated
+   case), with positions relative to the move's start, which is where the
+   one candidate gather of the move put its origin. */
+#ifndef SKIM_MOVE_INTERNAL_H
+#define SKIM_MOVE_INTERNAL_H
+
+#include "../skim_internal.h"
+
+/* Planes a single pass may hold at once (PM_SlideMove's MAX_CLIP_PLANES is
+   5; push-out can add several touching triangles at once). */
+#define SKIM_MOVE_MAX_PLANES 16
+/* Largest max_iterations accepted: more is a caller bug, not a wish. */
+#define SKIM_MOVE_MAX_ITERATIONS 64
+/* How far (unit-sphere space, i.e. in radii) a move may push an embedded
+   start out in one call; deeper embeddings are resolved over several moves
+   (Jolt's CharacterVirtual and PhysX's CCT also recover over updates). It
+   bounds the one gather box. */
+#define SKIM_MOVE_PUSH_PER_MOVE 0.125f
+
+/* ---- vectors ---- */
+static inline float mv_dot(const float a[3], const float b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static inline void mv_copy(float out[3], const float a[3])
+{
+    out[0] = a[0];
+    out[1] = a[1];
+    out[2] = a[2];
+}
+static inline void mv_scale(float out[3], const float a[3], float s)
+{
+    out[0] = a[0] * s;
+    out[1] = a[1] * s;
+    out[2] = a[2] * s;
+}
+/* out = a + s * b */
+static inline void mv_add_scaled(float out[3], const float a[3], const float b[3], float s)
+{
+    out[0] = a[0] + s * b[0];
+    out[1] = a[1] + s * b[1];
+    out[2] = a[2] + s * b[2];
+}
+static inline void mv_cross(float out[3], const float a[3], const float b[3])
+{
+    float x = a[1] * b[2] - a[2] * b[1];
+    float y = a[2] * b[0] - a[0] * b[2];
+    float z = a[0] * b[1] - a[1] * b[0];
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+}
+/* Normalises in place; returns false (and leaves v) when v is ~zero. */
+bool skim_move_normalize(float v[3]);
+
+/* ---- the plane set of one pass (slide_planes.c) ----
+   Every surface met in a pass becomes a constraint "never move into it":
+   v . normal >= 0 for the motion v (unit space). Solving them together is
+   what PM_SlideMove (Quake) does with its clip planes and crease, and what
+   Box2D's b2SolvePlanes / b2ClipVector do for its mover: it is what keeps a
+   mover from ping-ponging in an acute corner. A plane stays in the set while
+   the mover is within 2 skins of where it touched (the contact is still
+   "on"); moving farther away retires it, so a long slide can follow a curved
+   wall. */
+typedef struct skim_move_plane {
+    float normal[3];        /* constraint normal, unit space, unit length */
+    float contact_normal[3];/* the contact's own normal (from the contact toward the center) */
+    float offset;           /* contact_normal . contact point (relative to the move's start) */
+    uint32_t lane;          /* candidate lane excluded from sweeps while this plane lives,
+                               UINT32_MAX for none */
+} skim_move_plane;
+
+typedef struct skim_move_planes {
+    int count;
+    skim_move_plane plane[SKIM_MOVE_MAX_PLANES];
+} skim_move_planes;
+
+/* Adds a constraint; a duplicate normal replaces the older plane. When the
+   set is full the oldest plane without an exclusion goes. */
+void skim_move_planes_add(skim_move_planes *set, const float normal[3],
+                          const float contact_normal[3], float offset, uint32_t lane);
+/* Retires planes the mover at pos has left by more than gap (returns true
+   when one that excluded a lane went, so the candidate view must change). */
+bool skim_move_planes_retire(skim_move_planes *set, const float pos[3], float gap);
+/* The motion closest to want (least squares, unit space) that moves into no
+   plane: the projection of want onto the cone { v : v . n_i >= 0 }, found
+   by trying want itself, each single plane and each crease (pair of planes,
+   PM_SlideMove's cross product) and keeping the closest feasible one; zero
+   when three or more planes pin the mover. */
+void skim_move_planes_clip(const skim_move_planes *set, const float want[3], float out[3]);
+
+/* b2SolvePlanes: a push p with p . n_i >= depth_i for every contact, by
+   projected Gauss-Seidel with accumulated pushes clamped at >= 0. Returns
+   false when no push moving away from every contact was found (the mover is
+   squeezed between contacts closer than its size). */
+bool skim_move_solve_push(int count, const float (*normals)[3], const float *depths,
+                          float push[3]);
+
+/* ---- per-thread scratch (contacts.c) ---- */
+typedef struct skim_move_scratch {
+    skim_candidates gathered;   /* the move's one gather: relative to the start */
+    skim_candidates based;      /* gathered seen from another position / with exclusions */
+    float    based_at[3];
+    uint32_t based_version;
+    bool     based_valid;
+} skim_move_scratch;
+
+/* The calling thread's scratch (never freed; bounded by the largest gather,
+   as sweep.c's buffer). */
+skim_move_scratch *skim_move_thread_scratch(void);
+
+/* ---- one move in progress ---- */
+typedef enum skim_move_pass_kind {
+    SKIM_PASS_MOVE,     /* the caller's displacement: slide (Nettle), steep slopes are walls */
+    SKIM_PASS_GRAVITY,  /* Nettle's second pass: slides down steep slopes, stops on floors */
+    SKIM_PASS_SNAP,     /* snapping down: as gravity, kept only if it lands on a floor */
+    SKIM_PASS_STRAIGHT, /* step-up / step-down: stop at the first blocking contact */
+} skim_move_pass_kind;
+
+/* What a path of passes met. */
+typedef struct skim_move_touch {
+    uint32_t touched;          /* SKIM_TOUCH_* */
+    bool     floor;            /* floor_* valid */
+    float    floor_normal[3];  /* world space, unit */
+    uint32_t floor_triangle;
+} skim_move_touch;
+
+typedef struct skim_move_ctx {
+    const skim_kernel_set *kernels;
+    const skim_ellipsoid_space *space;
+    const skim_move_def *def;
+    skim_move_scratch *scratch;
+    const float *friction;      /* def->material_friction or NULL */
+    uint32_t friction_count;
+    bool   cull;
+    float  up[3];               /* world, unit */
+    float  up_unit[3];          /* M^-1 up: the unit-space displacement of one world unit up */
+    float  up_unit_dir[3];      /* up_unit normalised */
+    float  up_grad[3];          /* M^T up: (M v) . up = v . up_grad */
+    float  cos_floor;           /* cos(max_slope) */
+    float  skin;                /* unit space */
+    /* Exclusions: lanes of the gathered buffer the current pass ignores
+       (touching triangles it is constrained against, see contacts.c). */
+    uint32_t exclusion_version;
+    int    excluded_count;
+    uint32_t excluded[SKIM_MOVE_MAX_PLANES];
+    skim_move_pass_kind pass;   /* the pass running */
+    int    sweeps;              /* kernel calls, all passes */
+    skim_status status;         /* first internal failure (out of memory) */
+} skim_move_ctx;
+
+typedef struct skim_move_pass_result {
+    skim_move_touch touch;
+    int  iterations;            /* kernel sweeps in this pass */
+    bool blocked_by_wall;       /* a wall or steep slope shortened the motion */
+    bool landed;                /* stopped on a walkable floor (gravity, snap, straight) */
+    bool blocked;               /* any contact stopped or turned the motion */
+} skim_move_pass_result;
+
+/* contacts.c: the candidates as the kernel must see them for a sweep
+   starting at pos (the kernel's sphere starts at the origin, so the gathered
+   buffer is re-based; excluded lanes are moved far away). */
+const skim_candidates *skim_move_view(skim_move_ctx *ctx, const float pos[3],
+                                      skim_candidates *view);
+/* The lane of a caller's triangle index in the gathered buffer, or UINT32_MAX. */
+uint32_t skim_move_find_lane(const skim_move_ctx *ctx, uint32_t triangle);
+/* Nettle's "embedded" case made whole: every candidate within 1 + skin of
+   the center at pos is a contact; push the mover out along the separating
+   direction (b2SolvePlanes over all of them, swept with them excluded so
+   the push cannot tunnel), add each contact as a plane with its lane
+   excluded, and note their touch classes in result. Returns the
+   SKIM_TOUCH_* classes of the contacts that motion points into. */
+uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const float motion[3],
+                                    skim_move_planes *planes, skim_move_pass_result *result);
+void skim_move_exclude(skim_move_ctx *ctx, uint32_t lane);
+void skim_move_clear_exclusions(skim_move_ctx *ctx);
+void skim_move_sync_exclusions(skim_move_ctx *ctx, const skim_move_planes *planes);
+
+/* move.c */
+/* Classifies a unit-space contact normal: SKIM_TOUCH_FLOOR, _WALL or
+   _CEILING; world_normal receives the unit world normal. */
+uint32_t skim_move_classify(const skim_move_ctx *ctx, const float normal_unit[3],
+                            float world_normal[3]);
+void skim_move_note_touch(skim_move_touch *touch, uint32_t kind, const float world_normal[3],
+                          uint32_t triangle);
+void skim_move_merge_touch(skim_move_touch *into, const skim_move_touch *from);
+/* Adds a contact to the pass's planes: its own normal and, in the move
+   pass, for a slope too steep to walk that faces up, the same normal laid
+   flat (a wall for uphill motion, as Godot's, Unity's and Jolt's
+   controllers treat steep slopes). offset = normal . contact point. */
+void skim_move_add_contact(const skim_move_ctx *ctx, skim_move_planes *planes,
+                           const float normal[3], float offset, uint32_t lane, uint32_t kind,
+                           const float world_normal[3]);
+/* One pass of collide-and-slide from pos by delta (unit space), at most
+   max_iterations kernel sweeps. */
+void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
+                    skim_move_pass_kind kind, int max_iterations, skim_move_pass_result *result);
+/* Runs one kernel sweep from pos by delta against the view (counts it). */
+void skim_move_sweep(skim_move_ctx *ctx, const float pos[3], const float delta[3],
+                     skim_unit_hit *best);
+
+/* step_and_snap.c */
+/* Quake's PM_StepSlideMove for an ellipsoid: when the plain move was blocked
+   by a wall, try again from start + step_height up, then down; keep
+   whichever went farther along the horizontal intent and landed on a floor.
+   pos/touch hold the plain result and are replaced when the step wins. */
+void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
+                        skim_move_touch *touch, int *iterations);
+/* Snap down to a floor within snap_distance (plus two skins: the ground
+   probe that keeps the floor flag steady); kept only if it lands. */
+void skim_move_snap(skim_move_ctx *ctx, float pos[3], skim_move_touch *touch);
+
+/* move.c: the whole move with a given kernel set; the scratch is the
+   calling thread's. Arguments already validated. */
+skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *world,
+                          const skim_ellipsoid *shape, skim_vec3 position,
+                          skim_vec3 displacement, const skim_move_def *def,
+                          skim_move_result *out);
+skim_status skim_move_check_def(const skim_move_def *def, const char *who);
+skim_status skim_move_check_mover(const skim_ellipsoid *shape, skim_vec3 position,
+                                  skim_vec3 displacement, const char *who, size_t index,
+                                  bool indexed);
+
+/* move_batch.c: the batch with a named kernel set (tests compare sets in
+   one process; skim_move_batch uses skim_kernels()). */
+skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_world *world,
+                                 size_t count, const skim_ellipsoid *shapes,
+                                 const skim_vec3 *positions, const skim_vec3 *displacements,
+                                 const skim_move_def *def, skim_move_result *results);
+
+#endif /* SKIM_MOVE_INTERNAL_H */

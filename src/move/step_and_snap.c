@@ -1,0 +1,92 @@
+/* Stairs up and down.
+
+   Up: Nettle's sphere rolls up a step lower than about half its height
+   ("Our goal": it climbs "in a way that a ball naturally would"), and only
+   as far as the contact normal stays walkable; a controller must also take
+   steps a game calls stairs (Quake: 18 units for a 16-radius player). This
+   is Quake's PM_StepSlideMove: when the plain move was blocked by a wall,
+   try the same move from up to step_height higher, then come down by as
+   much as was climbed; keep that path only if it landed on a walkable floor
+   and went farther along the horizontal intent than the plain move (the
+   Quake 1/2 comparison; Quake 3 keeps it always). The collision chapter
+   (seed 004, "Gravity and sliding up stairs") does the same job with a
+   scoot-up acceleration; an instant step is what servers ship.
+
+   Down: walking off a step or down a slope leaves the mover in the air for
+   a frame or more, and gravity brings it down in hops ("bouncing down
+   stairs", the chapter's "instantly drop to the lower level"). Snapping
+   sweeps down by snap_distance when nothing held the mover up and the move
+   was not going up (no state is kept between moves, so "not going up" is
+   what tells walking from jumping), and keeps the result only if it lands on
+   a walkable floor. On a steep edge the snap slides around it (the sphere
+   rolls off the edge onto the step below, the chapter's smooth descent).
+   Two skins are always added: a ground probe that keeps the floor flag
+   steady for a mover walking at its skin above the floor. */
+#include "move_internal.h"
+
+#include <math.h>
+
+/* World distance moved along the horizontal intent (unit-space pos). */
+static float progress(const skim_move_ctx *ctx, const float pos[3], const float direction[3])
+{
+    float world[3];
+    skim_mat3_mul_vec(ctx->space->to_world, pos, world);
+    return mv_dot(world, direction);
+}
+
+void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
+                        skim_move_touch *touch, int *iterations)
+{
+    const skim_move_def *def = ctx->def;
+    /* The horizontal intent, world space. */
+    float intent[3];
+    skim_mat3_mul_vec(ctx->space->to_world, delta, intent);
+    mv_add_scaled(intent, intent, ctx->up, -mv_dot(intent, ctx->up));
+    if (!skim_move_normalize(intent))
+        return;
+    float plain = progress(ctx, pos, intent);
+
+    float p[3] = { 0.0f, 0.0f, 0.0f };
+    skim_move_pass_result up, forward, down;
+    float climb[3];
+    mv_scale(climb, ctx->up_unit, def->step_height);
+    skim_move_pass(ctx, p, climb, SKIM_PASS_STRAIGHT, def->max_iterations, &up);
+    /* How far up it got (world units): a low ceiling cuts the step short. */
+    float raised = mv_dot(p, ctx->up_grad);
+    if (!(raised > 0.0f))
+        return;
+    skim_move_pass(ctx, p, delta, SKIM_PASS_MOVE, def->max_iterations, &forward);
+    float descend[3];
+    mv_scale(descend, ctx->up_unit, -raised);
+    mv_add_scaled(descend, descend, ctx->up_unit_dir, -2.0f * ctx->skin);
+    skim_move_pass(ctx, p, descend, SKIM_PASS_STRAIGHT, def->max_iterations, &down);
+    if (!down.landed)
+        return;
+    float stepped = progress(ctx, p, intent);
+    /* Farther by more than rounding: a skin of the smallest radius. */
+    if (!(stepped > plain + ctx->skin * ctx->space->smallest_radius))
+        return;
+    mv_copy(pos, p);
+    skim_move_touch path = up.touch;
+    skim_move_merge_touch(&path, &forward.touch);
+    skim_move_merge_touch(&path, &down.touch);
+    *touch = path;
+    *iterations = forward.iterations;
+}
+
+void skim_move_snap(skim_move_ctx *ctx, float pos[3], skim_move_touch *touch)
+{
+    float drop[3];
+    mv_scale(drop, ctx->up_unit, -ctx->def->snap_distance);
+    mv_add_scaled(drop, drop, ctx->up_unit_dir, -2.0f * ctx->skin);
+    if (!(mv_dot(drop, drop) > 0.0f))
+        return;
+    float p[3];
+    mv_copy(p, pos);
+    skim_move_pass_result snapped;
+    skim_move_pass(ctx, p, drop, SKIM_PASS_SNAP, ctx->def->max_iterations, &snapped);
+    if (!snapped.landed)
+        return;
+    mv_copy(pos, p);
+    skim_move_merge_touch(touch, &snapped.touch);
+}
