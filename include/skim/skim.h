@@ -128,24 +128,62 @@ SKIM_API skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *s
                                 skim_vec3 delta, const skim_query *query /* NULL = defaults */, skim_hit *out);
 
 /* ---- collide and slide ---- */
+/* How skim_move and skim_move_batch move a shape (Nettle's collide and
+   slide, seeds 000/003, plus what Jolt's CharacterVirtual, PhysX's CCT,
+   Godot's move_and_slide and Unity's CharacterController add). A move is:
+   slide the displacement along what it meets; step up if a wall stopped it;
+   fall by `gravity` in a second pass; snap down to a floor. World units are
+   the caller's (the scenes' Quake units in the examples).
+   In skim_move_result, `touched` collects the contacts of the path the move
+   kept (a rejected step or snap adds nothing); floor_normal (world, unit,
+   from the contact toward the center) and floor_triangle (the caller's
+   index) are those of the last floor met, floor_triangle is UINT32_MAX
+   when none was; `iterations` counts the sweeps of the pass that slid the
+   displacement (at most max_iterations). */
 typedef struct skim_move_def {
-    skim_vec3 up;             /* unit up vector, default (0, 0, 1) */
-    int       max_iterations; /* slide iterations, default 5 */
-    /* skim extensions (units are world units unless said otherwise): */
-    float     skin_width;     /* gap kept between the shape and what it touches, as a fraction of the
-                                 smallest radius; default 0.01 (Nettle's "veryCloseDistance") */
-    float     max_slope_degrees; /* floors up to this angle from `up` are walkable; steeper ones act as
-                                 walls for uphill motion; default 45 */
-    float     step_height;    /* climb steps up to this height; 0 = off; default 0 */
-    float     snap_distance;  /* stick to a floor up to this far below when walking down; 0 = off;
-                                 default 0 */
-    skim_vec3 gravity;        /* displacement applied in a second pass after the move (Nettle's
-                                 two-pass gravity); default (0, 0, 0) */
-    const float *material_friction; /* optional: friction per material in [0, 1], shortening the slide
-                                 along a surface of that material (Nettle's friction note);
-                                 NULL = frictionless */
+    skim_vec3 up;             /* unit up vector, default (0, 0, 1). Decides floor / wall /
+                                 ceiling, the step and snap direction; nothing assumes z-up */
+    int       max_iterations; /* slide iterations, default 5, 1..64: Nettle's recursion depth
+                                 (PM_SlideMove's numbumps). Each pass (move, step, gravity,
+                                 snap) may sweep this many times */
+    /* skim extensions: */
+    float     skin_width;     /* gap left between the shape and what it stops against, in radii
+                                 (unit-sphere space: skin_width * r for a sphere of radius r;
+                                 for an ellipsoid, that fraction of its radius toward the
+                                 contact), 0..0.25, default 0.01. Nettle's EPSILON /
+                                 "veryCloseDistance", measured along the contact normal */
+    float     max_slope_degrees; /* slope limit, degrees from `up`, in (0, 90), default 45.
+                                 A contact whose world normal is within it of `up` is a floor
+                                 (walkable: gravity does not slide on it, it stops the fall);
+                                 within it of -up a ceiling; anything else a wall. A steeper
+                                 slope facing up is a wall for the move pass (it cannot be
+                                 walked up; Godot floor_max_angle, Unity slopeLimit, Jolt
+                                 mMaxSlopeAngle) and the gravity pass slides down it */
+    float     step_height;    /* world units, >= 0, default 0 (off): when a wall stops the move,
+                                 try it again from up to this much higher and come down; keep
+                                 it if it lands on a floor and gets farther (Quake's
+                                 PM_StepSlideMove, STEPSIZE 18; Unity stepOffset). Not tried
+                                 while the displacement goes up (a jump) */
+    float     snap_distance;  /* world units, >= 0, default 0: when nothing held the mover up
+                                 and it is not going up, sweep down this far (plus two skins,
+                                 always: the ground probe that keeps the floor flag steady) and
+                                 keep it only if it lands on a floor. Walks down stairs and
+                                 slopes without hopping (Godot floor_snap_length, Jolt
+                                 StickToFloor) */
+    skim_vec3 gravity;        /* world displacement of Nettle's two-pass gravity, default
+                                 (0, 0, 0) (off): after the move, a second collide-and-slide by
+                                 this vector that never slides on floors and slides down steep
+                                 slopes. One value for every mover of a batch (e.g. a constant
+                                 fall step); per-mover falling speed can instead be added to the
+                                 displacement, whose downward part is spent on a floor */
+    const float *material_friction; /* optional, material_friction_count entries in [0, 1]:
+                                 a slide along a triangle of material m is shortened by the
+                                 factor (1 - material_friction[m]) (Nettle's friction note);
+                                 materials past the table, or NULL, are frictionless. Applies
+                                 to the move and gravity passes, not to steps or snapping */
     uint32_t  material_friction_count;
-    skim_query query;         /* which triangles collide; default skim_query_default() */
+    skim_query query;         /* which triangles collide (back-face culling, material mask);
+                                 default skim_query_default() */
 } skim_move_def;
 SKIM_API skim_move_def skim_move_def_default(void);
 
