@@ -1,7 +1,14 @@
 /* Kernel-set dispatch: the one piece of global mutable state the library
    has, chosen once (SKIM_ISA, else the best set the CPU offers) and never
-   changed afterwards. */
-#include "../skim_internal.h"
+   changed afterwards.
+
+   The sets: `reference` (src/scalar/, one triangle at a time), then the
+   packet kernel of packet_kernel.c compiled once per lane type:
+   `portable` (SIMDe's plain-C fallback, 4 wide, runs anywhere), `neon`
+   (4 wide, AArch64), `sse41` (4), `avx2` (8) and `avx512` (16, F+DQ+VL+BW).
+   The CPU is asked once, with __builtin_cpu_supports (which also checks
+   that the OS saves the wider registers). */
+#include "simd_kernels.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,16 +19,57 @@ static const skim_kernel_set reference_set = {
     .name = "reference", .width = 1, .sweep = skim_reference_sweep_candidates,
 };
 
+static const skim_kernel_set portable_set = {
+    .name = "portable", .width = 4, .sweep = skim_simd_sweep_portable,
+};
+static const skim_kernel_set neon_set = {
+    .name = "neon", .width = 4, .sweep = skim_simd_sweep_neon,
+};
+#if SKIM_SIMD_HAVE_X86
+static const skim_kernel_set sse41_set = {
+    .name = "sse41", .width = 4, .sweep = skim_simd_sweep_sse41,
+};
+static const skim_kernel_set avx2_set = {
+    .name = "avx2", .width = 8, .sweep = skim_simd_sweep_avx2,
+};
+static const skim_kernel_set avx512_set = {
+    .name = "avx512", .width = 16, .sweep = skim_simd_sweep_avx512,
+};
+#endif
+
 /* Every set this build knows, best last. */
 static const skim_kernel_set *const known_sets[] = {
-    &reference_set,
+    &reference_set, &portable_set, &neon_set,
+#if SKIM_SIMD_HAVE_X86
+    &sse41_set,     &avx2_set,     &avx512_set,
+#endif
 };
 enum { known_set_count = sizeof known_sets / sizeof known_sets[0] };
 
 static bool cpu_can_run(const skim_kernel_set *set)
 {
-    (void)set;
-    return true;
+    if (set == &reference_set || set == &portable_set)
+        return true;
+    if (set == &neon_set) {
+        /* NEON is part of AArch64; elsewhere the neon object is SIMDe's
+           emulation, kept for the tests, never offered. */
+#if defined(__aarch64__)
+        return true;
+#else
+        return false;
+#endif
+    }
+#if SKIM_SIMD_HAVE_X86
+    __builtin_cpu_init();
+    if (set == &sse41_set)
+        return __builtin_cpu_supports("sse4.1");
+    if (set == &avx2_set)
+        return __builtin_cpu_supports("avx2");
+    if (set == &avx512_set)
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
+#endif
+    return false;
 }
 
 static once_flag choose_once = ONCE_FLAG_INIT;
@@ -42,10 +90,16 @@ static void choose_kernel_set(void)
     const char *forced = getenv("SKIM_ISA");
     if (forced && forced[0]) {
         chosen_set = skim_kernel_set_by_name(forced);
-        if (!chosen_set)
+        if (!chosen_set) {
+            bool known = false;
+            for (int i = 0; i < known_set_count; ++i)
+                known = known || strcmp(known_sets[i]->name, forced) == 0;
             snprintf(isa_error, sizeof isa_error,
-                     "SKIM_ISA=%s is not a kernel set this CPU can run; available: %s", forced,
+                     "SKIM_ISA=%.64s %s; this CPU offers: %s", forced,
+                     known ? "is a kernel set this CPU cannot run"
+                           : "is not a kernel set (reference, portable, sse41, avx2, avx512, neon)",
                      available_names);
+        }
         return;
     }
     for (int i = known_set_count - 1; i >= 0; --i)
