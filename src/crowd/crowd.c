@@ -1,0 +1,389 @@
+/* The crowd API: create and destroy, add and remove agents, what they want
+   (velocity, jumps), and what they are (positions, states, hash, stats).
+   One step's work lives in crowd_step.c. */
+#include "crowd_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double crowd_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+
+bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size)
+{
+    if (need <= *capacity)
+        return true;
+    size_t grown = *capacity ? *capacity : 64;
+    while (grown < need) {
+        if (grown > SIZE_MAX / 2 / size)
+            return false;
+        grown *= 2;
+    }
+    void *p = realloc(*items, grown * size);
+    if (!p)
+        return false;
+    *items = p;
+    *capacity = grown;
+    return true;
+}
+
+skim_crowd_def skim_crowd_def_default(void)
+{
+    skim_crowd_def def = {
+        .capacity = 1024,
+        .move = skim_move_def_default(),
+        .gravity = 800.0f,
+        .agent_collisions = true,
+        .solver_iterations = 8,
+        .agent_skin = 0.05f,
+    };
+    def.move.step_height = 18.0f;
+    def.move.snap_distance = 18.0f;
+    return def;
+}
+
+skim_agent_def skim_agent_def_default(void)
+{
+    skim_agent_def def = {
+        .shape = { { 16.0f, 16.0f, 16.0f }, { 0.0f, 0.0f, 0.0f, 1.0f } },
+        .position = { 0.0f, 0.0f, 0.0f },
+        .radius = 0.0f,
+        .half_height = 0.0f,
+        .inverse_mass = 1.0f,
+        .flags = 0,
+    };
+    return def;
+}
+
+static float dot3(const float a[3], const float b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* An orthonormal basis (axis1, axis2, up). For an axis-aligned up, axis1 and
+   axis2 are world axes, so the grid and the SVG see plain coordinates. */
+static void make_basis(skim_crowd *c)
+{
+    float u[3] = { c->def.move.up.x, c->def.move.up.y, c->def.move.up.z };
+    float len = sqrtf(dot3(u, u));
+    for (int k = 0; k < 3; ++k)
+        c->up[k] = u[k] / len;
+    /* Start from the world axis least aligned with up. */
+    int least = 0;
+    for (int k = 1; k < 3; ++k)
+        if (fabsf(c->up[k]) < fabsf(c->up[least]))
+            least = k;
+    float a[3] = { 0, 0, 0 };
+    a[least] = 1.0f;
+    float d = dot3(a, c->up);
+    for (int k = 0; k < 3; ++k)
+        a[k] -= d * c->up[k];
+    len = sqrtf(dot3(a, a));
+    for (int k = 0; k < 3; ++k)
+        c->axis1[k] = a[k] / len;
+    c->axis2[0] = c->up[1] * c->axis1[2] - c->up[2] * c->axis1[1];
+    c->axis2[1] = c->up[2] * c->axis1[0] - c->up[0] * c->axis1[2];
+    c->axis2[2] = c->up[0] * c->axis1[1] - c->up[1] * c->axis1[0];
+}
+
+static skim_status check_def(const skim_crowd_def *def)
+{
+    if (def->capacity < 1 || def->capacity > (1u << 28))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "crowd def: capacity must be 1..%u (got %u)", 1u << 28, def->capacity);
+    skim_vec3 up = def->move.up;
+    double len = sqrt((double)up.x * up.x + (double)up.y * up.y + (double)up.z * up.z);
+    if (!skim_finite3(up) || fabs(len - 1.0) > 1e-3)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "crowd def: move.up must be a unit vector");
+    if (!isfinite(def->gravity) || def->gravity < 0.0f)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "crowd def: gravity must be finite and >= 0");
+    if (def->solver_iterations < 1 || def->solver_iterations > 64)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "crowd def: solver_iterations must be 1..64 (got %d)", def->solver_iterations);
+    if (!isfinite(def->agent_skin) || def->agent_skin < 0.0f || def->agent_skin > 1.0f)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "crowd def: agent_skin must be in [0, 1]");
+    if (!isfinite(def->move.step_height) || def->move.step_height < 0.0f ||
+        !isfinite(def->move.snap_distance) || def->move.snap_distance < 0.0f)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "crowd def: move.step_height and move.snap_distance must be >= 0");
+    return SKIM_OK;
+}
+
+skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
+{
+    if (!out)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_create: out is NULL");
+    *out = NULL;
+    skim_crowd_def defaults = skim_crowd_def_default();
+    if (!def)
+        def = &defaults;
+    skim_status status = check_def(def);
+    if (status != SKIM_OK)
+        return status;
+    skim_crowd *c = calloc(1, sizeof *c);
+    if (!c)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_create: out of memory");
+    c->def = *def;
+    c->capacity = def->capacity;
+    make_basis(c);
+    size_t n = c->capacity;
+    bool ok = true;
+#define ALLOC(field, count) ok = ok && (c->field = calloc((count), sizeof *c->field)) != NULL
+    ALLOC(position, n); ALLOC(velocity, n); ALLOC(desired, n); ALLOC(floor_normal, n);
+    ALLOC(vertical_speed, n); ALLOC(state, n); ALLOC(shape, n); ALLOC(radius, n);
+    ALLOC(half_height, n); ALLOC(inverse_mass, n); ALLOC(flags, n);
+    ALLOC(active, n); ALLOC(start, 3 * n); ALLOC(planned, 3 * n); ALLOC(q, 3 * n);
+    ALLOC(q_next, 3 * n); ALLOC(final, 3 * n); ALLOC(proj, 3 * n); ALLOC(reach, n); ALLOC(vreach, n);
+    ALLOC(margin, n); ALLOC(pushed, n); ALLOC(reverted, n); ALLOC(on_agent, n);
+    ALLOC(grounded, n); ALLOC(result, n); ALLOC(group_index, n); ALLOC(batch_shape, n);
+    ALLOC(batch_position, n); ALLOC(batch_displacement, n); ALLOC(batch_result, n);
+    ALLOC(cell_lo, 2 * n); ALLOC(cell_hi, 2 * n); ALLOC(entry_offset, n + 1); ALLOC(big, n);
+    ALLOC(big_list, n); ALLOC(contact_begin, n + 1);
+#undef ALLOC
+    if (!ok) {
+        skim_crowd_destroy(c);
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_create: out of memory for %u agents",
+                         c->capacity);
+    }
+    c->stats.closest_gap = INFINITY;
+    *out = c;
+    return SKIM_OK;
+}
+
+void skim_crowd_destroy(skim_crowd *c)
+{
+    if (!c)
+        return;
+    void *fields[] = { c->position, c->velocity, c->desired, c->floor_normal, c->vertical_speed,
+                       c->state, c->shape, c->radius, c->half_height, c->inverse_mass, c->flags,
+                       c->active, c->start, c->planned, c->q, c->q_next, c->final, c->proj, c->reach,
+                       c->vreach, c->margin, c->pushed, c->reverted, c->on_agent, c->grounded,
+                       c->result, c->group_index, c->batch_shape, c->batch_position,
+                       c->batch_displacement, c->batch_result, c->cell_lo, c->cell_hi,
+                       c->entry_offset, c->big, c->big_list, c->entries, c->sorted,
+                       c->bucket_start, c->contacts, c->contact_begin };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
+        free(fields[i]);
+    for (int t = 0; t < c->thread_buffer_count; ++t)
+        free(c->thread_buffers[t].items);
+    free(c->thread_buffers);
+    free(c);
+}
+
+static skim_status check_id(const skim_crowd *c, uint32_t id, const char *what)
+{
+    if (!c)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: crowd is NULL", what);
+    if (id >= c->capacity || !(c->state[id] & SKIM_AGENT_ACTIVE))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: no agent with id %u", what, id);
+    return SKIM_OK;
+}
+
+/* The cylinder that holds the ellipsoid: its half extent along a unit
+   direction a is |M^T a| with M = R S (the shape maps the unit sphere by M),
+   so the half height is |M^T up|, and the radius across up is the largest
+   |M^T a| over unit a across up: the square root of the largest eigenvalue
+   of the 2x2 matrix G = [a_i . M M^T a_j] over the two across-up axes. */
+static void bounding_cylinder(const skim_crowd *c, const skim_ellipsoid *shape, float *radius,
+                              float *half_height)
+{
+    skim_ellipsoid_space space;
+    skim_ellipsoid_space_init(&space, shape);
+    double mt[3][3]; /* M^T */
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            mt[i][j] = space.to_world[j][i];
+    double v[3][3]; /* M^T applied to axis1, axis2, up */
+    const float *axes[3] = { c->axis1, c->axis2, c->up };
+    for (int a = 0; a < 3; ++a)
+        for (int i = 0; i < 3; ++i)
+            v[a][i] = mt[i][0] * axes[a][0] + mt[i][1] * axes[a][1] + mt[i][2] * axes[a][2];
+    double g11 = 0, g12 = 0, g22 = 0, hh = 0;
+    for (int i = 0; i < 3; ++i) {
+        g11 += v[0][i] * v[0][i];
+        g12 += v[0][i] * v[1][i];
+        g22 += v[1][i] * v[1][i];
+        hh += v[2][i] * v[2][i];
+    }
+    double mean = 0.5 * (g11 + g22), diff = 0.5 * (g11 - g22);
+    double largest = mean + sqrt(diff * diff + g12 * g12);
+    /* Rounded up by a hair so the cylinder really holds the shape. */
+    *radius = (float)(sqrt(largest) * (1.0 + 1e-6));
+    *half_height = (float)(sqrt(hh) * (1.0 + 1e-6));
+}
+
+skim_status skim_crowd_add(skim_crowd *c, const skim_agent_def *agent, uint32_t *out_id)
+{
+    if (!c || !agent || !out_id)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_add: crowd, agent or out_id is NULL");
+    skim_status status = skim_check_ellipsoid(&agent->shape, "agent shape");
+    if (status != SKIM_OK)
+        return status;
+    if (!skim_finite3(agent->position))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_add: position is not finite");
+    if (!isfinite(agent->radius) || agent->radius < 0.0f || !isfinite(agent->half_height) ||
+        agent->half_height < 0.0f)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "skim_crowd_add: radius and half_height must be finite and >= 0");
+    if (!isfinite(agent->inverse_mass) || agent->inverse_mass < 0.0f)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "skim_crowd_add: inverse_mass must be finite and >= 0");
+    if (agent->flags & ~(uint32_t)(SKIM_AGENT_NO_GRAVITY | SKIM_AGENT_GHOST))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_add: unknown flags 0x%x",
+                         agent->flags);
+    if (c->count == c->capacity)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_add: the crowd is full (%u agents)",
+                         c->capacity);
+    uint32_t id = c->lowest_free_hint;
+    while (c->state[id] & SKIM_AGENT_ACTIVE)
+        ++id;
+    c->lowest_free_hint = id + 1;
+    float radius, half_height;
+    bounding_cylinder(c, &agent->shape, &radius, &half_height);
+    c->radius[id] = agent->radius > 0.0f ? agent->radius : radius;
+    c->half_height[id] = agent->half_height > 0.0f ? agent->half_height : half_height;
+    c->shape[id] = agent->shape;
+    c->position[id] = agent->position;
+    c->velocity[id] = (skim_vec3){ 0, 0, 0 };
+    c->desired[id] = (skim_vec3){ 0, 0, 0 };
+    c->floor_normal[id] = (skim_vec3){ 0, 0, 0 };
+    c->vertical_speed[id] = 0.0f;
+    c->inverse_mass[id] = agent->inverse_mass;
+    c->flags[id] = agent->flags;
+    c->state[id] = SKIM_AGENT_ACTIVE;
+    c->count++;
+    c->active_dirty = true;
+    *out_id = id;
+    return SKIM_OK;
+}
+
+skim_status skim_crowd_remove(skim_crowd *c, uint32_t id)
+{
+    skim_status status = check_id(c, id, "skim_crowd_remove");
+    if (status != SKIM_OK)
+        return status;
+    c->state[id] = 0;
+    c->count--;
+    if (id < c->lowest_free_hint)
+        c->lowest_free_hint = id;
+    c->active_dirty = true;
+    return SKIM_OK;
+}
+
+skim_status skim_crowd_set_velocity(skim_crowd *c, uint32_t id, skim_vec3 desired)
+{
+    skim_status status = check_id(c, id, "skim_crowd_set_velocity");
+    if (status != SKIM_OK)
+        return status;
+    if (!skim_finite3(desired))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_set_velocity: velocity is not finite");
+    if (!(c->flags[id] & SKIM_AGENT_NO_GRAVITY)) {
+        /* Walkers move across up only; vertical motion is gravity's and jumps'. */
+        float v[3] = { desired.x, desired.y, desired.z };
+        float along = dot3(v, c->up);
+        desired.x -= along * c->up[0];
+        desired.y -= along * c->up[1];
+        desired.z -= along * c->up[2];
+    }
+    c->desired[id] = desired;
+    return SKIM_OK;
+}
+
+skim_status skim_crowd_jump(skim_crowd *c, uint32_t id, float height, bool *jumped)
+{
+    if (jumped)
+        *jumped = false;
+    skim_status status = check_id(c, id, "skim_crowd_jump");
+    if (status != SKIM_OK)
+        return status;
+    if (!isfinite(height) || height < 0.0f)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_jump: height must be finite and >= 0");
+    if (c->def.gravity <= 0.0f || (c->flags[id] & SKIM_AGENT_NO_GRAVITY))
+        return SKIM_OK;
+    if (!(c->state[id] & (SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT)))
+        return SKIM_OK;
+    /* v^2 = 2 g h: the speed at which gravity stops the rise after h. */
+    c->vertical_speed[id] = sqrtf(2.0f * c->def.gravity * height);
+    c->state[id] &= ~(uint32_t)(SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT);
+    if (jumped)
+        *jumped = true;
+    return SKIM_OK;
+}
+
+skim_status skim_crowd_teleport(skim_crowd *c, uint32_t id, skim_vec3 position)
+{
+    skim_status status = check_id(c, id, "skim_crowd_teleport");
+    if (status != SKIM_OK)
+        return status;
+    if (!skim_finite3(position))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_teleport: position is not finite");
+    c->position[id] = position;
+    c->velocity[id] = (skim_vec3){ 0, 0, 0 };
+    c->vertical_speed[id] = 0.0f;
+    c->state[id] = SKIM_AGENT_ACTIVE;
+    return SKIM_OK;
+}
+
+skim_status skim_crowd_get_agent(const skim_crowd *c, uint32_t id, skim_agent_info *out)
+{
+    skim_status status = check_id(c, id, "skim_crowd_get_agent");
+    if (status != SKIM_OK)
+        return status;
+    if (!out)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_get_agent: out is NULL");
+    out->position = c->position[id];
+    out->velocity = c->velocity[id];
+    out->desired_velocity = c->desired[id];
+    out->state = c->state[id];
+    out->floor_normal = c->floor_normal[id];
+    out->radius = c->radius[id];
+    out->half_height = c->half_height[id];
+    return SKIM_OK;
+}
+
+uint32_t skim_crowd_count(const skim_crowd *c) { return c ? c->count : 0; }
+uint32_t skim_crowd_capacity(const skim_crowd *c) { return c ? c->capacity : 0; }
+const skim_vec3 *skim_crowd_positions(const skim_crowd *c) { return c ? c->position : NULL; }
+const skim_vec3 *skim_crowd_velocities(const skim_crowd *c) { return c ? c->velocity : NULL; }
+const uint32_t *skim_crowd_states(const skim_crowd *c) { return c ? c->state : NULL; }
+
+static uint64_t fnv_bytes(uint64_t h, const void *data, size_t size)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < size; ++i) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+uint64_t skim_crowd_hash(const skim_crowd *c)
+{
+    uint64_t h = 14695981039346656037ull;
+    if (!c)
+        return h;
+    for (uint32_t id = 0; id < c->capacity; ++id) {
+        if (!(c->state[id] & SKIM_AGENT_ACTIVE))
+            continue;
+        h = fnv_bytes(h, &id, sizeof id);
+        h = fnv_bytes(h, &c->position[id], sizeof c->position[id]);
+        h = fnv_bytes(h, &c->velocity[id], sizeof c->velocity[id]);
+        h = fnv_bytes(h, &c->vertical_speed[id], sizeof c->vertical_speed[id]);
+        h = fnv_bytes(h, &c->state[id], sizeof c->state[id]);
+    }
+    return h;
+}
+
+skim_status skim_crowd_get_stats(const skim_crowd *c, skim_crowd_stats *out)
+{
+    if (!c || !out)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_get_stats: crowd or out is NULL");
+    *out = c->stats;
+    return SKIM_OK;
+}

@@ -1,0 +1,114 @@
+/* Crowd internals shared by crowd.c (the API), crowd_grid.c (broadphase),
+   crowd_solver.c (agent-agent constraints) and crowd_step.c (one step).
+
+   Two index spaces: an agent's id is its slot in the capacity-long arrays
+   of struct skim_crowd; during a step the active agents are numbered
+   0..n-1 in increasing id order (the "active index"), and every working
+   array of the step is indexed that way. Iterating in that fixed order is
+   what makes the step independent of the thread count. */
+#ifndef SKIM_CROWD_INTERNAL_H
+#define SKIM_CROWD_INTERNAL_H
+
+#include "../skim_internal.h"
+
+/* One agent-agent constraint as seen from one agent of the pair ("self"):
+   (q_self - q_other) . n >= target, n being the axis that separated the two
+   cylinders at the start of the step, pointing from other toward self. */
+typedef struct crowd_contact {
+    uint32_t other;    /* active index */
+    float    n[3];     /* unit: horizontal (across up) or +-up */
+    float    target;   /* what the solver aims for: the touching distance plus the skin */
+    float    allowed;  /* what the check accepts: min(touching, start separation) less a
+                          tolerance, so a pair never ends closer than it started nor
+                          closer than touching */
+    float    share;    /* fraction of a violation self moves */
+    uint8_t  vertical; /* n is +-up */
+} crowd_contact;
+
+/* Growable per-thread array of contacts. */
+typedef struct crowd_contact_buffer {
+    crowd_contact *items;
+    size_t count, capacity;
+} crowd_contact_buffer;
+
+/* The grid's entry: one cell a small agent's reach box covers. */
+typedef struct crowd_grid_entry {
+    int32_t  cx, cy;
+    uint32_t agent;    /* active index */
+    uint32_t bucket;
+} crowd_grid_entry;
+
+struct skim_crowd {
+    skim_crowd_def def;
+    float up[3], axis1[3], axis2[3]; /* orthonormal: up and two directions across it */
+    uint32_t capacity, count;
+    uint32_t lowest_free_hint;
+
+    /* ---- per id ---- */
+    skim_vec3      *position, *velocity, *desired, *floor_normal;
+    float          *vertical_speed;  /* along up */
+    uint32_t       *state;
+    skim_ellipsoid *shape;
+    float          *radius, *half_height, *inverse_mass;
+    uint32_t       *flags;
+
+    /* ---- per active index, rebuilt or rewritten each step ---- */
+    uint32_t *active;        /* ids in increasing order */
+    bool      active_dirty;
+    float    *start;         /* 3 per agent: position at the start of the step */
+    float    *planned;       /* 3 per agent: displacement before agent contacts */
+    float    *q, *q_next;    /* 3 per agent: solver positions (Jacobi double buffer) */
+    float    *final;         /* 3 per agent: after the world move and the check */
+    float    *proj;          /* 3 per agent: start along axis1, axis2, up */
+    float    *reach, *vreach, *margin; /* broadphase extents across and along up; push limit */
+    uint8_t  *pushed, *reverted, *on_agent, *grounded;
+    skim_move_result *result;
+    /* batch inputs for skim_move_batch, gathered per group */
+    uint32_t       *group_index;
+    skim_ellipsoid *batch_shape;
+    skim_vec3      *batch_position, *batch_displacement;
+    skim_move_result *batch_result;
+
+    /* ---- broadphase ---- */
+    int32_t  *cell_lo, *cell_hi;        /* 2 per agent: cell range of its reach box */
+    uint32_t *entry_offset;             /* n + 1: first entry of each agent */
+    uint8_t  *big;                      /* reach spans too many cells: tested against all */
+    uint32_t *big_list;
+    uint32_t  big_count;
+    crowd_grid_entry *entries, *sorted;
+    size_t    entry_capacity, sorted_capacity;
+    uint32_t  bucket_mask;
+    uint32_t *bucket_start;             /* buckets + 1 */
+    size_t    bucket_capacity;
+    float     cell_size;
+
+    /* ---- contacts ---- */
+    crowd_contact *contacts;            /* all agents' lists, in active order */
+    size_t         contact_capacity;
+    size_t        *contact_begin;       /* n + 1 */
+    crowd_contact_buffer *thread_buffers;
+    int            thread_buffer_count;
+
+    skim_crowd_stats stats;
+};
+
+/* Grows a buffer to hold at least need items of size bytes; false if out of memory. */
+bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size);
+
+/* Broadphase (crowd_grid.c): fills crowd->contacts / contact_begin for the n
+   active agents from start, planned, reach, vreach. */
+skim_status crowd_find_contacts(skim_crowd *crowd, uint32_t n);
+
+/* Agent-agent solver (crowd_solver.c). The contact for the pair (self, other)
+   given the start positions, planned displacements and cylinders. */
+void crowd_contact_setup(const skim_crowd *crowd, uint32_t self, uint32_t other, crowd_contact *out);
+/* Jacobi projection: crowd->q from start + planned, pushed apart. */
+void crowd_solve(skim_crowd *crowd, uint32_t n);
+/* The check after the world move: reverts agents in pairs closer than
+   allowed until none is; fills stats.blocked / check_rounds / closest_gap and
+   on_agent. Returns the number of rounds. */
+uint32_t crowd_check(skim_crowd *crowd, uint32_t n);
+
+double crowd_seconds(void);
+
+#endif
