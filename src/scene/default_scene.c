@@ -26,6 +26,10 @@
                a raised path made of separate boxes (seams between touching
                boxes)
      pillars   12 boxes 32 x 32 x 200 scattered over the open half y < 0
+     trough    a V valley along x, x [200, 600]: two closed prisms whose 70-degree
+               slopes face each other and meet in the line y = 1500, z = 0, each
+               rising 128 (to y = 1500 -+ 46.6); a radius-16 sphere rests wedged
+               on both slopes (center z = 16 / cos 70 = 46.8) without a floor
    The open half y < 0 (but for the seams and pillars) is room for crowds.
 
    Materials: 0 floor, 1 walls, 2 stairs, 3 ramps, 4 props (pillars, V,
@@ -148,6 +152,40 @@ static void add_slanted_wall(scene_builder *b, float xa, float ya, float xb, flo
     }
 }
 
+/* A closed prism along x from x0 to x1 over the triangle yz[3] (y, z),
+   every face turned outward. */
+static void add_prism_x(scene_builder *b, float x0, float x1, const float yz[3][2],
+                        uint16_t material)
+{
+    float center[3] = { 0.5f * (x0 + x1), (yz[0][0] + yz[1][0] + yz[2][0]) / 3.0f,
+                        (yz[0][1] + yz[1][1] + yz[2][1]) / 3.0f };
+    float p[6][3];
+    for (int i = 0; i < 3; ++i) {
+        p[i][0] = x0;
+        p[i + 3][0] = x1;
+        p[i][1] = p[i + 3][1] = yz[i][0];
+        p[i][2] = p[i + 3][2] = yz[i][1];
+    }
+    const int faces[8][3] = { { 0, 1, 2 }, { 3, 4, 5 }, { 0, 1, 4 }, { 0, 4, 3 },
+                              { 1, 2, 5 }, { 1, 5, 4 }, { 2, 0, 3 }, { 2, 3, 5 } };
+    for (int f = 0; f < 8; ++f) {
+        const float *a = p[faces[f][0]], *c1 = p[faces[f][1]], *c2 = p[faces[f][2]];
+        float e1[3] = { c1[0] - a[0], c1[1] - a[1], c1[2] - a[2] };
+        float e2[3] = { c2[0] - a[0], c2[1] - a[1], c2[2] - a[2] };
+        float n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                       e1[0] * e2[1] - e1[1] * e2[0] };
+        float out = n[0] * (a[0] - center[0]) + n[1] * (a[1] - center[1]) +
+                    n[2] * (a[2] - center[2]);
+        uint32_t va = add_vertex(b, a[0], a[1], a[2]);
+        uint32_t v1 = add_vertex(b, c1[0], c1[1], c1[2]);
+        uint32_t v2 = add_vertex(b, c2[0], c2[1], c2[2]);
+        if (out >= 0.0f)
+            add_triangle(b, va, v1, v2, material);
+        else
+            add_triangle(b, va, v2, v1, material);
+    }
+}
+
 /* A ramp rising toward +y at angle degrees to height, x in [x0, x1] starting
    at y0, closed (top slope, back, sides), then a plateau box. */
 static void add_ramp(scene_builder *b, float x0, float x1, float y0, float height, float degrees)
@@ -233,6 +271,15 @@ skim_status skim_scene_default(skim_mesh_data *out)
         float x = -1500.0f + 280.0f * (float)i;
         float y = -1200.0f + (float)((i * 7) % 5) * 200.0f;
         add_box(&b, x, y, 0, x + 32, y + 32, 200, MATERIAL_PROP);
+    }
+
+    /* Trough: two 70-degree slopes facing each other. */
+    {
+        float run = 128.0f / tanf(70.0f * (float)M_PI / 180.0f);
+        const float left[3][2] = { { 1500, 0 }, { 1500 - run, 128 }, { 1500 - run, 0 } };
+        const float right[3][2] = { { 1500, 0 }, { 1500 + run, 0 }, { 1500 + run, 128 } };
+        add_prism_x(&b, 200, 600, left, MATERIAL_RAMP);
+        add_prism_x(&b, 200, 600, right, MATERIAL_RAMP);
     }
 
     if (b.failed) {
