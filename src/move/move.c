@@ -134,8 +134,15 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
     while (result->iterations < max_iterations && ctx->status == SKIM_OK) {
         if (mv_dot(remaining, remaining) < negligible_sq)
             break;
+        /* Sweep one skin past the end: a move that would end closer than
+           the skin to a surface stops at the skin too, so a mover at rest
+           always sits one skin off the floor however it got there. */
+        float length = sqrtf(mv_dot(remaining, remaining));
+        float reach = (length + ctx->skin) / length;
+        float sweep[3];
+        mv_scale(sweep, remaining, reach);
         skim_unit_hit best;
-        skim_move_sweep(ctx, pos, remaining, &best);
+        skim_move_sweep(ctx, pos, sweep, &best);
         result->iterations++;
         if (!best.hit) {
             mv_add_scaled(pos, pos, remaining, 1.0f);
@@ -179,7 +186,11 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
                sliding plane is then exactly the skin, or whatever smaller
                gap the pass started with. */
             float into = -mv_dot(best.normal, remaining);
-            float t_stop = into > 0.0f ? fmaxf(0.0f, best.t - ctx->skin / into) : 0.0f;
+            float contact_t = best.t * reach; /* in fractions of remaining */
+            float t_stop = into > 0.0f ? fmaxf(0.0f, contact_t - ctx->skin / into) : 0.0f;
+            t_stop = fminf(t_stop, 1.0f);
+            if (t_stop >= 1.0f)
+                opposing &= ~(uint32_t)SKIM_TOUCH_WALL; /* met within the skin: nothing lost */
             float contact[3];
             mv_add_scaled(contact, pos, best.point, 1.0f);
             float offset = mv_dot(best.normal, contact);
