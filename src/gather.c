@@ -1,8 +1,19 @@
 /* Candidate gathering: one query box per sweep or move, every triangle that
    may be touched copied into the SoA buffer in the mover's unit-sphere space,
-   relative to the start (DESIGN.md, "the data path"). */
+   relative to the start (DESIGN.md, "the data path").
+
+   Four stored triangles are handled at once (SSE2: native on x86-64,
+   SIMDe's portable code elsewhere): their boxes tested against the query,
+   their corners moved and transformed, and the survivors appended. Every
+   lane performs exactly the scalar sequence (v - start, then
+   (m0 * x + m1 * y) + m2 * z, no fused multiply-add), so a triangle lands in
+   the buffer with the same bits whichever path gathered it: the BVH and the
+   brute-force oracle hand the kernels identical numbers. */
 #include "skim_internal.h"
 #include "bvh/bvh.h"
+
+#include <simde/x86/sse2.h>
+#include <string.h>
 
 void skim_world_visit_box(const skim_world *world, const float box_min[3], const float box_max[3],
                           skim_triangle_run_fn visit, void *ctx)
@@ -13,64 +24,98 @@ void skim_world_visit_box(const skim_world *world, const float box_min[3], const
         visit(ctx, 0, world->triangle_count); /* brute force: the oracle tests everything */
 }
 
-typedef struct gather_context {
-    const skim_world *world;
-    const skim_ellipsoid_space *space;
-    const float *start;
-    const float *box_min, *box_max;
-    uint64_t material_mask;
-    bool cull_by_box;
-    skim_candidates *out;
-    skim_status status;
-} gather_context;
+typedef struct gather_setup {
+    simde__m128 start[3];
+    simde__m128 to_unit[3][3];
+    simde__m128 box_min[3], box_max[3];
+    uint64_t    material_mask;
+    bool        all_materials;
+} gather_setup;
 
 static bool material_collides(uint64_t mask, uint16_t material)
 {
     return material >= 64 || ((mask >> material) & 1u);
 }
 
-static void gather_run(void *opaque, uint32_t first, uint32_t count)
+/* Appends the triangles of stored run [first, first + count) that pass the
+   material mask and, when cull_by_box, whose box overlaps the query. The
+   caller has reserved count + SKIM_MAX_PACKET_WIDTH lanes past out->count:
+   whole 4-lane stores may write past the last kept lane. */
+static void gather_run(const skim_world *world, const gather_setup *g, uint32_t first,
+                       uint32_t count, bool cull_by_box, skim_candidates *out)
 {
-    gather_context *ctx = opaque;
-    if (ctx->status != SKIM_OK)
-        return;
-    skim_candidates *out = ctx->out;
-    if (out->count + count > out->capacity) {
-        ctx->status = skim_candidates_reserve(out, out->count + count);
-        if (ctx->status != SKIM_OK)
-            return;
-    }
-    const float(*m)[3] = ctx->space->to_unit;
-    for (uint32_t i = first; i < first + count; ++i) {
-        if (!material_collides(ctx->material_mask, ctx->world->material[i]))
-            continue;
-        const float *tri = ctx->world->vertices + 9 * (size_t)i;
-        if (ctx->cull_by_box) {
-            bool outside = false;
-            for (int axis = 0; axis < 3 && !outside; ++axis) {
-                float lo = tri[axis], hi = tri[axis];
-                for (int v = 1; v < 3; ++v) {
-                    lo = tri[3 * v + axis] < lo ? tri[3 * v + axis] : lo;
-                    hi = tri[3 * v + axis] > hi ? tri[3 * v + axis] : hi;
-                }
-                outside = lo > ctx->box_max[axis] || hi < ctx->box_min[axis];
-            }
-            if (outside)
-                continue;
-        }
-        uint32_t lane = out->count++;
-        for (int v = 0; v < 3; ++v) {
-            /* Relative to the start first: two nearby floats subtract exactly. */
-            float rel[3] = { tri[3 * v] - ctx->start[0], tri[3 * v + 1] - ctx->start[1],
-                             tri[3 * v + 2] - ctx->start[2] };
+    const uint32_t end = first + count;
+    for (uint32_t i = first; i < end; i += 4) {
+        uint32_t lanes = end - i < 4 ? end - i : 4;
+        unsigned keep = (1u << lanes) - 1u;
+        simde__m128 corner[3][3];
+        for (int v = 0; v < 3; ++v)
             for (int axis = 0; axis < 3; ++axis)
-                out->vertex[v][axis][lane] =
-                    m[axis][0] * rel[0] + m[axis][1] * rel[1] + m[axis][2] * rel[2];
+                corner[v][axis] = simde_mm_loadu_ps(world->vertex[v][axis] + i);
+        if (cull_by_box) {
+            simde__m128 inside = simde_mm_castsi128_ps(simde_mm_set1_epi32(-1));
+            for (int axis = 0; axis < 3; ++axis) {
+                simde__m128 lo = simde_mm_min_ps(corner[0][axis],
+                                                 simde_mm_min_ps(corner[1][axis], corner[2][axis]));
+                simde__m128 hi = simde_mm_max_ps(corner[0][axis],
+                                                 simde_mm_max_ps(corner[1][axis], corner[2][axis]));
+                inside = simde_mm_and_ps(inside, simde_mm_and_ps(simde_mm_cmple_ps(lo, g->box_max[axis]),
+                                                                 simde_mm_cmpge_ps(hi, g->box_min[axis])));
+            }
+            keep &= (unsigned)simde_mm_movemask_ps(inside);
         }
-        out->triangle[lane] = ctx->world->triangle_index[i];
-        out->material[lane] = ctx->world->material[i];
+        if (!g->all_materials)
+            for (uint32_t lane = 0; lane < lanes; ++lane)
+                if (!material_collides(g->material_mask, world->material[i + lane]))
+                    keep &= ~(1u << lane);
+        if (!keep)
+            continue;
+
+        simde__m128 unit[3][3];
+        for (int v = 0; v < 3; ++v) {
+            simde__m128 rel[3];
+            for (int axis = 0; axis < 3; ++axis)
+                rel[axis] = simde_mm_sub_ps(corner[v][axis], g->start[axis]);
+            for (int k = 0; k < 3; ++k)
+                unit[v][k] = simde_mm_add_ps(
+                    simde_mm_add_ps(simde_mm_mul_ps(g->to_unit[k][0], rel[0]),
+                                    simde_mm_mul_ps(g->to_unit[k][1], rel[1])),
+                    simde_mm_mul_ps(g->to_unit[k][2], rel[2]));
+        }
+        uint32_t at = out->count;
+        if ((keep & (keep + 1u)) == 0) {
+            /* The kept lanes are a prefix (the common case: a whole packet,
+               or the tail of a run): store all four, advance by the kept. */
+            for (int v = 0; v < 3; ++v)
+                for (int k = 0; k < 3; ++k)
+                    simde_mm_storeu_ps(out->vertex[v][k] + at, unit[v][k]);
+            memcpy(out->triangle + at, world->triangle_index + i, 4 * sizeof(uint32_t));
+            memcpy(out->material + at, world->material + i, 4 * sizeof(uint16_t));
+            /* keep is a prefix mask: its length is the bit count, and
+               without -mpopcnt __builtin_popcount is a library call. */
+            static const uint8_t prefix_length[16] = { 0, 1, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 4 };
+            out->count += prefix_length[keep];
+            continue;
+        }
+        float lanes_out[3][3][4];
+        for (int v = 0; v < 3; ++v)
+            for (int k = 0; k < 3; ++k)
+                simde_mm_storeu_ps(lanes_out[v][k], unit[v][k]);
+        for (uint32_t lane = 0; lane < 4; ++lane) {
+            if (!((keep >> lane) & 1u))
+                continue;
+            for (int v = 0; v < 3; ++v)
+                for (int k = 0; k < 3; ++k)
+                    out->vertex[v][k][at] = lanes_out[v][k][lane];
+            out->triangle[at] = world->triangle_index[i + lane];
+            out->material[at] = world->material[i + lane];
+            ++at;
+        }
+        out->count = at;
     }
 }
+
+enum { LEAF_BATCH = 64 };
 
 skim_status skim_gather_candidates(const skim_world *world, const skim_ellipsoid_space *space,
                                    const float start[3], const float box_min[3],
@@ -78,16 +123,41 @@ skim_status skim_gather_candidates(const skim_world *world, const skim_ellipsoid
                                    skim_candidates *out)
 {
     out->count = 0;
-    gather_context ctx = {
-        .world = world, .space = space, .start = start, .box_min = box_min, .box_max = box_max,
-        .material_mask = material_mask,
-        .cull_by_box = world->accelerator == SKIM_ACCELERATOR_BVH,
-        .out = out, .status = SKIM_OK,
-    };
-    skim_world_visit_box(world, box_min, box_max, gather_run, &ctx);
-    if (ctx.status != SKIM_OK)
-        return ctx.status;
-    skim_status status = skim_candidates_reserve(out, out->count);
+    gather_setup g;
+    for (int axis = 0; axis < 3; ++axis) {
+        g.start[axis] = simde_mm_set1_ps(start[axis]);
+        g.box_min[axis] = simde_mm_set1_ps(box_min[axis]);
+        g.box_max[axis] = simde_mm_set1_ps(box_max[axis]);
+        for (int j = 0; j < 3; ++j)
+            g.to_unit[axis][j] = simde_mm_set1_ps(space->to_unit[axis][j]);
+    }
+    g.material_mask = material_mask;
+    g.all_materials = material_mask == UINT64_MAX;
+
+    skim_status status;
+    if (world->accelerator == SKIM_ACCELERATOR_BVH && world->bvh) {
+        skim_bvh_walk walk;
+        skim_bvh_walk_begin(&walk, world, box_min, box_max);
+        uint32_t refs[LEAF_BATCH];
+        uint32_t leaves;
+        while ((leaves = skim_bvh_walk_leaves(&walk, refs, LEAF_BATCH)) != 0) {
+            /* One reservation per batch: at most 16 triangles a leaf. */
+            status = skim_candidates_reserve(out, out->count + leaves * SKIM_BVH_MAX_LEAF +
+                                                      SKIM_MAX_PACKET_WIDTH);
+            if (status != SKIM_OK)
+                return status;
+            for (uint32_t k = 0; k < leaves; ++k)
+                gather_run(world, &g, skim_bvh_leaf_first(refs[k]), skim_bvh_leaf_count(refs[k]),
+                           true, out);
+        }
+    } else if (world->triangle_count) {
+        /* Brute force: the oracle gathers every triangle, no box test. */
+        status = skim_candidates_reserve(out, world->triangle_count + SKIM_MAX_PACKET_WIDTH);
+        if (status != SKIM_OK)
+            return status;
+        gather_run(world, &g, 0, world->triangle_count, false, out);
+    }
+    status = skim_candidates_reserve(out, out->count);
     if (status != SKIM_OK)
         return status;
     skim_candidates_pad(out);

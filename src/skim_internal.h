@@ -105,24 +105,38 @@ void skim_reference_sweep_candidates(const skim_candidates *candidates, const fl
 /* ---- the world ---- */
 struct skim_bvh;
 
+/* Triangles are stored as structure of arrays, the way the packet kernels
+   and the gather read them: vertex[v][axis][i] is coordinate axis of corner
+   v of the i-th triangle in storage order (BVH leaf order when a BVH is
+   built, so every leaf is a contiguous run). Each array holds stride lanes:
+   the triangle count rounded up to a whole packet plus one spare packet, so
+   a 4/8/16-lane load starting at any triangle stays inside the array. Lanes
+   past triangle_count are zero. */
 struct skim_world {
     uint32_t triangle_count;       /* kept triangles */
     uint32_t degenerate_count;     /* dropped at build */
-    /* Triangles in storage order (BVH leaf order when a BVH is built):
-       9 floats each (a, b, c), the caller's index and the material. */
-    const float    *vertices;
-    const uint32_t *triangle_index;
-    const uint16_t *material;
+    uint32_t stride;               /* lanes per array, see above */
+    const float    *vertex[3][3];  /* vertex[v][axis][i]: v = a, b, c; axis = x, y, z */
+    const uint32_t *triangle_index;/* caller's index per stored triangle */
+    const uint16_t *material;      /* material per stored triangle */
     skim_accelerator accelerator;
     struct skim_bvh *bvh;          /* NULL for brute force */
     skim_vec3 bounds_min, bounds_max;
     double    build_seconds;
-    /* Ownership: either owned heap arrays (freed on destroy) or a mapped
-       file (unmapped on destroy). */
-    void     *owned_vertices, *owned_triangle_index, *owned_material;
+    /* Ownership: either one owned heap block holding all the arrays (freed
+       on destroy) or a mapped file (unmapped on destroy). */
+    void     *owned_storage;
     void     *mapping;
     size_t    mapping_size;
 };
+
+/* Lanes per triangle array for count triangles (see struct skim_world). */
+uint32_t skim_world_stride(uint32_t triangle_count);
+/* Bytes of the triangle arrays for a stride: 9 float arrays, the caller's
+   indices and the materials, each array starting on a 64-byte boundary. */
+size_t   skim_world_storage_bytes(uint32_t stride);
+/* Points world's arrays into block (64-byte aligned, skim_world_storage_bytes long). */
+void     skim_world_bind_storage(skim_world *world, void *block, uint32_t stride);
 
 /* Calls visit(ctx, first, count) for every run of triangles in storage order
    whose bounds may overlap the box [box_min, box_max] (world space).
@@ -134,7 +148,10 @@ void skim_world_visit_box(const skim_world *world, const float box_min[3], const
 /* Gathers every triangle that may touch a shape moving from start by delta
    (box start +- bounding radius, grown by the displacement) into candidates,
    translated relative to start and transformed to unit-sphere space, skipping
-   materials not in query->material_mask. */
+   materials not in material_mask. With a BVH, exactly the triangles whose
+   bounding box overlaps the box are gathered, in leaf order; brute force
+   gathers every triangle (the oracle). Results never depend on the order,
+   since the kernels break ties by triangle index. */
 skim_status skim_gather_candidates(const skim_world *world, const skim_ellipsoid_space *space,
                                    const float start[3], const float box_min[3],
                                    const float box_max[3], uint64_t material_mask,

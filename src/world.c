@@ -68,6 +68,36 @@ static bool is_degenerate(const float *a, const float *b, const float *c, float 
     return 0.5f * sqrtf(length_sq) <= area_threshold;
 }
 
+uint32_t skim_world_stride(uint32_t triangle_count)
+{
+    /* Whole packets plus one spare packet: a load of up to 16 lanes that
+       starts at any stored triangle stays inside the array. */
+    return (triangle_count + SKIM_MAX_PACKET_WIDTH - 1) / SKIM_MAX_PACKET_WIDTH *
+               SKIM_MAX_PACKET_WIDTH + SKIM_MAX_PACKET_WIDTH;
+}
+
+static size_t align64(size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+size_t skim_world_storage_bytes(uint32_t stride)
+{
+    return 9 * align64((size_t)stride * sizeof(float)) + align64((size_t)stride * sizeof(uint32_t)) +
+           align64((size_t)stride * sizeof(uint16_t));
+}
+
+void skim_world_bind_storage(skim_world *world, void *block, uint32_t stride)
+{
+    char *at = block;
+    world->stride = stride;
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis) {
+            world->vertex[v][axis] = (const float *)at;
+            at += align64((size_t)stride * sizeof(float));
+        }
+    world->triangle_index = (const uint32_t *)at;
+    at += align64((size_t)stride * sizeof(uint32_t));
+    world->material = (const uint16_t *)at;
+}
+
 skim_status skim_world_create(const skim_mesh *mesh, const skim_world_def *def, skim_world **out)
 {
     if (!out)
@@ -85,15 +115,28 @@ skim_status skim_world_create(const skim_mesh *mesh, const skim_world_def *def, 
         return status;
 
     double started = seconds_now();
+    uint32_t stride = skim_world_stride(mesh->triangle_count);
+    size_t storage_bytes = skim_world_storage_bytes(stride);
     skim_world *world = calloc(1, sizeof *world);
-    float *vertices = malloc((size_t)(mesh->triangle_count ? mesh->triangle_count : 1) * 9 * sizeof(float));
-    uint32_t *index = malloc((size_t)(mesh->triangle_count ? mesh->triangle_count : 1) * sizeof(uint32_t));
-    uint16_t *material = malloc((size_t)(mesh->triangle_count ? mesh->triangle_count : 1) * sizeof(uint16_t));
-    if (!world || !vertices || !index || !material) {
-        free(world); free(vertices); free(index); free(material);
+    void *storage = aligned_alloc(64, storage_bytes);
+    if (!world || !storage) {
+        free(world);
+        free(storage);
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_create: %u triangles",
                          mesh->triangle_count);
     }
+    /* Zero padding lanes: a packet load past the last triangle reads
+       finite numbers, never uninitialised memory. */
+    memset(storage, 0, storage_bytes);
+    world->owned_storage = storage;
+    skim_world_bind_storage(world, storage, stride);
+    float *vertex[3][3];
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis)
+            vertex[v][axis] = (float *)world->vertex[v][axis];
+    uint32_t *index = (uint32_t *)world->triangle_index;
+    uint16_t *material = (uint16_t *)world->material;
+
     uint32_t kept = 0;
     float lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
     for (uint32_t t = 0; t < mesh->triangle_count; ++t) {
@@ -107,7 +150,7 @@ skim_status skim_world_create(const skim_mesh *mesh, const skim_world_def *def, 
         for (int v = 0; v < 3; ++v)
             for (int axis = 0; axis < 3; ++axis) {
                 float x = corner[v][axis];
-                vertices[9 * (size_t)kept + 3 * v + axis] = x;
+                vertex[v][axis][kept] = x;
                 lo[axis] = fminf(lo[axis], x);
                 hi[axis] = fmaxf(hi[axis], x);
             }
@@ -116,9 +159,6 @@ skim_status skim_world_create(const skim_mesh *mesh, const skim_world_def *def, 
         kept++;
     }
     world->triangle_count = kept;
-    world->vertices = world->owned_vertices = vertices;
-    world->triangle_index = world->owned_triangle_index = index;
-    world->material = world->owned_material = material;
     world->accelerator = def->accelerator;
     if (kept == 0)
         lo[0] = lo[1] = lo[2] = hi[0] = hi[1] = hi[2] = 0.0f;
@@ -141,9 +181,7 @@ void skim_world_destroy(skim_world *world)
     if (!world)
         return;
     skim_bvh_destroy(world);
-    free(world->owned_vertices);
-    free(world->owned_triangle_index);
-    free(world->owned_material);
+    free(world->owned_storage);
     skim_world_unmap(world);
     free(world);
 }
@@ -155,8 +193,8 @@ skim_status skim_world_get_stats(const skim_world *world, skim_world_stats *out)
     memset(out, 0, sizeof *out);
     out->triangles = world->triangle_count;
     out->degenerate_triangles = world->degenerate_count;
-    out->bytes = sizeof *world + (uint64_t)world->triangle_count *
-                                     (9 * sizeof(float) + sizeof(uint32_t) + sizeof(uint16_t));
+    out->bytes = sizeof *world + skim_world_storage_bytes(world->stride);
+    /* Brute force: every query tests every triangle. */
     out->sah_cost = (double)world->triangle_count;
     out->build_seconds = world->build_seconds;
     out->bounds_min = world->bounds_min;

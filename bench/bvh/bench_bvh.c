@@ -1,0 +1,288 @@
+/* BVH benchmark: one JSON object per line per scene.
+
+   For the default scene, the shared real levels (SKIM_SCENES_DIR, default
+   the ../shared/scenes beside the source tree) and a generated terrain of
+   2+ million triangles:
+     build   million triangles/s at 1 and 2 threads (and whether the two
+             trees are bit-identical), bytes/triangle, nodes, depth, SAH
+             cost of the tree, of the binned binary tree and of a full-sweep
+             binary tree built with the same leaf rules (the yardstick)
+     sweep   sweeps/s through the BVH and through brute force in the same
+             run, spheres of radius 16 starting near surfaces with
+             displacements up to 32 radii; candidates per sweep; gathers/s
+     load    save size and the median time to skim_world_load the bake
+
+   Usage: bench_bvh [--quick] [--only NAME] [--bvh-only] (NAME: default,
+   oa_dm1, oa_dm4_hull, terrain). --quick shrinks the terrain and query
+   counts; --bvh-only skips brute force and the yardstick, for profilers. */
+#include "bvh/bvh.h"
+#include "bvh/bvh_binary.h"
+#include "bvh_scenes.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef SKIM_BENCH_EMBREE
+#include "embree_compare.h"
+#endif
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *values, int count)
+{
+    qsort(values, (size_t)count, sizeof *values, compare_doubles);
+    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+}
+
+static skim_world *build(const skim_mesh *mesh, skim_accelerator accelerator, int threads,
+                         double *seconds)
+{
+    skim_world_def def = skim_world_def_default();
+    def.accelerator = accelerator;
+    def.build_threads = threads;
+    skim_world *world = NULL;
+    double started = now();
+    if (skim_world_create(mesh, &def, &world) != SKIM_OK) {
+        fprintf(stderr, "build failed: %s\n", skim_last_error_message());
+        exit(1);
+    }
+    if (seconds)
+        *seconds = now() - started;
+    return world;
+}
+
+static bool same_file_bytes(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    bool same = fa && fb;
+    while (same) {
+        int ca = fgetc(fa), cb = fgetc(fb);
+        same = ca == cb;
+        if (ca == EOF || cb == EOF)
+            break;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+/* SAH cost of a binary tree built with method, and of its 8-wide collapse. */
+static void sah_of(const skim_world *world, skim_bvh_split_method method, double *binary, double *wide)
+{
+    skim_world_def def = skim_world_def_default();
+    def.build_threads = 1;
+    skim_bvh_binary_tree tree;
+    struct skim_bvh bvh;
+    if (skim_bvh_build_binary(world, &def, method, &tree) != SKIM_OK ||
+        skim_bvh_collapse(&tree, &bvh) != SKIM_OK) {
+        fprintf(stderr, "SAH yardstick failed: %s\n", skim_last_error_message());
+        exit(1);
+    }
+    *binary = tree.sah_cost;
+    *wide = bvh.sah_cost;
+    free(bvh.owned_nodes);
+    skim_bvh_binary_free(&tree);
+}
+
+static bool bvh_only;
+
+static void bench_scene(const char *name, const skim_mesh *mesh, int queries, bool yardstick)
+{
+    /* Build: 1 and 2 threads, best of a few to see through the noise of a
+       shared machine. */
+    int rounds = mesh->triangle_count > 1000000 ? 2 : 5;
+    double best1 = 1e30, best2 = 1e30;
+    skim_world *one = NULL, *two = NULL;
+    for (int r = 0; r < rounds; ++r) {
+        double s;
+        skim_world *w = build(mesh, SKIM_ACCELERATOR_BVH, 1, &s);
+        best1 = s < best1 ? s : best1;
+        if (one)
+            skim_world_destroy(one);
+        one = w;
+        w = build(mesh, SKIM_ACCELERATOR_BVH, 2, &s);
+        best2 = s < best2 ? s : best2;
+        if (two)
+            skim_world_destroy(two);
+        two = w;
+    }
+    char path1[256], path2[256];
+    snprintf(path1, sizeof path1, "/tmp/skim_bench_%d_1.skim", (int)getpid());
+    snprintf(path2, sizeof path2, "/tmp/skim_bench_%d_2.skim", (int)getpid());
+    if (skim_world_save(one, path1) != SKIM_OK || skim_world_save(two, path2) != SKIM_OK) {
+        fprintf(stderr, "save failed: %s\n", skim_last_error_message());
+        exit(1);
+    }
+    bool identical = same_file_bytes(path1, path2);
+    remove(path2);
+    skim_world_destroy(two);
+
+    skim_world_stats stats;
+    skim_world_get_stats(one, &stats);
+    double binned_binary = 0, binned_wide = 0, sweep_binary = 0, sweep_wide = 0;
+    if (yardstick && !bvh_only) {
+        sah_of(one, SKIM_BVH_SPLIT_BINNED, &binned_binary, &binned_wide);
+        sah_of(one, SKIM_BVH_SPLIT_FULL_SWEEP, &sweep_binary, &sweep_wide);
+    }
+    printf("{\"bench\":\"bvh_build\",\"scene\":\"%s\",\"triangles\":%u,\"degenerate\":%u,"
+           "\"mtri_per_s_1_thread\":%.3f,\"mtri_per_s_2_threads\":%.3f,\"identical_1_vs_2_threads\":%s,"
+           "\"bytes_per_triangle\":%.2f,\"nodes\":%u,\"leaves\":%u,\"depth\":%u,"
+           "\"triangles_per_leaf\":%.2f,\"sah_cost\":%.3f",
+           name, stats.triangles, stats.degenerate_triangles, mesh->triangle_count / best1 * 1e-6,
+           mesh->triangle_count / best2 * 1e-6, identical ? "true" : "false",
+           (double)stats.bytes / stats.triangles, stats.nodes, stats.leaves, stats.depth,
+           (double)stats.triangles / stats.leaves, stats.sah_cost);
+    if (yardstick && !bvh_only)
+        printf(",\"binary_sah_binned\":%.3f,\"binary_sah_full_sweep\":%.3f,"
+               "\"wide_sah_full_sweep\":%.3f",
+               binned_binary, sweep_binary, sweep_wide);
+    printf("}\n");
+    fflush(stdout);
+
+    /* Sweeps: the same queries through the BVH and brute force. */
+    skim_world *brute = build(mesh, SKIM_ACCELERATOR_BRUTE_FORCE, 1, NULL);
+    float level = scene_level_size(one);
+    scene_query_mix mix = { .radius = 16.0f, .max_radii = 32.0f };
+    scene_query *q = malloc((size_t)queries * sizeof *q);
+    scene_rng rng = { 0x5eed0001 };
+    for (int i = 0; i < queries; ++i)
+        q[i] = scene_make_query(&rng, mesh, level, &mix);
+    skim_hit hit;
+    uint64_t hits = 0;
+    double started = now();
+    for (int i = 0; i < queries; ++i) {
+        skim_sweep(one, &q[i].shape, q[i].start, q[i].delta, &q[i].query, &hit);
+        hits += hit.hit;
+    }
+    double bvh_seconds = now() - started;
+    /* Brute force is slow on big worlds: time a slice of the same queries. */
+    int brute_queries = bvh_only ? 16 : queries;
+    double budget = 2.0;
+    started = now();
+    int done = 0;
+    for (; done < brute_queries; ++done) {
+        skim_sweep(brute, &q[done].shape, q[done].start, q[done].delta, &q[done].query, &hit);
+        if ((done & 15) == 15 && now() - started > budget) {
+            ++done;
+            break;
+        }
+    }
+    double brute_seconds = now() - started;
+    /* Where the time goes: the gather alone, and how much it gathers. */
+    skim_candidates candidates;
+    skim_candidates_init(&candidates);
+    uint64_t gathered = 0;
+    started = now();
+    for (int i = 0; i < queries; ++i) {
+        skim_ellipsoid_space space;
+        skim_ellipsoid_space_init(&space, &q[i].shape);
+        float start[3] = { q[i].start.x, q[i].start.y, q[i].start.z };
+        float delta[3] = { q[i].delta.x, q[i].delta.y, q[i].delta.z };
+        float lo[3], hi[3];
+        skim_sweep_box(start, delta, space.bounding_radius, lo, hi);
+        skim_gather_candidates(one, &space, start, lo, hi, q[i].query.material_mask, &candidates);
+        gathered += candidates.count;
+    }
+    double gather_seconds = now() - started;
+    skim_candidates_free(&candidates);
+    printf("{\"bench\":\"bvh_sweep\",\"scene\":\"%s\",\"kernels\":\"%s\",\"radius\":16,\"max_radii\":32,"
+           "\"queries\":%d,\"hit_fraction\":%.3f,\"bvh_sweeps_per_s\":%.0f,"
+           "\"brute_force_queries\":%d,\"brute_force_sweeps_per_s\":%.0f,\"speedup\":%.1f,"
+           "\"candidates_per_sweep\":%.2f,\"gathers_per_s\":%.0f}\n",
+           name, skim_isa_name(), queries, (double)hits / queries, queries / bvh_seconds, done,
+           done / brute_seconds, (queries / bvh_seconds) / (done / brute_seconds),
+           (double)gathered / queries, queries / gather_seconds);
+    fflush(stdout);
+#ifdef SKIM_BENCH_EMBREE
+    embree_compare(name, mesh, q, queries, queries / bvh_seconds);
+#endif
+
+    /* Load: map the bake, median of several (the file is in the page cache,
+       as it would be on a server that restarts). */
+    double load[9];
+    for (int r = 0; r < 9; ++r) {
+        skim_world *loaded = NULL;
+        started = now();
+        if (skim_world_load(path1, &loaded) != SKIM_OK) {
+            fprintf(stderr, "load failed: %s\n", skim_last_error_message());
+            exit(1);
+        }
+        load[r] = now() - started;
+        skim_world_destroy(loaded);
+    }
+    FILE *file = fopen(path1, "rb");
+    fseek(file, 0, SEEK_END);
+    long file_bytes = ftell(file);
+    fclose(file);
+    printf("{\"bench\":\"bvh_load\",\"scene\":\"%s\",\"file_bytes\":%ld,\"load_ms_median\":%.3f,"
+           "\"build_ms_1_thread\":%.3f}\n",
+           name, file_bytes, 1e3 * median(load, 9), 1e3 * best1);
+    fflush(stdout);
+    remove(path1);
+    free(q);
+    skim_world_destroy(brute);
+    skim_world_destroy(one);
+}
+
+int main(int argc, char **argv)
+{
+    bool quick = false;
+    const char *only = NULL;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--quick") == 0)
+            quick = true;
+        else if (strcmp(argv[i], "--bvh-only") == 0)
+            bvh_only = true;
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
+    }
+    int queries = quick ? 20000 : 200000;
+    skim_mesh_data data;
+    if ((!only || strcmp(only, "default") == 0) && skim_scene_default(&data) == SKIM_OK) {
+        skim_mesh mesh = skim_mesh_data_view(&data);
+        bench_scene("default", &mesh, queries, true);
+        skim_mesh_data_free(&data);
+    }
+    if (!getenv("SKIM_SCENES_DIR"))
+        setenv("SKIM_SCENES_DIR", SKIM_DEFAULT_SCENES_DIR, 0);
+    static const char *const levels[] = { "oa_dm1", "oa_dm4_hull" };
+    for (int l = 0; l < 2; ++l) {
+        if (only && strcmp(only, levels[l]) != 0)
+            continue;
+        char file[64], path[1024];
+        snprintf(file, sizeof file, "%s.obj", levels[l]);
+        if (!scene_path(file, path, sizeof path) || !scene_read_obj(path, &data)) {
+            printf("{\"bench\":\"bvh_build\",\"scene\":\"%s\",\"skipped\":\"not found\"}\n", levels[l]);
+            continue;
+        }
+        skim_mesh mesh = skim_mesh_data_view(&data);
+        bench_scene(levels[l], &mesh, queries, true);
+        skim_mesh_data_free(&data);
+    }
+    if (!only || strcmp(only, "terrain") == 0) {
+        uint32_t cells = quick ? 256 : 1024; /* 1024^2 * 2 = 2.1 million triangles */
+        if (scene_generate_terrain(cells, 32.0f, 7, &data)) {
+            skim_mesh mesh = skim_mesh_data_view(&data);
+            bench_scene(quick ? "terrain_131k" : "terrain_2m", &mesh, queries / 4, quick);
+            skim_mesh_data_free(&data);
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,78 @@
+/* The BVH's life cycle: build (binary SAH tree, triangles reordered into
+   leaf order, collapse to 8-wide nodes), statistics and destruction. */
+#include "bvh_binary.h"
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Rewrites the world's triangle storage in the order of tree->prims, so
+   every leaf is a contiguous run of the SoA arrays. */
+static skim_status reorder_storage(skim_world *world, const skim_bvh_binary_tree *tree,
+                                   int threads)
+{
+    size_t bytes = skim_world_storage_bytes(world->stride);
+    void *block = aligned_alloc(64, bytes);
+    if (!block)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: %zu bytes of triangles", bytes);
+    memset(block, 0, bytes);
+    skim_world sorted = { 0 };
+    skim_world_bind_storage(&sorted, block, world->stride);
+    const uint32_t n = world->triangle_count;
+    #pragma omp parallel for schedule(static) num_threads(threads) if(n >= 65536 && threads > 1)
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t from = skim_bvh_prim_id(&tree->prims[i]);
+        for (int v = 0; v < 3; ++v)
+            for (int axis = 0; axis < 3; ++axis)
+                ((float *)sorted.vertex[v][axis])[i] = world->vertex[v][axis][from];
+        ((uint32_t *)sorted.triangle_index)[i] = world->triangle_index[from];
+        ((uint16_t *)sorted.material)[i] = world->material[from];
+    }
+    free(world->owned_storage);
+    world->owned_storage = block;
+    skim_world_bind_storage(world, block, world->stride);
+    return SKIM_OK;
+}
+
+skim_status skim_bvh_build(skim_world *world, const skim_world_def *def)
+{
+    struct skim_bvh *bvh = calloc(1, sizeof *bvh);
+    if (!bvh)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build");
+    skim_bvh_binary_tree tree;
+    skim_status status = skim_bvh_build_binary(world, def, SKIM_BVH_SPLIT_BINNED, &tree);
+    if (status == SKIM_OK) {
+        int threads = def->build_threads > 0 ? def->build_threads : omp_get_max_threads();
+        status = reorder_storage(world, &tree, threads);
+    }
+    if (status == SKIM_OK)
+        status = skim_bvh_collapse(&tree, bvh);
+    skim_bvh_binary_free(&tree);
+    if (status != SKIM_OK) {
+        free(bvh);
+        return status;
+    }
+    world->bvh = bvh;
+    return SKIM_OK;
+}
+
+void skim_bvh_destroy(skim_world *world)
+{
+    if (!world->bvh)
+        return;
+    free(world->bvh->owned_nodes);
+    free(world->bvh);
+    world->bvh = NULL;
+}
+
+void skim_bvh_add_stats(const skim_world *world, skim_world_stats *out)
+{
+    const struct skim_bvh *bvh = world->bvh;
+    if (!bvh)
+        return;
+    out->nodes = bvh->node_count;
+    out->leaves = bvh->leaf_count;
+    out->depth = bvh->depth;
+    out->bytes += sizeof *bvh + (uint64_t)bvh->node_count * sizeof(skim_bvh_node);
+    out->sah_cost = bvh->sah_cost;
+}

@@ -1,0 +1,66 @@
+/* The binary tree the SAH builder makes and the wide collapse consumes
+   (internal to src/bvh/). */
+#ifndef SKIM_BVH_BINARY_H
+#define SKIM_BVH_BINARY_H
+
+#include "bvh.h"
+
+#include <string.h>
+
+/* A triangle's bounding box during the build, two 16-byte halves so SIMD
+   loads take each whole. The fourth lane of lo carries the triangle's
+   storage index (as bits; the builder masks it off before arithmetic so it
+   can never be a denormal or NaN operand); the fourth lane of hi is 0. */
+typedef struct skim_bvh_prim {
+    float lo[4];
+    float hi[4];
+} skim_bvh_prim;
+
+static inline uint32_t skim_bvh_prim_id(const skim_bvh_prim *p)
+{
+    uint32_t id;
+    memcpy(&id, &p->lo[3], sizeof id);
+    return id;
+}
+
+/* A subtree over n primitives owns the 2n - 1 node slots starting at its
+   root's slot: left child at slot + 1, right child at slot + 2 * n_left.
+   Slots therefore never depend on which thread built what, which keeps the
+   tree bit-identical for any thread count. Slots a subtree does not use
+   (its leaves hold more than one triangle) stay unused. */
+typedef struct skim_bvh_binary_node {
+    float    lo[3], hi[3];
+    uint32_t first;   /* leaf: first primitive; internal: left child slot */
+    uint32_t right;   /* internal: right child slot */
+    uint32_t count;   /* leaf: primitives (>= 1); internal: 0 */
+} skim_bvh_binary_node;
+
+typedef enum skim_bvh_split_method {
+    SKIM_BVH_SPLIT_BINNED = 0,     /* the production builder */
+    SKIM_BVH_SPLIT_FULL_SWEEP = 1, /* exact SAH over sorted centroids: the quality yardstick */
+} skim_bvh_split_method;
+
+typedef struct skim_bvh_binary_tree {
+    skim_bvh_binary_node *nodes; /* 2n - 1 slots, root at 0 */
+    skim_bvh_prim        *prims; /* leaf order */
+    uint32_t              prim_count;
+    uint32_t              internal_count, leaf_count, depth;
+    double                sah_cost; /* traversal 1 per node, 1 per triangle, relative to the root */
+} skim_bvh_binary_tree;
+
+/* Builds the binary tree over the world's triangles (storage order). */
+skim_status skim_bvh_build_binary(const skim_world *world, const skim_world_def *def,
+                                  skim_bvh_split_method method, skim_bvh_binary_tree *out);
+void        skim_bvh_binary_free(skim_bvh_binary_tree *tree);
+
+/* Collapses a binary tree into the 8-wide quantised nodes of bvh.h. */
+skim_status skim_bvh_collapse(const skim_bvh_binary_tree *tree, struct skim_bvh *out);
+
+/* Half the surface area of a box: the SAH's measure. */
+static inline float skim_bvh_half_area(const float lo[3], const float hi[3])
+{
+    float dx = hi[0] - lo[0], dy = hi[1] - lo[1], dz = hi[2] - lo[2];
+    return dx * dy + dy * dz + dz * dx;
+}
+
+#endif

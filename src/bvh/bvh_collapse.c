@@ -1,0 +1,216 @@
+/* Binary tree -> 8-wide quantised nodes, and the structural check a tree
+   loaded from a file must pass before it is walked. */
+#include "bvh_binary.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct collapser {
+    const skim_bvh_binary_tree *tree;
+    skim_bvh_node *nodes;
+    uint32_t       count;
+    uint32_t       leaves;
+    uint32_t       depth;
+    double         root_area;
+    double         sah_cost;
+} collapser;
+
+/* The smallest power of two 2^e with 255 * 2^e >= extent, so 8-bit offsets
+   from the node's lower corner reach its upper corner. */
+static int grid_exponent(double extent)
+{
+    if (!(extent > 0.0))
+        return SKIM_BVH_MIN_EXPONENT;
+    int e = (int)ceil(log2(extent / 255.0));
+    if (e < SKIM_BVH_MIN_EXPONENT)
+        e = SKIM_BVH_MIN_EXPONENT;
+    if (e > SKIM_BVH_MAX_EXPONENT)
+        e = SKIM_BVH_MAX_EXPONENT;
+    while (e < SKIM_BVH_MAX_EXPONENT && ldexp(255.0, e) < extent)
+        ++e;
+    while (e > SKIM_BVH_MIN_EXPONENT && ldexp(255.0, e - 1) >= extent)
+        --e;
+    return e;
+}
+
+/* Conservative 8-bit bounds: origin + q_lo * s <= lo and origin + q_hi * s
+   >= hi, checked in double where origin + q * s is exact (q has 8 bits, s
+   is a power of two and origin a float). */
+static void quantize_child(double origin, double scale, float lo, float hi, uint8_t *q_lo,
+                           uint8_t *q_hi)
+{
+    double low = floor(((double)lo - origin) / scale);
+    double high = ceil(((double)hi - origin) / scale);
+    low = low < 0.0 ? 0.0 : (low > 255.0 ? 255.0 : low);
+    high = high < 0.0 ? 0.0 : (high > 255.0 ? 255.0 : high);
+    while (low > 0.0 && origin + low * scale > (double)lo)
+        low -= 1.0;
+    while (high < 255.0 && origin + high * scale < (double)hi)
+        high += 1.0;
+    *q_lo = (uint8_t)low;
+    *q_hi = (uint8_t)high;
+}
+
+static void encode_bounds(skim_bvh_node *node, const skim_bvh_binary_node *const *child, int count)
+{
+    float lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
+    for (int i = 0; i < count; ++i)
+        for (int axis = 0; axis < 3; ++axis) {
+            lo[axis] = fminf(lo[axis], child[i]->lo[axis]);
+            hi[axis] = fmaxf(hi[axis], child[i]->hi[axis]);
+        }
+    memset(node->bounds, 255, sizeof node->bounds);
+    static const int lo_row[3] = { SKIM_BVH_LO_X, SKIM_BVH_LO_Y, SKIM_BVH_LO_Z };
+    static const int chi_row[3] = { SKIM_BVH_CHI_X, SKIM_BVH_CHI_Y, SKIM_BVH_CHI_Z };
+    for (int axis = 0; axis < 3; ++axis) {
+        int e = grid_exponent((double)hi[axis] - (double)lo[axis]);
+        node->origin[axis] = lo[axis];
+        node->exponent[axis] = (int8_t)e;
+        double scale = ldexp(1.0, e);
+        for (int i = 0; i < count; ++i) {
+            uint8_t q_lo, q_hi;
+            quantize_child(lo[axis], scale, child[i]->lo[axis], child[i]->hi[axis], &q_lo, &q_hi);
+            node->bounds[lo_row[axis]][i] = q_lo;
+            node->bounds[chi_row[axis]][i] = (uint8_t)(255 - q_hi);
+        }
+    }
+}
+
+/* Makes the wide node for binary internal node slot: starting from its two
+   children, the child with the largest surface area is opened (replaced by
+   its own two children) until eight slots are used or only leaves remain:
+   the greedy collapse of Wald et al.'s "Getting rid of packets". */
+static uint32_t collapse_node(collapser *c, uint32_t slot, uint32_t depth)
+{
+    const skim_bvh_binary_node *all = c->tree->nodes;
+    uint32_t index = c->count++;
+    c->depth = depth > c->depth ? depth : c->depth;
+    uint32_t slots[SKIM_BVH_WIDTH] = { all[slot].first, all[slot].right };
+    int used = 2;
+    while (used < (int)SKIM_BVH_WIDTH) {
+        int widest = -1;
+        float widest_area = -1.0f;
+        for (int i = 0; i < used; ++i) {
+            const skim_bvh_binary_node *b = &all[slots[i]];
+            float area = skim_bvh_half_area(b->lo, b->hi);
+            if (b->count == 0 && area > widest_area) {
+                widest = i;
+                widest_area = area;
+            }
+        }
+        if (widest < 0)
+            break;
+        uint32_t opened = slots[widest];
+        slots[widest] = all[opened].first;
+        slots[used++] = all[opened].right;
+    }
+    const skim_bvh_binary_node *child[SKIM_BVH_WIDTH];
+    for (int i = 0; i < used; ++i)
+        child[i] = &all[slots[i]];
+    const skim_bvh_binary_node *self = &all[slot];
+    c->sah_cost += skim_bvh_half_area(self->lo, self->hi) / c->root_area;
+
+    skim_bvh_node node;
+    memset(&node, 0, sizeof node);
+    encode_bounds(&node, child, used);
+    node.child_mask = (uint8_t)((1u << used) - 1u);
+    for (int i = 0; i < (int)SKIM_BVH_WIDTH; ++i)
+        node.child[i] = SKIM_BVH_EMPTY_CHILD;
+    for (int i = 0; i < used; ++i) {
+        if (child[i]->count) {
+            node.child[i] = skim_bvh_leaf_ref(child[i]->first, child[i]->count);
+            c->leaves++;
+            c->sah_cost += skim_bvh_half_area(child[i]->lo, child[i]->hi) / c->root_area *
+                           child[i]->count;
+        } else {
+            /* Children are numbered after their parent: depth-first
+               pre-order, which keeps a subtree's nodes together in memory
+               and lets the loader rule out cycles with one comparison. */
+            node.child[i] = collapse_node(c, slots[i], depth + 1);
+        }
+    }
+    c->nodes[index] = node;
+    return index;
+}
+
+skim_status skim_bvh_collapse(const skim_bvh_binary_tree *tree, struct skim_bvh *out)
+{
+    memset(out, 0, sizeof *out);
+    const skim_bvh_binary_node *root = &tree->nodes[0];
+    out->binary_nodes = tree->internal_count + tree->leaf_count;
+    if (root->count) { /* the whole world is one leaf: no node at all */
+        out->root = skim_bvh_leaf_ref(root->first, root->count);
+        out->leaf_count = 1;
+        out->depth = 0;
+        out->sah_cost = root->count;
+        return SKIM_OK;
+    }
+    /* Every wide node consumes at least one binary internal node. */
+    skim_bvh_node *nodes = aligned_alloc(64, ((size_t)tree->internal_count * sizeof *nodes + 63) / 64 * 64);
+    if (!nodes)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH collapse: %u nodes", tree->internal_count);
+    double root_area = skim_bvh_half_area(root->lo, root->hi);
+    collapser c = { .tree = tree, .nodes = nodes, .root_area = root_area > 0.0 ? root_area : 1.0 };
+    out->root = collapse_node(&c, 0, 1);
+    out->nodes = nodes;
+    out->owned_nodes = nodes;
+    out->node_count = c.count;
+    out->leaf_count = c.leaves;
+    out->depth = c.depth;
+    out->sah_cost = c.sah_cost;
+    return SKIM_OK;
+}
+
+static bool fault(char *reason, size_t size, const char *what, uint32_t node)
+{
+    snprintf(reason, size, "%s (node %u)", what, node);
+    return false;
+}
+
+bool skim_bvh_validate(const skim_bvh_node *nodes, uint32_t node_count, uint32_t root,
+                       uint32_t triangle_count, char *reason, size_t reason_size)
+{
+    if (node_count == 0) {
+        if (!skim_bvh_is_leaf(root) ||
+            (uint64_t)skim_bvh_leaf_first(root) + skim_bvh_leaf_count(root) > triangle_count)
+            return fault(reason, reason_size, "root leaf outside the triangles", 0);
+        return true;
+    }
+    if (root != 0)
+        return fault(reason, reason_size, "root is not node 0", 0);
+    uint8_t *depth = calloc(node_count, 1);
+    if (!depth)
+        return fault(reason, reason_size, "no memory to check the tree", 0);
+    depth[0] = 1;
+    bool ok = true;
+    for (uint32_t i = 0; i < node_count && ok; ++i) {
+        const skim_bvh_node *node = &nodes[i];
+        if (depth[i] == 0) {
+            ok = fault(reason, reason_size, "node not reachable from its predecessors", i);
+            break;
+        }
+        for (int axis = 0; axis < 3 && ok; ++axis)
+            if (!isfinite(node->origin[axis]) || node->exponent[axis] < SKIM_BVH_MIN_EXPONENT ||
+                node->exponent[axis] > SKIM_BVH_MAX_EXPONENT)
+                ok = fault(reason, reason_size, "bad grid", i);
+        for (uint32_t slot = 0; slot < SKIM_BVH_WIDTH && ok; ++slot) {
+            if (!((node->child_mask >> slot) & 1u))
+                continue;
+            uint32_t ref = node->child[slot];
+            if (skim_bvh_is_leaf(ref)) {
+                if ((uint64_t)skim_bvh_leaf_first(ref) + skim_bvh_leaf_count(ref) > triangle_count)
+                    ok = fault(reason, reason_size, "leaf outside the triangles", i);
+            } else if (ref <= i || ref >= node_count) {
+                ok = fault(reason, reason_size, "child not after its parent", i);
+            } else if (depth[i] + 1u > SKIM_BVH_MAX_DEPTH) {
+                ok = fault(reason, reason_size, "tree deeper than the traversal stack allows", i);
+            } else if (depth[ref] < depth[i] + 1u) {
+                depth[ref] = (uint8_t)(depth[i] + 1u);
+            }
+        }
+    }
+    free(depth);
+    return ok;
+}

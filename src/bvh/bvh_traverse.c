@@ -1,0 +1,127 @@
+/* Box queries through the 8-wide quantised tree. */
+#include "bvh.h"
+
+#include <simde/x86/sse2.h>
+#include <string.h>
+
+/* The query box in a node's 8-bit grid, then eight children tested at once
+   (SSE2, native on every x86-64 and through SIMDe elsewhere).
+
+   Conservative: a child is reported whenever its true box may overlap the
+   query. Child bounds are rounded outward at build; the query's grid
+   coordinates are widened by 1/256 of a cell, far more than the rounding of
+   (q - origin), which is at most 2^-14 cells inside the grid (the scale is a
+   power of two, so the multiplication is exact). Coordinates past the grid
+   clamp to its edge, which can only let more children through. */
+static inline unsigned overlapping_children(const skim_bvh_node *node, simde__m128 query_min,
+                                            simde__m128 query_max)
+{
+    const simde__m128 margin = simde_mm_set1_ps(1.0f / 256.0f);
+    const simde__m128 top = simde_mm_set1_ps(255.0f);
+    const simde__m128 zero = simde_mm_setzero_ps();
+    int32_t inverse_bits[4] = { (127 - node->exponent[0]) << 23, (127 - node->exponent[1]) << 23,
+                                (127 - node->exponent[2]) << 23, 127 << 23 };
+    simde__m128 inverse_scale = simde_mm_castsi128_ps(simde_mm_loadu_si128((const void *)inverse_bits));
+    float origin_values[4] = { node->origin[0], node->origin[1], node->origin[2], 0.0f };
+    simde__m128 origin = simde_mm_loadu_ps(origin_values);
+
+    simde__m128 low = simde_mm_sub_ps(simde_mm_mul_ps(simde_mm_sub_ps(query_min, origin), inverse_scale),
+                                      margin);
+    simde__m128 high = simde_mm_add_ps(simde_mm_mul_ps(simde_mm_sub_ps(query_max, origin), inverse_scale),
+                                       margin);
+    low = simde_mm_min_ps(simde_mm_max_ps(low, zero), top);
+    high = simde_mm_min_ps(simde_mm_max_ps(high, zero), top);
+    /* Truncation is floor here: both are >= 0. A child passes when
+       lo <= floor(high) and hi >= floor(low), i.e. 255 - hi <= 255 - floor(low). */
+    simde__m128i high_q = simde_mm_cvttps_epi32(high);
+    simde__m128i low_c = simde_mm_sub_epi32(simde_mm_set1_epi32(255), simde_mm_cvttps_epi32(low));
+    /* Bytes hx hy cx cy hz cz (c = 255 - low), then each broadcast to 8. */
+    simde__m128i first = simde_mm_castps_si128(simde_mm_shuffle_ps(
+        simde_mm_castsi128_ps(high_q), simde_mm_castsi128_ps(low_c), SIMDE_MM_SHUFFLE(1, 0, 1, 0)));
+    simde__m128i second = simde_mm_unpackhi_epi32(high_q, low_c);
+    simde__m128i bytes = simde_mm_packus_epi16(simde_mm_packs_epi32(first, second),
+                                               simde_mm_setzero_si128());
+    simde__m128i doubled = simde_mm_unpacklo_epi8(bytes, bytes);
+    simde__m128i quad_lo = simde_mm_unpacklo_epi16(doubled, doubled);
+    simde__m128i quad_hi = simde_mm_unpackhi_epi16(doubled, doubled);
+    simde__m128i query_xy = simde_mm_unpacklo_epi32(quad_lo, quad_lo);  /* hx x8 | hy x8 */
+    simde__m128i query_cxy = simde_mm_unpackhi_epi32(quad_lo, quad_lo); /* cx x8 | cy x8 */
+    simde__m128i query_z = simde_mm_unpacklo_epi32(quad_hi, quad_hi);   /* hz x8 | cz x8 */
+
+    const simde__m128i *rows = (const simde__m128i *)node->bounds;
+    simde__m128i row_xy = simde_mm_load_si128(rows);     /* lo x | lo y */
+    simde__m128i row_cxy = simde_mm_load_si128(rows + 1); /* 255-hi x | 255-hi y */
+    simde__m128i row_z = simde_mm_load_si128(rows + 2);  /* lo z | 255-hi z */
+    simde__m128i pass = simde_mm_and_si128(
+        simde_mm_and_si128(simde_mm_cmpeq_epi8(simde_mm_max_epu8(row_xy, query_xy), query_xy),
+                           simde_mm_cmpeq_epi8(simde_mm_max_epu8(row_cxy, query_cxy), query_cxy)),
+        simde_mm_cmpeq_epi8(simde_mm_max_epu8(row_z, query_z), query_z));
+    unsigned bits = (unsigned)simde_mm_movemask_epi8(pass);
+    return bits & (bits >> 8) & node->child_mask;
+}
+
+void skim_bvh_walk_begin(skim_bvh_walk *walk, const skim_world *world, const float box_min[3],
+                         const float box_max[3])
+{
+    const struct skim_bvh *bvh = world->bvh;
+    walk->nodes = bvh->nodes;
+    walk->top = 0;
+    memcpy(walk->query_min, box_min, sizeof walk->query_min);
+    memcpy(walk->query_max, box_max, sizeof walk->query_max);
+    /* The root has no parent to test it: compare with the world's exact
+       bounds here. */
+    const float *lo = &world->bounds_min.x, *hi = &world->bounds_max.x;
+    for (int axis = 0; axis < 3; ++axis)
+        if (!(box_min[axis] <= hi[axis] && box_max[axis] >= lo[axis]))
+            return;
+    walk->stack[walk->top++] = bvh->root;
+}
+
+uint32_t skim_bvh_walk_leaves(skim_bvh_walk *walk, uint32_t *refs, uint32_t capacity)
+{
+    float query_min[4] = { walk->query_min[0], walk->query_min[1], walk->query_min[2], 0.0f };
+    float query_max[4] = { walk->query_max[0], walk->query_max[1], walk->query_max[2], 0.0f };
+    const simde__m128 q_min = simde_mm_loadu_ps(query_min), q_max = simde_mm_loadu_ps(query_max);
+    const skim_bvh_node *nodes = walk->nodes;
+    uint32_t *stack = walk->stack;
+    uint32_t top = walk->top, written = 0;
+    while (top && written + SKIM_BVH_WIDTH <= capacity) {
+        uint32_t ref = stack[--top];
+        if (skim_bvh_is_leaf(ref)) { /* only a root can be a leaf on the stack */
+            refs[written++] = ref;
+            continue;
+        }
+        const skim_bvh_node *node = &nodes[ref];
+        unsigned hits = overlapping_children(node, q_min, q_max);
+        /* Children in slot order, nodes pushed so the first pops first:
+           leaves come out in storage order within a node, which keeps the
+           gather's reads moving forward through memory. */
+        uint32_t pushed[SKIM_BVH_WIDTH];
+        uint32_t pushed_count = 0;
+        while (hits) {
+            unsigned slot = (unsigned)__builtin_ctz(hits);
+            hits &= hits - 1u;
+            uint32_t child = node->child[slot];
+            if (skim_bvh_is_leaf(child))
+                refs[written++] = child;
+            else
+                pushed[pushed_count++] = child;
+        }
+        while (pushed_count)
+            stack[top++] = pushed[--pushed_count];
+    }
+    walk->top = top;
+    return written;
+}
+
+void skim_bvh_visit_box(const skim_world *world, const float box_min[3], const float box_max[3],
+                        skim_triangle_run_fn visit, void *ctx)
+{
+    skim_bvh_walk walk;
+    skim_bvh_walk_begin(&walk, world, box_min, box_max);
+    uint32_t refs[64];
+    uint32_t count;
+    while ((count = skim_bvh_walk_leaves(&walk, refs, 64)) != 0)
+        for (uint32_t i = 0; i < count; ++i)
+            visit(ctx, skim_bvh_leaf_first(refs[i]), skim_bvh_leaf_count(refs[i]));
+}

@@ -1,0 +1,290 @@
+/* Baked worlds: a saved then loaded world answers identically; every
+   truncation and every single-byte corruption of a small bake is
+   SKIM_ERROR_FORMAT; foreign files too; a file whose checksum is right but
+   whose tree is malformed is caught by the structural check. */
+#include "bvh/bvh.h"
+#include "bvh_scenes.h"
+
+#include <criterion/criterion.h>
+#include <unistd.h>
+
+static void temp_path(char *buffer, size_t size, const char *tag)
+{
+    snprintf(buffer, size, "/tmp/skim_test_bake_%d_%s.skim", (int)getpid(), tag);
+}
+
+static unsigned char *read_all(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f);
+    fseek(f, 0, SEEK_END);
+    *size = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *bytes = malloc(*size);
+    cr_assert_eq(fread(bytes, 1, *size, f), *size);
+    fclose(f);
+    return bytes;
+}
+
+static void write_all(const char *path, const unsigned char *bytes, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert(f);
+    cr_assert_eq(fwrite(bytes, 1, size, f), size);
+    fclose(f);
+}
+
+static skim_world *world_of(const skim_mesh *mesh, skim_accelerator accelerator)
+{
+    skim_world_def def = skim_world_def_default();
+    def.accelerator = accelerator;
+    skim_world *w = NULL;
+    cr_assert_eq(skim_world_create(mesh, &def, &w), SKIM_OK, "%s", skim_last_error_message());
+    return w;
+}
+
+static void expect_same_answers(const skim_world *a, const skim_world *b, const skim_mesh *mesh, int count)
+{
+    scene_rng rng = { 77 };
+    scene_query_mix mix = { .radius = 16.0f, .max_radii = 32.0f, .ellipsoid_share = 0.3f,
+                            .contact_share = 0.2f, .huge_share = 0.05f, .options_share = 0.3f };
+    float level = scene_level_size(a);
+    int hits = 0;
+    for (int i = 0; i < count; ++i) {
+        scene_query q = scene_make_query(&rng, mesh, level, &mix);
+        skim_hit x, y;
+        cr_assert_eq(skim_sweep(a, &q.shape, q.start, q.delta, &q.query, &x), SKIM_OK);
+        cr_assert_eq(skim_sweep(b, &q.shape, q.start, q.delta, &q.query, &y), SKIM_OK);
+        cr_assert(scene_hits_identical(&x, &y), "query %d differs after a round trip", i);
+        hits += x.hit;
+    }
+    cr_expect(hits > 0);
+}
+
+Test(bvh_bake, round_trip_answers_identically)
+{
+    skim_mesh_data data;
+    cr_assert_eq(skim_scene_default(&data), SKIM_OK);
+    skim_mesh mesh = skim_mesh_data_view(&data);
+    char path[256];
+    temp_path(path, sizeof path, "roundtrip");
+    for (int accelerator = 0; accelerator < 2; ++accelerator) {
+        skim_world *built = world_of(&mesh, (skim_accelerator)accelerator);
+        cr_assert_eq(skim_world_save(built, path), SKIM_OK, "%s", skim_last_error_message());
+        skim_world *loaded = NULL;
+        cr_assert_eq(skim_world_load(path, &loaded), SKIM_OK, "%s", skim_last_error_message());
+        skim_world_stats a, b;
+        skim_world_get_stats(built, &a);
+        skim_world_get_stats(loaded, &b);
+        cr_assert(b.loaded_from_file && !a.loaded_from_file);
+        cr_assert_eq(a.triangles, b.triangles);
+        cr_assert_eq(a.nodes, b.nodes);
+        cr_assert_eq(a.leaves, b.leaves);
+        cr_assert_eq(a.depth, b.depth);
+        cr_assert_eq(a.accelerator, b.accelerator);
+        cr_assert_eq(memcmp(&a.sah_cost, &b.sah_cost, sizeof a.sah_cost), 0);
+        cr_assert_eq(memcmp(&a.bounds_min, &b.bounds_min, sizeof a.bounds_min), 0);
+        expect_same_answers(built, loaded, &mesh, 3000);
+        /* Saving a loaded world gives the same bytes. */
+        char again[256];
+        temp_path(again, sizeof again, "again");
+        cr_assert_eq(skim_world_save(loaded, again), SKIM_OK);
+        size_t n1, n2;
+        unsigned char *f1 = read_all(path, &n1), *f2 = read_all(again, &n2);
+        cr_assert(n1 == n2 && memcmp(f1, f2, n1) == 0);
+        free(f1);
+        free(f2);
+        remove(again);
+        skim_world_destroy(loaded);
+        skim_world_destroy(built);
+    }
+    remove(path);
+    skim_mesh_data_free(&data);
+}
+
+/* A small world: a few dozen triangles, so its bake is a few kilobytes and
+   every byte of it can be tried. */
+static skim_world *small_world(skim_mesh_data *data)
+{
+    scene_rng rng = { 4 };
+    cr_assert(scene_generate_terrain(6, 10.0f, 9, data)); /* 72 triangles */
+    (void)rng;
+    skim_mesh mesh = skim_mesh_data_view(data);
+    return world_of(&mesh, SKIM_ACCELERATOR_BVH);
+}
+
+Test(bvh_bake, every_truncation_and_corruption_is_a_format_error, .timeout = 60)
+{
+    skim_mesh_data data;
+    skim_world *w = small_world(&data);
+    skim_world_stats stats;
+    skim_world_get_stats(w, &stats);
+    cr_assert(stats.nodes >= 2, "the small world should still have a multi-node tree");
+    char path[256], bad[256];
+    temp_path(path, sizeof path, "small");
+    temp_path(bad, sizeof bad, "bad");
+    cr_assert_eq(skim_world_save(w, path), SKIM_OK);
+    size_t size;
+    unsigned char *bytes = read_all(path, &size);
+    cr_assert(size > 1000 && size < 16384, "%zu bytes", size);
+
+    for (size_t length = 0; length < size; ++length) {
+        write_all(bad, bytes, length);
+        skim_world *loaded = (skim_world *)1;
+        skim_status status = skim_world_load(bad, &loaded);
+        cr_assert_eq(status, SKIM_ERROR_FORMAT, "truncated to %zu bytes: status %d", length, status);
+        cr_assert_null(loaded);
+    }
+    /* Two corruptions per byte: every bit flipped, and one added (a carry). */
+    for (size_t at = 0; at < size; ++at) {
+        for (int kind = 0; kind < 2; ++kind) {
+            unsigned char saved = bytes[at];
+            bytes[at] = kind == 0 ? (unsigned char)~saved : (unsigned char)(saved + 1);
+            write_all(bad, bytes, size);
+            bytes[at] = saved;
+            skim_world *loaded = NULL;
+            skim_status status = skim_world_load(bad, &loaded);
+            cr_assert_eq(status, SKIM_ERROR_FORMAT, "byte %zu corrupted (%d): status %d", at, kind, status);
+            cr_assert_null(loaded);
+        }
+    }
+    /* Grown by a block of zeros: the size no longer matches. */
+    unsigned char *longer = calloc(size + 64, 1);
+    memcpy(longer, bytes, size);
+    write_all(bad, longer, size + 64);
+    skim_world *loaded = NULL;
+    cr_assert_eq(skim_world_load(bad, &loaded), SKIM_ERROR_FORMAT);
+    free(longer);
+
+    /* The untouched file still loads. */
+    cr_assert_eq(skim_world_load(path, &loaded), SKIM_OK);
+    skim_world_destroy(loaded);
+    remove(bad);
+    remove(path);
+    free(bytes);
+    skim_world_destroy(w);
+    skim_mesh_data_free(&data);
+}
+
+/* The loader's checksum, recomputed by the test: sum and running sum of
+   the 64-bit words, with the two checksum words (bytes 24..39) as zero. */
+static void reseal(unsigned char *bytes, size_t size)
+{
+    uint64_t sum = 0, fletcher = 0;
+    for (size_t i = 0; i + 8 <= size; i += 8) {
+        uint64_t word;
+        memcpy(&word, bytes + i, 8);
+        if (i == 24 || i == 32)
+            word = 0;
+        sum += word;
+        fletcher += sum;
+    }
+    memcpy(bytes + 24, &sum, 8);
+    memcpy(bytes + 32, &fletcher, 8);
+}
+
+/* With a valid checksum, a tree that points backwards (a cycle) or leaves
+   the triangles is still refused: the structural check does not trust the
+   writer. */
+Test(bvh_bake, resealed_malformed_trees_are_refused)
+{
+    skim_mesh_data data;
+    skim_world *w = small_world(&data);
+    char path[256], bad[256];
+    temp_path(path, sizeof path, "seal");
+    temp_path(bad, sizeof bad, "sealbad");
+    cr_assert_eq(skim_world_save(w, path), SKIM_OK);
+    size_t size;
+    unsigned char *bytes = read_all(path, &size);
+    /* Reseal the untouched file first: the test's checksum must match. */
+    reseal(bytes, size);
+    write_all(bad, bytes, size);
+    skim_world *loaded = NULL;
+    cr_assert_eq(skim_world_load(bad, &loaded), SKIM_OK, "%s", skim_last_error_message());
+    skim_world_destroy(loaded);
+
+    /* The node section is the last one: find node 0 from the table. */
+    uint64_t nodes_offset;
+    memcpy(&nodes_offset, bytes + 128 + 3 * 24 + 8, 8);
+    size_t child0 = nodes_offset + offsetof(skim_bvh_node, child);
+    uint32_t original;
+    memcpy(&original, bytes + child0, 4);
+    const uint32_t faults[] = {
+        0,                                   /* node 0 as its own child: a cycle */
+        5000,                                /* past the last node */
+        skim_bvh_leaf_ref(70, 4),            /* leaf past the 72 triangles */
+    };
+    for (size_t f = 0; f < sizeof faults / sizeof faults[0]; ++f) {
+        memcpy(bytes + child0, &faults[f], 4);
+        reseal(bytes, size);
+        write_all(bad, bytes, size);
+        skim_status status = skim_world_load(bad, &loaded);
+        cr_assert_eq(status, SKIM_ERROR_FORMAT, "fault %zu accepted", f);
+        cr_assert(strstr(skim_last_error_message(), "node") != NULL, "%s", skim_last_error_message());
+    }
+    memcpy(bytes + child0, &original, 4);
+    /* A version from the future. */
+    uint32_t version = 2;
+    memcpy(bytes + 8, &version, 4);
+    reseal(bytes, size);
+    write_all(bad, bytes, size);
+    cr_assert_eq(skim_world_load(bad, &loaded), SKIM_ERROR_FORMAT);
+    cr_assert(strstr(skim_last_error_message(), "version") != NULL);
+    remove(bad);
+    remove(path);
+    free(bytes);
+    skim_world_destroy(w);
+    skim_mesh_data_free(&data);
+}
+
+Test(bvh_bake, foreign_missing_and_bad_arguments)
+{
+    char path[256];
+    temp_path(path, sizeof path, "foreign");
+    const char *obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    unsigned char block[256];
+    memset(block, 0, sizeof block);
+    memcpy(block, obj, strlen(obj));
+    write_all(path, block, sizeof block);
+    skim_world *loaded = NULL;
+    cr_assert_eq(skim_world_load(path, &loaded), SKIM_ERROR_FORMAT);
+    write_all(path, block, 0);
+    cr_assert_eq(skim_world_load(path, &loaded), SKIM_ERROR_FORMAT);
+    remove(path);
+    cr_assert_eq(skim_world_load("/nonexistent/dir/world.skim", &loaded), SKIM_ERROR_IO);
+    cr_assert_null(loaded);
+    cr_assert_eq(skim_world_load(NULL, &loaded), SKIM_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(skim_world_load(path, NULL), SKIM_ERROR_INVALID_ARGUMENT);
+    skim_mesh_data data;
+    skim_world *w = small_world(&data);
+    cr_assert_eq(skim_world_save(NULL, path), SKIM_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(skim_world_save(w, NULL), SKIM_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(skim_world_save(w, "/nonexistent/dir/world.skim"), SKIM_ERROR_IO);
+    skim_world_destroy(w);
+    skim_mesh_data_free(&data);
+}
+
+/* A world with no triangle left (all degenerate) bakes and loads too. */
+Test(bvh_bake, empty_world)
+{
+    const float flat[9] = { 0, 0, 0, 1, 1, 1, 2, 2, 2 };
+    const uint32_t indices[3] = { 0, 1, 2 };
+    skim_mesh mesh = { .positions = flat, .vertex_count = 3, .indices = indices, .triangle_count = 1 };
+    skim_world *w = world_of(&mesh, SKIM_ACCELERATOR_BVH);
+    char path[256];
+    temp_path(path, sizeof path, "empty");
+    cr_assert_eq(skim_world_save(w, path), SKIM_OK);
+    skim_world *loaded = NULL;
+    cr_assert_eq(skim_world_load(path, &loaded), SKIM_OK, "%s", skim_last_error_message());
+    skim_world_stats s;
+    skim_world_get_stats(loaded, &s);
+    cr_assert_eq(s.triangles, 0);
+    cr_assert_eq(s.degenerate_triangles, 1);
+    skim_ellipsoid ball = { { 1, 1, 1 }, { 0, 0, 0, 1 } };
+    skim_hit hit;
+    cr_assert_eq(skim_sweep(loaded, &ball, (skim_vec3){ 0, 0, 0 }, (skim_vec3){ 5, 0, 0 }, NULL, &hit), SKIM_OK);
+    cr_assert(!hit.hit);
+    remove(path);
+    skim_world_destroy(loaded);
+    skim_world_destroy(w);
+}
