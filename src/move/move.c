@@ -106,6 +106,32 @@ void skim_move_sweep(skim_move_ctx *ctx, const float pos[3], const float delta[3
     ctx->kernels->sweep(candidates, delta, ctx->cull, best);
 }
 
+bool skim_move_face_walkable(const skim_move_ctx *ctx, uint32_t triangle, float world_normal[3])
+{
+    uint32_t lane = skim_move_find_lane(ctx, triangle);
+    if (lane == UINT32_MAX)
+        return false;
+    const skim_candidates *g = &ctx->scratch->gathered;
+    float v[3][3];
+    for (int corner = 0; corner < 3; ++corner)
+        for (int axis = 0; axis < 3; ++axis)
+            v[corner][axis] = g->vertex[corner][axis][lane];
+    float e1[3] = { v[1][0] - v[0][0], v[1][1] - v[0][1], v[1][2] - v[0][2] };
+    float e2[3] = { v[2][0] - v[0][0], v[2][1] - v[0][1], v[2][2] - v[0][2] };
+    float face[3];
+    mv_cross(face, e1, e2);
+    skim_mat3_mul_vec(ctx->space->normal_to_world, face, world_normal);
+    if (!skim_move_normalize(world_normal))
+        return false;
+    /* Two-sided: the side facing up. */
+    float c = mv_dot(world_normal, ctx->up);
+    if (c < 0.0f) {
+        mv_scale(world_normal, world_normal, -1.0f);
+        c = -c;
+    }
+    return c >= ctx->cos_floor;
+}
+
 static float friction_of(const skim_move_ctx *ctx, uint32_t triangle)
 {
     if (!ctx->friction)
@@ -149,9 +175,16 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
             break;
         }
         result->blocked = true;
+        /* The contact point relative to the move's start. */
+        float contact[3];
+        mv_add_scaled(contact, pos, best.point, 1.0f);
         uint32_t opposing;
         float want[3];
         float friction = 0.0f;
+        /* Closer than the skin to the sliding plane when the sweep began:
+           the slide also steps back out to the skin (Box2D's mover solves
+           its planes to a separation of linear slop the same way). */
+        float restore = 0.0f;
         if (best.t <= 0.0f) {
             /* Touching at the start (Nettle's embedded plane): push out,
                keep the contacts as planes, sweep again without them. */
@@ -167,9 +200,7 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
                 skim_move_note_touch(&result->touch, k, world_normal, best.triangle);
                 if (lane != UINT32_MAX)
                     skim_move_exclude(ctx, lane);
-                float point[3];
-                mv_add_scaled(point, pos, best.point, 1.0f);
-                skim_move_add_contact(ctx, &planes, best.normal, mv_dot(best.normal, point),
+                skim_move_add_contact(ctx, &planes, best.normal, mv_dot(best.normal, contact),
                                       lane, k, world_normal);
                 opposing = mv_dot(best.normal, remaining) < 0.0f ? k : 0;
             }
@@ -189,10 +220,11 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
             float contact_t = best.t * reach; /* in fractions of remaining */
             float t_stop = into > 0.0f ? fmaxf(0.0f, contact_t - ctx->skin / into) : 0.0f;
             t_stop = fminf(t_stop, 1.0f);
+            float gap = into * contact_t;
+            if (t_stop == 0.0f && gap < 0.5f * ctx->skin)
+                restore = ctx->skin - fmaxf(gap, 0.0f);
             if (t_stop >= 1.0f)
                 opposing &= ~(uint32_t)SKIM_TOUCH_WALL; /* met within the skin: nothing lost */
-            float contact[3];
-            mv_add_scaled(contact, pos, best.point, 1.0f);
             float offset = mv_dot(best.normal, contact);
             mv_add_scaled(pos, pos, remaining, t_stop);
             mv_scale(want, remaining, 1.0f - t_stop);
@@ -206,6 +238,20 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
                 /* Gravity and snapping stop on a walkable floor: standing on
                    a slope within the limit does not slide down it. */
                 result->landed = true;
+                mv_copy(result->landed_point, contact);
+                if (restore > 0.0f && result->iterations < max_iterations) {
+                    float lift[3];
+                    mv_scale(lift, best.normal, restore);
+                    skim_unit_hit again;
+                    skim_move_sweep(ctx, pos, lift, &again);
+                    result->iterations++;
+                    float t = 1.0f;
+                    if (again.hit) {
+                        float away = -mv_dot(again.normal, lift);
+                        t = away > 0.0f ? fmaxf(0.0f, again.t - ctx->skin / away) : 0.0f;
+                    }
+                    mv_add_scaled(pos, pos, lift, t);
+                }
                 break;
             }
             /* Moving: the part of what is left that goes down into a floor
@@ -214,8 +260,21 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
             if (down < 0.0f)
                 mv_add_scaled(want, want, ctx->up_unit, -down);
         }
-        if (kind == SKIM_PASS_STRAIGHT && opposing)
+        if (kind == SKIM_PASS_STRAIGHT && opposing) {
+            /* Coming down from a step onto the stair's nosing: the contact
+               is the top edge, whose normal may still be steep for a tall
+               ellipsoid one frame past the riser; standing on the edge of
+               a walkable face is landing on that face (Jolt's stair walk
+               tests the face ahead the same way). */
+            float face[3];
+            if (!(opposing & SKIM_TOUCH_FLOOR) && mv_dot(remaining, ctx->up_grad) < 0.0f &&
+                best.t > 0.0f && skim_move_face_walkable(ctx, best.triangle, face)) {
+                skim_move_note_touch(&result->touch, SKIM_TOUCH_FLOOR, face, best.triangle);
+                result->landed = true;
+                mv_copy(result->landed_point, contact);
+            }
             break;
+        }
         if (opposing & SKIM_TOUCH_WALL)
             result->blocked_by_wall = true;
 
@@ -223,6 +282,15 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
             skim_move_sync_exclusions(ctx, &planes);
         float slide[3];
         skim_move_planes_clip(&planes, want, slide);
+        if (restore > 0.0f && mv_dot(slide, slide) > 0.0f) {
+            float restored[3];
+            mv_add_scaled(restored, slide, best.normal, restore);
+            bool keeps_out = true; /* of every plane, the excluded ones above all */
+            for (int i = 0; i < planes.count; ++i)
+                keeps_out = keeps_out && mv_dot(restored, planes.plane[i].normal) >= 0.0f;
+            if (keeps_out)
+                mv_copy(slide, restored);
+        }
         /* PM_SlideMove: "if velocity is against the original velocity, stop
            dead to avoid tiny oscillations in sloping corners". */
         if (mv_dot(slide, original) <= 0.0f)

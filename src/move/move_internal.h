@@ -161,6 +161,7 @@ typedef struct skim_move_pass_result {
     int  iterations;            /* kernel sweeps in this pass */
     bool blocked_by_wall;       /* a wall or steep slope shortened the motion */
     bool landed;                /* stopped on a walkable floor (gravity, snap, straight) */
+    float landed_point[3];      /* where, relative to the move's start (unit space) */
     bool blocked;               /* any contact stopped or turned the motion */
 } skim_move_pass_result;
 
@@ -198,6 +199,9 @@ void skim_move_merge_touch(skim_move_touch *into, const skim_move_touch *from);
 void skim_move_add_contact(const skim_move_ctx *ctx, skim_move_planes *planes,
                            const float normal[3], float offset, uint32_t lane, uint32_t kind,
                            const float world_normal[3]);
+/* Whether the face of a gathered triangle (caller's index) is walkable;
+   world_normal receives its unit normal, turned to face up. */
+bool skim_move_face_walkable(const skim_move_ctx *ctx, uint32_t triangle, float world_normal[3]);
 /* One pass of collide-and-slide from pos by delta (unit space), at most
    max_iterations kernel sweeps. */
 void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],

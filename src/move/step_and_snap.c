@@ -62,6 +62,15 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
     skim_move_pass(ctx, p, descend, SKIM_PASS_STRAIGHT, def->max_iterations, &down);
     if (!down.landed)
         return;
+    /* What it stands on must be a step, not a ledge: no higher above the
+       start's lowest point than step_height (and a skin). The lowest point
+       of the shape is its support along -up, |M^T up| below the center. */
+    float landed_world[3];
+    skim_mat3_mul_vec(ctx->space->to_world, down.landed_point, landed_world);
+    float foot = sqrtf(mv_dot(ctx->up_grad, ctx->up_grad));
+    float height = mv_dot(landed_world, ctx->up) + foot;
+    if (!(height <= def->step_height + ctx->skin * foot))
+        return;
     float stepped = progress(ctx, p, intent);
     /* Farther by more than rounding: a skin of the smallest radius. */
     if (!(stepped > plain + ctx->skin * ctx->space->smallest_radius))
