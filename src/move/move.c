@@ -424,10 +424,20 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
     const float displacement_world[3] = { displacement.x, displacement.y, displacement.z };
     const float gravity_world[3] = { def->gravity.x, def->gravity.y, def->gravity.z };
 
-    /* The one gather: a box no pass can leave (see the top of this file). */
+    float delta[3], gravity[3];
+    skim_mat3_mul_vec(space.to_unit, displacement_world, delta);
+    skim_mat3_mul_vec(space.to_unit, gravity_world, gravity);
+
+    /* The one gather: a box no pass can leave (see the top of this file).
+       Slides shorten what is left in unit-sphere space, where they happen,
+       not in world space: a unit-space path of length L moves the center at
+       most L * (largest radius) in the world. So the reach is the unit-space
+       length of everything a move may do, times the largest radius; steps
+       and snapping go straight along up and add their world length. */
     const double radius = space.bounding_radius;
-    double reach = length3(displacement) + length3(def->gravity) +
-                   radius * ((double)SKIM_MOVE_PUSH_PER_MOVE + 4.0 * def->skin_width);
+    double unit_reach = sqrt((double)mv_dot(delta, delta)) + sqrt((double)mv_dot(gravity, gravity)) +
+                        (double)SKIM_MOVE_PUSH_PER_MOVE + 4.0 * def->skin_width;
+    double reach = radius * unit_reach;
     double vertical = 2.0 * (double)def->step_height + (double)def->snap_distance;
     float box_min[3], box_max[3];
     for (int axis = 0; axis < 3; ++axis) {
@@ -443,9 +453,6 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
     if (status != SKIM_OK)
         return status;
 
-    float delta[3], gravity[3];
-    skim_mat3_mul_vec(space.to_unit, displacement_world, delta);
-    skim_mat3_mul_vec(space.to_unit, gravity_world, gravity);
     float rise = mv_dot(displacement_world, ctx.up);
     float gravity_rise = mv_dot(gravity_world, ctx.up);
 

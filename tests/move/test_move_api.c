@@ -285,3 +285,19 @@ Test(move_api, any_up_vector)
     cr_expect(r.touched & SKIM_TOUCH_WALL, "y-up wall not reported");
     skim_world_destroy(w);
 }
+
+Test(move_api, elongated_ellipsoid_slides_stay_in_the_gather_box)
+{
+    /* Found by the property suite: slides are projections in unit-sphere
+       space, so a 4.7 x 12.6 x 31.5 ellipsoid's world path can be several
+       times its displacement; the one gather's box must hold that, or the
+       move tunnels out of the closed room (x >= 1508 inside). */
+    skim_ellipsoid e = { { 4.65713215f, 12.5631342f, 31.5002022f },
+                         { 0.0384028442f, -0.671804667f, -0.0787121132f, -0.735532522f } };
+    skim_move_def def = walker_def();
+    skim_move_result r = move_or_fail(world.world, e, (skim_vec3){ 1860.67578f, 221.52182f, 133.527161f },
+                                      (skim_vec3){ -76.2830658f, 196.202606f, 192.441116f }, &def);
+    cr_expect(r.position.x > 1508.0f, "left the closed room to x = %g", r.position.x);
+    double d = min_unit_distance(&world.data, e, r.position, NULL);
+    cr_expect(d >= 1.0 - 1e-4, "overlaps by %g radii", 1.0 - d);
+}
