@@ -28,9 +28,37 @@ typedef struct gather_setup {
     simde__m128 start[3];
     simde__m128 to_unit[3][3];
     simde__m128 box_min[3], box_max[3];
+    /* Swept culling: the segment start + t * delta, t in [0, 1], against
+       each triangle's box grown by reach (per axis). */
+    bool        swept;
+    simde__m128 inverse_delta[3], reach[3];
     uint64_t    material_mask;
     bool        all_materials;
 } gather_setup;
+
+/* Slack on the segment's parameter: far above the rounding of the slab
+   products (about 1e-7 of t near [0, 1]); the real margin is the reach. */
+#define SWEPT_T_SLACK 1e-3f
+
+/* Lanes whose box, grown by reach, the segment crosses: the slab test, with
+   1/delta replaced by +-1e30 for a zero component so that no lane computes
+   0 * inf (a NaN): a point segment then passes exactly when it is inside. */
+static unsigned segment_crosses(const gather_setup *g, simde__m128 lo[3], simde__m128 hi[3])
+{
+    simde__m128 near = simde_mm_set1_ps(-SWEPT_T_SLACK);
+    simde__m128 far = simde_mm_set1_ps(1.0f + SWEPT_T_SLACK);
+    for (int axis = 0; axis < 3; ++axis) {
+        simde__m128 t1 = simde_mm_mul_ps(simde_mm_sub_ps(simde_mm_sub_ps(lo[axis], g->reach[axis]),
+                                                         g->start[axis]),
+                                         g->inverse_delta[axis]);
+        simde__m128 t2 = simde_mm_mul_ps(simde_mm_sub_ps(simde_mm_add_ps(hi[axis], g->reach[axis]),
+                                                         g->start[axis]),
+                                         g->inverse_delta[axis]);
+        near = simde_mm_max_ps(near, simde_mm_min_ps(t1, t2));
+        far = simde_mm_min_ps(far, simde_mm_max_ps(t1, t2));
+    }
+    return (unsigned)simde_mm_movemask_ps(simde_mm_cmple_ps(near, far));
+}
 
 static bool material_collides(uint64_t mask, uint16_t material)
 {
@@ -54,15 +82,19 @@ static void gather_run(const skim_world *world, const gather_setup *g, uint32_t 
                 corner[v][axis] = simde_mm_loadu_ps(world->vertex[v][axis] + i);
         if (cull_by_box) {
             simde__m128 inside = simde_mm_castsi128_ps(simde_mm_set1_epi32(-1));
+            simde__m128 lo[3], hi[3];
             for (int axis = 0; axis < 3; ++axis) {
-                simde__m128 lo = simde_mm_min_ps(corner[0][axis],
-                                                 simde_mm_min_ps(corner[1][axis], corner[2][axis]));
-                simde__m128 hi = simde_mm_max_ps(corner[0][axis],
-                                                 simde_mm_max_ps(corner[1][axis], corner[2][axis]));
-                inside = simde_mm_and_ps(inside, simde_mm_and_ps(simde_mm_cmple_ps(lo, g->box_max[axis]),
-                                                                 simde_mm_cmpge_ps(hi, g->box_min[axis])));
+                lo[axis] = simde_mm_min_ps(corner[0][axis],
+                                           simde_mm_min_ps(corner[1][axis], corner[2][axis]));
+                hi[axis] = simde_mm_max_ps(corner[0][axis],
+                                           simde_mm_max_ps(corner[1][axis], corner[2][axis]));
+                inside = simde_mm_and_ps(inside,
+                                         simde_mm_and_ps(simde_mm_cmple_ps(lo[axis], g->box_max[axis]),
+                                                         simde_mm_cmpge_ps(hi[axis], g->box_min[axis])));
             }
             keep &= (unsigned)simde_mm_movemask_ps(inside);
+            if (keep && g->swept)
+                keep &= segment_crosses(g, lo, hi);
         }
         if (!g->all_materials)
             for (uint32_t lane = 0; lane < lanes; ++lane)
@@ -117,27 +149,32 @@ static void gather_run(const skim_world *world, const gather_setup *g, uint32_t 
 
 enum { LEAF_BATCH = 64 };
 
-skim_status skim_gather_candidates(const skim_world *world, const skim_ellipsoid_space *space,
-                                   const float start[3], const float box_min[3],
-                                   const float box_max[3], uint64_t material_mask,
-                                   skim_candidates *out)
+static void setup_box(gather_setup *g, const skim_ellipsoid_space *space, const float start[3],
+                      const float box_min[3], const float box_max[3], uint64_t material_mask)
+{
+    gather_setup zero = { .swept = false };
+    *g = zero;
+    for (int axis = 0; axis < 3; ++axis) {
+        g->start[axis] = simde_mm_set1_ps(start[axis]);
+        g->box_min[axis] = simde_mm_set1_ps(box_min[axis]);
+        g->box_max[axis] = simde_mm_set1_ps(box_max[axis]);
+        for (int j = 0; j < 3; ++j)
+            g->to_unit[axis][j] = simde_mm_set1_ps(space->to_unit[axis][j]);
+    }
+    g->material_mask = material_mask;
+    g->all_materials = material_mask == UINT64_MAX;
+}
+
+static skim_status gather(const skim_world *world, const gather_setup *g, const float box_min[3],
+                          const float box_max[3], const float *segment, skim_candidates *out)
 {
     out->count = 0;
-    gather_setup g;
-    for (int axis = 0; axis < 3; ++axis) {
-        g.start[axis] = simde_mm_set1_ps(start[axis]);
-        g.box_min[axis] = simde_mm_set1_ps(box_min[axis]);
-        g.box_max[axis] = simde_mm_set1_ps(box_max[axis]);
-        for (int j = 0; j < 3; ++j)
-            g.to_unit[axis][j] = simde_mm_set1_ps(space->to_unit[axis][j]);
-    }
-    g.material_mask = material_mask;
-    g.all_materials = material_mask == UINT64_MAX;
-
     skim_status status;
     if (world->accelerator == SKIM_ACCELERATOR_BVH && world->bvh) {
         skim_bvh_walk walk;
         skim_bvh_walk_begin(&walk, world, box_min, box_max);
+        if (segment) /* start, inverse delta, reach */
+            skim_bvh_walk_sweep(&walk, segment, segment + 3, segment + 6);
         uint32_t refs[LEAF_BATCH];
         uint32_t leaves;
         while ((leaves = skim_bvh_walk_leaves(&walk, refs, LEAF_BATCH)) != 0) {
@@ -147,7 +184,7 @@ skim_status skim_gather_candidates(const skim_world *world, const skim_ellipsoid
             if (status != SKIM_OK)
                 return status;
             for (uint32_t k = 0; k < leaves; ++k)
-                gather_run(world, &g, skim_bvh_leaf_first(refs[k]), skim_bvh_leaf_count(refs[k]),
+                gather_run(world, g, skim_bvh_leaf_first(refs[k]), skim_bvh_leaf_count(refs[k]),
                            true, out);
         }
     } else if (world->triangle_count) {
@@ -155,11 +192,48 @@ skim_status skim_gather_candidates(const skim_world *world, const skim_ellipsoid
         status = skim_candidates_reserve(out, world->triangle_count + SKIM_MAX_PACKET_WIDTH);
         if (status != SKIM_OK)
             return status;
-        gather_run(world, &g, 0, world->triangle_count, false, out);
+        gather_run(world, g, 0, world->triangle_count, false, out);
     }
     status = skim_candidates_reserve(out, out->count);
     if (status != SKIM_OK)
         return status;
     skim_candidates_pad(out);
     return SKIM_OK;
+}
+
+skim_status skim_gather_candidates(const skim_world *world, const skim_ellipsoid_space *space,
+                                   const float start[3], const float box_min[3],
+                                   const float box_max[3], uint64_t material_mask,
+                                   skim_candidates *out)
+{
+    gather_setup g;
+    setup_box(&g, space, start, box_min, box_max, material_mask);
+    return gather(world, &g, box_min, box_max, NULL, out);
+}
+
+skim_status skim_gather_candidates_swept(const skim_world *world, const skim_ellipsoid_space *space,
+                                         const float start[3], const float delta[3],
+                                         uint64_t material_mask, skim_candidates *out)
+{
+    float box_min[3], box_max[3];
+    skim_sweep_box(start, delta, space->bounding_radius, box_min, box_max);
+    gather_setup g;
+    setup_box(&g, space, start, box_min, box_max, material_mask);
+    g.swept = true;
+    float segment[9];
+    for (int axis = 0; axis < 3; ++axis) {
+        /* The sweep box's own margin on this axis: the bounding radius plus
+           the rounding allowances skim_sweep_box adds. */
+        float end = start[axis] + delta[axis];
+        float reach = box_max[axis] - (start[axis] > end ? start[axis] : end);
+        g.reach[axis] = simde_mm_set1_ps(reach);
+        float inverse = delta[axis] != 0.0f ? 1.0f / delta[axis] : 1e30f;
+        if (!(inverse <= 1e30f && inverse >= -1e30f))
+            inverse = delta[axis] < 0.0f ? -1e30f : 1e30f; /* 1/denormal overflows */
+        g.inverse_delta[axis] = simde_mm_set1_ps(inverse);
+        segment[axis] = start[axis];
+        segment[3 + axis] = inverse;
+        segment[6 + axis] = reach;
+    }
+    return gather(world, &g, box_min, box_max, segment, out);
 }

@@ -157,6 +157,17 @@ skim_status skim_gather_candidates(const skim_world *world, const skim_ellipsoid
                                    const float box_max[3], uint64_t material_mask,
                                    skim_candidates *out);
 
+/* The same for one straight sweep from start by delta (world space): the
+   box is skim_sweep_box's, and a triangle is kept only if the segment
+   start -> start + delta passes within that box's margin of the triangle's
+   bounding box (a slab test), which drops most of a long diagonal move's
+   box. Every triangle the kernels could report as the sweep's first hit is
+   still kept (the margins are skim_sweep_box's), so a sweep on these
+   candidates answers exactly what brute force answers. */
+skim_status skim_gather_candidates_swept(const skim_world *world, const skim_ellipsoid_space *space,
+                                         const float start[3], const float delta[3],
+                                         uint64_t material_mask, skim_candidates *out);
+
 void skim_sweep_box(const float start[3], const float delta[3], float bounding_radius,
                     float box_min[3], float box_max[3]);
 

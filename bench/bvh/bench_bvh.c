@@ -18,6 +18,7 @@
 #include "bvh/bvh.h"
 #include "bvh/bvh_binary.h"
 #include "bvh_scenes.h"
+#include "swept_sweep.h"
 
 #include <omp.h>
 #include <stdio.h>
@@ -201,14 +202,37 @@ static void bench_scene(const char *name, const skim_mesh *mesh, int queries, bo
         gathered += candidates.count;
     }
     double gather_seconds = now() - started;
+    /* The same sweeps with the swept gather (skim_sweep's steps with
+       skim_gather_candidates_swept), and what that gathers. */
+    uint64_t swept_hits = 0;
+    started = now();
+    for (int i = 0; i < queries; ++i) {
+        swept_sweep(one, &q[i].shape, q[i].start, q[i].delta, &q[i].query, &candidates, &hit);
+        swept_hits += hit.hit;
+    }
+    double swept_seconds = now() - started;
+    uint64_t swept_gathered = 0;
+    for (int i = 0; i < queries; ++i) {
+        skim_ellipsoid_space space;
+        skim_ellipsoid_space_init(&space, &q[i].shape);
+        float start[3] = { q[i].start.x, q[i].start.y, q[i].start.z };
+        float delta[3] = { q[i].delta.x, q[i].delta.y, q[i].delta.z };
+        skim_gather_candidates_swept(one, &space, start, delta, q[i].query.material_mask, &candidates);
+        swept_gathered += candidates.count;
+    }
+    if (swept_hits != hits)
+        fprintf(stderr, "%s: swept gather hit %llu times, box gather %llu\n", name,
+                (unsigned long long)swept_hits, (unsigned long long)hits);
     skim_candidates_free(&candidates);
     printf("{\"bench\":\"bvh_sweep\",\"scene\":\"%s\",\"kernels\":\"%s\",\"radius\":16,\"max_radii\":32,"
            "\"queries\":%d,\"hit_fraction\":%.3f,\"bvh_sweeps_per_s\":%.0f,"
            "\"brute_force_queries\":%d,\"brute_force_sweeps_per_s\":%.0f,\"speedup\":%.1f,"
-           "\"candidates_per_sweep\":%.2f,\"gathers_per_s\":%.0f}\n",
+           "\"candidates_per_sweep\":%.2f,\"gathers_per_s\":%.0f,"
+           "\"swept_gather_sweeps_per_s\":%.0f,\"swept_candidates_per_sweep\":%.2f}\n",
            name, skim_isa_name(), queries, (double)hits / queries, queries / bvh_seconds, done,
            done / brute_seconds, (queries / bvh_seconds) / (done / brute_seconds),
-           (double)gathered / queries, queries / gather_seconds);
+           (double)gathered / queries, queries / gather_seconds, queries / swept_seconds,
+           (double)swept_gathered / queries);
     fflush(stdout);
 #ifdef SKIM_BENCH_EMBREE
     embree_compare(name, mesh, q, queries, queries / bvh_seconds);

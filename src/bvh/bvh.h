@@ -90,12 +90,20 @@ bool skim_bvh_validate(const skim_bvh_node *nodes, uint32_t node_count, uint32_t
 typedef struct skim_bvh_walk {
     const skim_bvh_node *nodes;
     float    query_min[3], query_max[3];
+    /* Swept walks also drop children whose box, grown by reach, the
+       segment start + t / inverse_delta, t in [0, 1], does not cross. */
+    bool     swept;
+    float    start[3], inverse_delta[3], reach[3];
     uint32_t top;
     uint32_t stack[SKIM_BVH_STACK_SIZE];
 } skim_bvh_walk;
 
 void     skim_bvh_walk_begin(skim_bvh_walk *walk, const skim_world *world, const float box_min[3],
                              const float box_max[3]);
+/* Makes a begun walk swept (see gather.c for how reach and inverse_delta
+   are chosen: the slab test must stay conservative). */
+void     skim_bvh_walk_sweep(skim_bvh_walk *walk, const float start[3], const float inverse_delta[3],
+                             const float reach[3]);
 uint32_t skim_bvh_walk_leaves(skim_bvh_walk *walk, uint32_t *refs, uint32_t capacity);
 
 /* Calls visit for every leaf whose box overlaps [box_min, box_max]. */

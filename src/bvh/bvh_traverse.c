@@ -60,12 +60,80 @@ static inline unsigned overlapping_children(const skim_bvh_node *node, simde__m1
     return bits & (bits >> 8) & node->child_mask;
 }
 
+/* The children whose dequantised box, grown by reach, the segment crosses
+   (the slab test of gather.c's segment_crosses, on eight boxes). Done in
+   world space, origin + q * 2^e being exact but for one rounding, so the
+   rounding stays a few ulps of the coordinates, far inside the reach's
+   margin. */
+typedef struct segment_lanes {
+    simde__m128 start[3], inverse_delta[3], reach[3];
+} segment_lanes;
+
+static inline void dequantise(simde__m128i row, bool upper_half, bool complemented, float origin,
+                              float scale, simde__m128 out[2])
+{
+    simde__m128i zero = simde_mm_setzero_si128();
+    simde__m128i bytes16 = upper_half ? simde_mm_unpackhi_epi8(row, zero) : simde_mm_unpacklo_epi8(row, zero);
+    simde__m128i lanes[2] = { simde_mm_unpacklo_epi16(bytes16, zero), simde_mm_unpackhi_epi16(bytes16, zero) };
+    for (int half = 0; half < 2; ++half) {
+        simde__m128 q = simde_mm_cvtepi32_ps(lanes[half]);
+        if (complemented)
+            q = simde_mm_sub_ps(simde_mm_set1_ps(255.0f), q);
+        out[half] = simde_mm_add_ps(simde_mm_set1_ps(origin), simde_mm_mul_ps(q, simde_mm_set1_ps(scale)));
+    }
+}
+
+static inline unsigned children_crossed(const skim_bvh_node *node, const segment_lanes *seg)
+{
+    const simde__m128i *rows = (const simde__m128i *)node->bounds;
+    simde__m128i row_xy = simde_mm_load_si128(rows), row_cxy = simde_mm_load_si128(rows + 1),
+                 row_z = simde_mm_load_si128(rows + 2);
+    /* (row, upper half) of lo and 255 - hi for each axis, per bvh.h. */
+    const simde__m128i lo_row[3] = { row_xy, row_xy, row_z };
+    const bool lo_upper[3] = { false, true, false };
+    const simde__m128i hi_row[3] = { row_cxy, row_cxy, row_z };
+    const bool hi_upper[3] = { false, true, true };
+    simde__m128 near[2] = { simde_mm_set1_ps(-1e-3f), simde_mm_set1_ps(-1e-3f) };
+    simde__m128 far[2] = { simde_mm_set1_ps(1.0f + 1e-3f), simde_mm_set1_ps(1.0f + 1e-3f) };
+    for (int axis = 0; axis < 3; ++axis) {
+        float scale;
+        int32_t bits = (127 + node->exponent[axis]) << 23;
+        memcpy(&scale, &bits, sizeof scale);
+        simde__m128 lo[2], hi[2];
+        dequantise(lo_row[axis], lo_upper[axis], false, node->origin[axis], scale, lo);
+        dequantise(hi_row[axis], hi_upper[axis], true, node->origin[axis], scale, hi);
+        for (int half = 0; half < 2; ++half) {
+            simde__m128 t1 = simde_mm_mul_ps(
+                simde_mm_sub_ps(simde_mm_sub_ps(lo[half], seg->reach[axis]), seg->start[axis]),
+                seg->inverse_delta[axis]);
+            simde__m128 t2 = simde_mm_mul_ps(
+                simde_mm_sub_ps(simde_mm_add_ps(hi[half], seg->reach[axis]), seg->start[axis]),
+                seg->inverse_delta[axis]);
+            near[half] = simde_mm_max_ps(near[half], simde_mm_min_ps(t1, t2));
+            far[half] = simde_mm_min_ps(far[half], simde_mm_max_ps(t1, t2));
+        }
+    }
+    unsigned low = (unsigned)simde_mm_movemask_ps(simde_mm_cmple_ps(near[0], far[0]));
+    unsigned high = (unsigned)simde_mm_movemask_ps(simde_mm_cmple_ps(near[1], far[1]));
+    return low | (high << 4);
+}
+
+void skim_bvh_walk_sweep(skim_bvh_walk *walk, const float start[3], const float inverse_delta[3],
+                         const float reach[3])
+{
+    walk->swept = true;
+    memcpy(walk->start, start, sizeof walk->start);
+    memcpy(walk->inverse_delta, inverse_delta, sizeof walk->inverse_delta);
+    memcpy(walk->reach, reach, sizeof walk->reach);
+}
+
 void skim_bvh_walk_begin(skim_bvh_walk *walk, const skim_world *world, const float box_min[3],
                          const float box_max[3])
 {
     const struct skim_bvh *bvh = world->bvh;
     walk->nodes = bvh->nodes;
     walk->top = 0;
+    walk->swept = false;
     memcpy(walk->query_min, box_min, sizeof walk->query_min);
     memcpy(walk->query_max, box_max, sizeof walk->query_max);
     /* The root has no parent to test it: compare with the world's exact
@@ -84,6 +152,14 @@ uint32_t skim_bvh_walk_leaves(skim_bvh_walk *walk, uint32_t *refs, uint32_t capa
     const simde__m128 q_min = simde_mm_loadu_ps(query_min), q_max = simde_mm_loadu_ps(query_max);
     const skim_bvh_node *nodes = walk->nodes;
     uint32_t *stack = walk->stack;
+    segment_lanes seg;
+    const bool swept = walk->swept;
+    if (swept)
+        for (int axis = 0; axis < 3; ++axis) {
+            seg.start[axis] = simde_mm_set1_ps(walk->start[axis]);
+            seg.inverse_delta[axis] = simde_mm_set1_ps(walk->inverse_delta[axis]);
+            seg.reach[axis] = simde_mm_set1_ps(walk->reach[axis]);
+        }
     uint32_t top = walk->top, written = 0;
     while (top && written + SKIM_BVH_WIDTH <= capacity) {
         uint32_t ref = stack[--top];
@@ -93,6 +169,8 @@ uint32_t skim_bvh_walk_leaves(skim_bvh_walk *walk, uint32_t *refs, uint32_t capa
         }
         const skim_bvh_node *node = &nodes[ref];
         unsigned hits = overlapping_children(node, q_min, q_max);
+        if (swept && hits)
+            hits &= children_crossed(node, &seg);
         /* Children in slot order, nodes pushed so the first pops first:
            leaves come out in storage order within a node, which keeps the
            gather's reads moving forward through memory. */

@@ -8,6 +8,7 @@
    than the level, culling and material masks; plus random triangle soups
    far from the origin and every builder setting. */
 #include "bvh_scenes.h"
+#include "swept_sweep.h"
 
 #include <criterion/criterion.h>
 
@@ -42,11 +43,19 @@ static int compare_sweeps(const pair *p, const skim_mesh *mesh, int count, uint6
     scene_rng rng = { seed };
     float level = scene_level_size(p->brute);
     int hits = 0;
+    skim_candidates candidates;
+    skim_candidates_init(&candidates);
     for (int i = 0; i < count; ++i) {
         scene_query q = scene_make_query(&rng, mesh, level, mix);
-        skim_hit a, b;
+        skim_hit a, b, c;
         cr_assert_eq(skim_sweep(p->bvh, &q.shape, q.start, q.delta, &q.query, &a), SKIM_OK);
         cr_assert_eq(skim_sweep(p->brute, &q.shape, q.start, q.delta, &q.query, &b), SKIM_OK);
+        /* The swept gather must answer the same too. */
+        cr_assert_eq(swept_sweep(p->bvh, &q.shape, q.start, q.delta, &q.query, &candidates, &c), SKIM_OK);
+        if (!scene_hits_identical(&c, &b))
+            cr_assert_fail("query %d (seed %llu): swept gather %s t=%.9g tri=%u, brute force %s t=%.9g "
+                           "tri=%u", i, (unsigned long long)seed, c.hit ? "hit" : "miss", c.t,
+                           c.triangle, b.hit ? "hit" : "miss", b.t, b.triangle);
         if (!scene_hits_identical(&a, &b))
             cr_assert_fail("query %d (seed %llu): BVH %s t=%.9g tri=%u, brute force %s t=%.9g tri=%u; "
                      "start (%.9g %.9g %.9g) delta (%.9g %.9g %.9g)",
@@ -55,6 +64,7 @@ static int compare_sweeps(const pair *p, const skim_mesh *mesh, int count, uint6
                      q.delta.x, q.delta.y, q.delta.z);
         hits += a.hit;
     }
+    skim_candidates_free(&candidates);
     return hits;
 }
 
