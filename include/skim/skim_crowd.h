@@ -27,8 +27,9 @@
         at any speed;
      3. world: skim_move_batch moves every agent from its start by its
         adjusted displacement;
-     4. check: any pair the world left closer than allowed is reverted to
-        its start positions (the chapter's "revert to its previous
+     4. check: an agent in a pair the world left closer than allowed gives
+        up part of its move: back along it when the world move went
+        straight, else all of it (the chapter's "revert to its previous
         location"), repeated until no pair overlaps.
    Every phase is data-parallel over OpenMP with no order-dependent
    reduction, so a step gives bitwise the same state for any thread count.
@@ -153,7 +154,8 @@ typedef struct skim_crowd_stats {
     uint32_t on_floor, on_agent, in_air;
     uint32_t pairs;          /* agent pairs near enough to meet this step (broadphase) */
     uint32_t contacts;       /* pairs the solver had to push apart */
-    uint32_t blocked;        /* agents kept at their start because a move would overlap */
+    uint32_t shortened;      /* agents that gave up part of their move so as not to overlap */
+    uint32_t blocked;        /* agents kept at their start because any move would overlap */
     uint32_t check_rounds;   /* rounds of step 4 (1 = nothing to revert) */
     float    closest_gap;    /* smallest gap between two agents' cylinders after the step
                                 (negative = overlap); INFINITY when no two agents are near */

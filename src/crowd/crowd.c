@@ -139,7 +139,8 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(vertical_speed, n); ALLOC(state, n); ALLOC(shape, n); ALLOC(radius, n);
     ALLOC(half_height, n); ALLOC(inverse_mass, n); ALLOC(flags, n);
     ALLOC(active, n); ALLOC(start, 3 * n); ALLOC(planned, 3 * n); ALLOC(q, 3 * n);
-    ALLOC(q_next, 3 * n); ALLOC(final, 3 * n); ALLOC(proj, 3 * n); ALLOC(reach, n); ALLOC(vreach, n);
+    ALLOC(q_next, 3 * n); ALLOC(final, 3 * n); ALLOC(world_end, 3 * n); ALLOC(lambda, n); ALLOC(lambda_next, n);
+    ALLOC(free_path, n); ALLOC(proj, 3 * n); ALLOC(reach, n); ALLOC(vreach, n);
     ALLOC(margin, n); ALLOC(pushed, n); ALLOC(reverted, n); ALLOC(on_agent, n);
     ALLOC(grounded, n); ALLOC(result, n); ALLOC(group_index, n); ALLOC(batch_shape, n);
     ALLOC(batch_position, n); ALLOC(batch_displacement, n); ALLOC(batch_result, n);
@@ -162,7 +163,8 @@ void skim_crowd_destroy(skim_crowd *c)
         return;
     void *fields[] = { c->position, c->velocity, c->desired, c->floor_normal, c->vertical_speed,
                        c->state, c->shape, c->radius, c->half_height, c->inverse_mass, c->flags,
-                       c->active, c->start, c->planned, c->q, c->q_next, c->final, c->proj, c->reach,
+                       c->active, c->start, c->planned, c->q, c->q_next, c->final, c->world_end, c->lambda, c->lambda_next,
+                       c->free_path, c->proj, c->reach,
                        c->vreach, c->margin, c->pushed, c->reverted, c->on_agent, c->grounded,
                        c->result, c->group_index, c->batch_shape, c->batch_position,
                        c->batch_displacement, c->batch_result, c->cell_lo, c->cell_hi,

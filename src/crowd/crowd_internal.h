@@ -58,10 +58,14 @@ struct skim_crowd {
     float    *start;         /* 3 per agent: position at the start of the step */
     float    *planned;       /* 3 per agent: displacement before agent contacts */
     float    *q, *q_next;    /* 3 per agent: solver positions (Jacobi double buffer) */
-    float    *final;         /* 3 per agent: after the world move and the check */
+    float    *world_end;     /* 3 per agent: where the world move took it */
+    float    *final;         /* 3 per agent: after the check */
+    float    *lambda, *lambda_next; /* fraction of its move an agent keeps after the check */
     float    *proj;          /* 3 per agent: start along axis1, axis2, up */
     float    *reach, *vreach, *margin; /* broadphase extents across and along up; push limit */
     uint8_t  *pushed, *reverted, *on_agent, *grounded;
+    uint8_t  *free_path;     /* the world move went straight: any point between start and
+                                world_end is free of geometry */
     skim_move_result *result;
     /* batch inputs for skim_move_batch, gathered per group */
     uint32_t       *group_index;
@@ -104,9 +108,10 @@ skim_status crowd_find_contacts(skim_crowd *crowd, uint32_t n);
 void crowd_contact_setup(const skim_crowd *crowd, uint32_t self, uint32_t other, crowd_contact *out);
 /* Jacobi projection: crowd->q from start + planned, pushed apart. */
 void crowd_solve(skim_crowd *crowd, uint32_t n);
-/* The check after the world move: reverts agents in pairs closer than
-   allowed until none is; fills stats.blocked / check_rounds / closest_gap and
-   on_agent. Returns the number of rounds. */
+/* The check after the world move: shortens or reverts the moves of agents
+   in pairs closer than allowed until none is; fills final, reverted,
+   on_agent, stats.shortened and stats.closest_gap. Returns the number of
+   rounds. */
 uint32_t crowd_check(skim_crowd *crowd, uint32_t n);
 
 double crowd_seconds(void);

@@ -38,6 +38,19 @@ static double dot3d(const double a[3], const float b[3])
    gaps, which the next step closes. */
 #define OVER_RELAXATION 1.8f
 
+/* How far an overlapping pair is asked to open per step, as a fraction of
+   its touching distance. */
+#define DEPENETRATION 0.2
+
+/* How much deeper the check lets a pair that starts overlapping get in one
+   step, as a fraction of its touching distance. */
+#define OVERLAP_SLACK 0.1
+
+/* Overlap, as a fraction of the touching distance, from which a pair counts
+   as placed overlapping: far beyond the check's tolerance, so no pair
+   that was apart can reach it by rounding and then creep deeper. */
+#define DEEP_OVERLAP 0.01
+
 /* Fraction of the way along the straight relative move at which a gap that
    is g0 >= 0 at the start and g1 < 0 at the end closes. */
 static double closing_time(double g0, double g1)
@@ -138,6 +151,16 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t self, uint32_t other, cro
     /* Shares of a push: by inverse mass; along up, an agent standing on
        the floor under another takes none (the floor holds it). */
     double wa = c->inverse_mass[ida], wb = c->inverse_mass[idb];
+    /* An agent that met a wall in the last step most likely still leans on
+       it, and the world would stop a push into it and leave the pair
+       overlapping for the check to undo: the other agent gives way. */
+    bool wall_a = (c->state[ida] & SKIM_AGENT_TOUCHED_WALL) != 0, wall_b = (c->state[idb] & SKIM_AGENT_TOUCHED_WALL) != 0;
+    if (wall_a != wall_b && wa > 0.0 && wb > 0.0) {
+        if (wall_a)
+            wa = 0.0;
+        else
+            wb = 0.0;
+    }
     if (vertical) {
         if (z0 > 0.0 && c->grounded[b])
             wb = 0.0;
@@ -152,12 +175,28 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t self, uint32_t other, cro
     for (int k = 0; k < 3; ++k)
         out->n[k] = self_is_a ? n[k] : -n[k];
     out->other = other;
-    out->target = (float)(axis_length * (1.0 + c->def.agent_skin));
-    /* Never closer than touching less the tolerance, and a pair that
-       starts closer than that (placed overlapping) never ends closer than it
-       started: then overlaps cannot creep deeper by a tolerance a step. */
+    /* A pair that starts overlapping (placed so, or pushed in by the
+       world) is asked to open by at most a fifth of the touching distance a
+       step: asking for all of it at once, with dozens of such pairs on one
+       spot, saturates every push and jams the clump. */
+    double target = axis_length * (1.0 + c->def.agent_skin);
+    if (start_separation + DEPENETRATION * axis_length < target)
+        target = start_separation + DEPENETRATION * axis_length;
+    out->target = (float)target;
+    /* A pair apart at the start never ends closer than touching less the
+       tolerance (which does not add up over steps: the bound is touching,
+       not the start), and one a hair inside (float rounding) never deeper
+       than it started. A pair that starts overlapping by more than
+       DEEP_OVERLAP (placed so) may end up to OVERLAP_SLACK deeper: dozens of agents placed on
+       one spot push each other every which way, and holding every such
+       pair to its start would freeze the clump; the solver's target opens
+       it step by step. */
     double touching = axis_length * (1.0 - CHECK_TOLERANCE);
-    double allowed = start_separation >= touching ? touching : start_separation - 1e-5 * axis_length;
+    double allowed = touching;
+    if (start_separation < (1.0 - DEEP_OVERLAP) * axis_length)
+        allowed = start_separation - OVERLAP_SLACK * axis_length;
+    else if (start_separation < touching)
+        allowed = start_separation - 1e-5 * axis_length; /* a hair inside from rounding: no deeper */
     out->allowed = (float)allowed;
     out->share = self_is_a ? share_a : share_b;
     out->vertical = vertical;
@@ -243,41 +282,122 @@ static double cylinder_gap(const skim_crowd *c, uint32_t i, uint32_t j)
     return across > along ? across : along;
 }
 
+/* The most rounds of shortening before every agent still in a violated pair
+   is simply put back at its start (which always ends the check). */
+#define SHORTEN_ROUNDS 32
+
+/* Where the check aims when it shortens moves: a thousandth of the
+   touching distance past what is allowed, far more than the float rounding
+   of the new positions, so the next round finds the pair satisfied. */
+static double aim_of(const crowd_contact *ct)
+{
+    return (double)ct->allowed + 1e-3 * fabs((double)ct->target);
+}
+
+/* How much of its move agent i can keep for the contact to hold with the
+   other agent where it is now: the separation is linear in the fraction,
+   (start_i - final_j) . n + lambda (end_i - start_i) . n. */
+static float fraction_alone(const skim_crowd *c, uint32_t i, const crowd_contact *ct)
+{
+    const float *s = c->start + 3 * (size_t)i, *w = c->world_end + 3 * (size_t)i;
+    const float *fj = c->final + 3 * (size_t)ct->other;
+    double at_start = 0.0, along = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        at_start += ((double)s[k] - fj[k]) * ct->n[k];
+        along += ((double)w[k] - s[k]) * ct->n[k];
+    }
+    double aim = aim_of(ct);
+    if (at_start < aim || along >= 0.0)
+        return 0.0f; /* only going back to the start can help */
+    double fraction = (at_start - aim) / -along;
+    return fraction < 1.0 ? (float)fraction : 1.0f;
+}
+
+/* When both agents of a pair can give way: the factor mu by which both
+   scale what they keep of their moves so the pair holds. The separation is
+   s0 + mu (s - s0) with s0 at both starts (which the pair allows) and s
+   now, and both sides compute the same mu. */
+static float joint_factor(const skim_crowd *c, uint32_t i, const crowd_contact *ct)
+{
+    const float *si = c->start + 3 * (size_t)i, *sj = c->start + 3 * (size_t)ct->other;
+    double s0 = 0.0;
+    for (int k = 0; k < 3; ++k)
+        s0 += ((double)si[k] - sj[k]) * ct->n[k];
+    double now = separation(c, i, ct), aim = aim_of(ct);
+    /* A pair that started just inside the aim (it ended the last step
+       shortened to it) aims halfway between allowed and its start. */
+    if (s0 < aim)
+        aim = 0.5 * ((double)ct->allowed + s0);
+    if (s0 <= aim || s0 <= now)
+        return 0.0f;
+    double mu = (s0 - aim) / (s0 - now);
+    return mu < 1.0 ? (float)mu : 1.0f;
+}
+
 uint32_t crowd_check(skim_crowd *c, uint32_t n)
 {
     const long count = (long)n;
     uint32_t rounds = 0;
-    uint8_t *revert = c->on_agent; /* scratch for the marks; on_agent is filled after */
 #pragma omp parallel for schedule(static)
-    for (long i = 0; i < count; ++i)
-        c->reverted[i] = 0;
+    for (long i = 0; i < count; ++i) {
+        c->lambda[i] = 1.0f;
+        for (int k = 0; k < 3; ++k)
+            c->final[3 * i + k] = c->world_end[3 * i + k];
+    }
+    /* Rounds, each from the previous round's positions alone (so the
+       result is the same for any thread count). An agent in a pair closer
+       than allowed gives up part of its move: if its world move went
+       straight, any point back along it is free of geometry, so it keeps
+       the largest fraction that fits; if the world bent its move, only its
+       start is known to be free, so it goes back there, unless the other
+       agent can still give way. Fractions only shrink, and with everyone at
+       the start nothing is violated, so the rounds end. */
     for (;;) {
         ++rounds;
         int any = 0;
+        const bool last = rounds > SHORTEN_ROUNDS;
 #pragma omp parallel for schedule(static) reduction(| : any)
         for (long i = 0; i < count; ++i) {
-            revert[i] = 0;
-            if (c->reverted[i])
-                continue;
-            for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e)
-                if (separation(c, (uint32_t)i, &c->contacts[e]) < (double)c->contacts[e].allowed) {
-                    revert[i] = 1;
-                    any = 1;
-                    break;
-                }
+            float lambda = c->lambda[i];
+            for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1] && lambda > 0.0f; ++e) {
+                const crowd_contact *ct = &c->contacts[e];
+                if (separation(c, (uint32_t)i, ct) >= (double)ct->allowed)
+                    continue;
+                any = 1;
+                uint32_t j = ct->other;
+                bool other_gives = c->free_path[j] && c->lambda[j] > 0.0f;
+                float keep = lambda;
+                if (last)
+                    keep = 0.0f;
+                else if (c->free_path[i])
+                    keep = other_gives ? joint_factor(c, (uint32_t)i, ct) * c->lambda[i]
+                                       : fraction_alone(c, (uint32_t)i, ct);
+                else if (!other_gives)
+                    keep = 0.0f;
+                lambda = keep < lambda ? keep : lambda;
+            }
+            c->lambda_next[i] = lambda;
         }
         if (!any)
             break;
-        /* Back to the start: a position every pair accepted, since a pair's
-           allowed separation is never more than it had at the start. */
 #pragma omp parallel for schedule(static)
-        for (long i = 0; i < count; ++i)
-            if (revert[i]) {
-                c->reverted[i] = 1;
-                for (int k = 0; k < 3; ++k)
-                    c->final[3 * i + k] = c->start[3 * i + k];
-            }
+        for (long i = 0; i < count; ++i) {
+            float lambda = c->lambda_next[i];
+            if (lambda == c->lambda[i])
+                continue;
+            c->lambda[i] = lambda;
+            const float *s = c->start + 3 * i, *w = c->world_end + 3 * i;
+            for (int k = 0; k < 3; ++k)
+                c->final[3 * i + k] = lambda == 0.0f ? s[k] : s[k] + lambda * (w[k] - s[k]);
+        }
     }
+    uint32_t shortened = 0;
+#pragma omp parallel for schedule(static) reduction(+ : shortened)
+    for (long i = 0; i < count; ++i) {
+        c->reverted[i] = c->lambda[i] == 0.0f;
+        shortened += c->lambda[i] > 0.0f && c->lambda[i] < 1.0f;
+    }
+    c->stats.shortened = shortened;
 
     float closest = INFINITY;
 #pragma omp parallel for schedule(static) reduction(min : closest)

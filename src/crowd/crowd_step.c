@@ -102,13 +102,33 @@ static skim_status move_group(const skim_world *world, skim_crowd *c, uint32_t n
                                          c->batch_displacement, &def, c->batch_result);
     if (status != SKIM_OK)
         return status;
+    /* Straight: the world neither stopped nor turned it (no wall or
+       ceiling met, across up it ended where it was sent, and along up it
+       moved no more than the gravity pass drops), so every point between
+       start and end is as free as the swept path was. */
+    const float drop = standing ? c->def.gravity * dt * dt : 0.0f;
 #pragma omp parallel for schedule(static)
     for (long k = 0; k < (long)m; ++k) {
         uint32_t i = c->group_index[k];
-        c->result[i] = c->batch_result[k];
-        c->final[3 * (size_t)i + 0] = c->batch_result[k].position.x;
-        c->final[3 * (size_t)i + 1] = c->batch_result[k].position.y;
-        c->final[3 * (size_t)i + 2] = c->batch_result[k].position.z;
+        const skim_move_result *r = &c->batch_result[k];
+        c->result[i] = *r;
+        float *w = c->world_end + 3 * (size_t)i;
+        w[0] = r->position.x;
+        w[1] = r->position.y;
+        w[2] = r->position.z;
+        const float *q = c->q + 3 * (size_t)i, *s = c->start + 3 * (size_t)i;
+        float off[3] = { w[0] - q[0], w[1] - q[1], w[2] - q[2] };
+        float along = off[0] * c->up[0] + off[1] * c->up[1] + off[2] * c->up[2];
+        float across_sq = 0.0f;
+        for (int a = 0; a < 3; ++a) {
+            float h = off[a] - along * c->up[a];
+            across_sq += h * h;
+        }
+        float rise = (w[0] - s[0]) * c->up[0] + (w[1] - s[1]) * c->up[1] + (w[2] - s[2]) * c->up[2];
+        float planned_rise = (q[0] - s[0]) * c->up[0] + (q[1] - s[1]) * c->up[1] + (q[2] - s[2]) * c->up[2];
+        float slack = 1e-3f * c->radius[c->active[i]];
+        c->free_path[i] = !(r->touched & (SKIM_TOUCH_WALL | SKIM_TOUCH_CEILING)) && across_sq <= slack * slack &&
+                          rise <= planned_rise + slack && rise >= planned_rise - drop - slack;
     }
     return SKIM_OK;
 }
@@ -120,8 +140,9 @@ static skim_status move_world(const skim_world *world, skim_crowd *c, uint32_t n
 #pragma omp parallel for schedule(static)
         for (long i = 0; i < (long)n; ++i) {
             for (int k = 0; k < 3; ++k)
-                c->final[3 * i + k] = c->q[3 * i + k];
+                c->world_end[3 * i + k] = c->final[3 * i + k] = c->q[3 * i + k];
             c->result[i] = (skim_move_result){ 0 };
+            c->free_path[i] = 1;
         }
         return SKIM_OK;
     }
@@ -139,7 +160,7 @@ static void commit(skim_crowd *c, uint32_t n, float dt, bool agents)
 #pragma omp parallel for schedule(static) reduction(+ : on_floor, on_agent, blocked, contacts)
     for (long i = 0; i < (long)n; ++i) {
         uint32_t id = c->active[i];
-        const float *s = c->start + 3 * i, *f = c->final + 3 * i;
+        const float *s = c->start + 3 * i, *f = (agents ? c->final : c->world_end) + 3 * i;
         uint32_t state = SKIM_AGENT_ACTIVE;
         bool reverted = agents && c->reverted[i];
         bool standing_on_agent = agents && c->on_agent[i];
