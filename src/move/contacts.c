@@ -22,13 +22,46 @@
 #include "move_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
-static _Thread_local skim_move_scratch thread_scratch;
+/* Per-thread scratch, freed when its thread ends (OpenMP drops worker
+   threads when a later team is smaller; their buffers must not leak). The
+   thread-local pointer makes the lookup free; the tss key only carries the
+   destructor. */
+static _Thread_local skim_move_scratch *thread_scratch;
+static tss_t scratch_key;
+static once_flag scratch_key_once = ONCE_FLAG_INIT;
+static bool scratch_key_ok;
+
+static void free_scratch(void *opaque)
+{
+    skim_move_scratch *s = opaque;
+    skim_candidates_free(&s->gathered);
+    skim_candidates_free(&s->based);
+    free(s);
+}
+
+static void make_scratch_key(void)
+{
+    scratch_key_ok = tss_create(&scratch_key, free_scratch) == thrd_success;
+}
 
 skim_move_scratch *skim_move_thread_scratch(void)
 {
-    return &thread_scratch;
+    if (thread_scratch)
+        return thread_scratch;
+    call_once(&scratch_key_once, make_scratch_key);
+    skim_move_scratch *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    skim_candidates_init(&s->gathered);
+    skim_candidates_init(&s->based);
+    if (scratch_key_ok)
+        tss_set(scratch_key, s);
+    thread_scratch = s;
+    return s;
 }
 
 void skim_move_exclude(skim_move_ctx *ctx, uint32_t lane)

@@ -447,6 +447,8 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
         box_max[axis] = (float)(start[axis] + half);
     }
     skim_move_scratch *scratch = ctx.scratch;
+    if (!scratch)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_move: no memory for the thread's scratch");
     scratch->based_valid = false;
     skim_status status = skim_gather_candidates(world, &space, start, box_min, box_max,
                                                 def->query.material_mask, &scratch->gathered);
