@@ -20,6 +20,7 @@
 #include "bvh_scenes.h"
 #include "swept_sweep.h"
 
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +221,37 @@ static void bench_scene(const char *name, const skim_mesh *mesh, int queries, bo
         skim_gather_candidates_swept(one, &space, start, delta, q[i].query.material_mask, &candidates);
         swept_gathered += candidates.count;
     }
+    /* What the 8-bit child bounds cost: leaves the box walk returns against
+       leaves whose exact box (from their triangles) overlaps the query. */
+    uint64_t leaves_walked = 0, leaves_exact = 0;
+    for (int i = 0; i < queries && one->bvh; ++i) {
+        float start[3] = { q[i].start.x, q[i].start.y, q[i].start.z };
+        float delta[3] = { q[i].delta.x, q[i].delta.y, q[i].delta.z };
+        float lo[3], hi[3];
+        skim_ellipsoid_space space;
+        skim_ellipsoid_space_init(&space, &q[i].shape);
+        skim_sweep_box(start, delta, space.bounding_radius, lo, hi);
+        skim_bvh_walk walk;
+        skim_bvh_walk_begin(&walk, one, lo, hi);
+        uint32_t refs[64], count;
+        while ((count = skim_bvh_walk_leaves(&walk, refs, 64)) != 0)
+            for (uint32_t k = 0; k < count; ++k) {
+                leaves_walked++;
+                uint32_t first = skim_bvh_leaf_first(refs[k]), n = skim_bvh_leaf_count(refs[k]);
+                bool overlaps = true;
+                for (int axis = 0; axis < 3 && overlaps; ++axis) {
+                    float l = INFINITY, h = -INFINITY;
+                    for (uint32_t t = first; t < first + n; ++t)
+                        for (int v = 0; v < 3; ++v) {
+                            float x = one->vertex[v][axis][t];
+                            l = x < l ? x : l;
+                            h = x > h ? x : h;
+                        }
+                    overlaps = l <= hi[axis] && h >= lo[axis];
+                }
+                leaves_exact += overlaps;
+            }
+    }
     if (swept_hits != hits)
         fprintf(stderr, "%s: swept gather hit %llu times, box gather %llu\n", name,
                 (unsigned long long)swept_hits, (unsigned long long)hits);
@@ -228,11 +260,13 @@ static void bench_scene(const char *name, const skim_mesh *mesh, int queries, bo
            "\"queries\":%d,\"hit_fraction\":%.3f,\"bvh_sweeps_per_s\":%.0f,"
            "\"brute_force_queries\":%d,\"brute_force_sweeps_per_s\":%.0f,\"speedup\":%.1f,"
            "\"candidates_per_sweep\":%.2f,\"gathers_per_s\":%.0f,"
-           "\"swept_gather_sweeps_per_s\":%.0f,\"swept_candidates_per_sweep\":%.2f}\n",
+           "\"swept_gather_sweeps_per_s\":%.0f,\"swept_candidates_per_sweep\":%.2f,"
+           "\"leaves_walked_per_box\":%.2f,\"leaves_overlapping_exactly\":%.2f}\n",
            name, skim_isa_name(), queries, (double)hits / queries, queries / bvh_seconds, done,
            done / brute_seconds, (queries / bvh_seconds) / (done / brute_seconds),
            (double)gathered / queries, queries / gather_seconds, queries / swept_seconds,
-           (double)swept_gathered / queries);
+           (double)swept_gathered / queries, (double)leaves_walked / queries,
+           (double)leaves_exact / queries);
     fflush(stdout);
 #ifdef SKIM_BENCH_EMBREE
     embree_compare(name, mesh, q, queries, queries / bvh_seconds);
