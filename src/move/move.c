@@ -35,7 +35,7 @@ uint32_t skim_move_classify(const skim_move_ctx *ctx, const float normal_unit[3]
     /* Normals go to world space by the inverse transpose (Rouwé 4), then
        the angle to up decides: floor within the slope limit, ceiling within
        it of straight down, wall otherwise (Godot's move_and_slide rule). */
-    skim_mat3_mul_vec(ctx->space->normal_to_world, normal_unit, world_normal);
+    mv_mat3(ctx->space->normal_to_world, normal_unit, world_normal);
     if (!skim_move_normalize(world_normal)) {
         mv_copy(world_normal, ctx->up);
         return SKIM_TOUCH_WALL;
@@ -120,7 +120,7 @@ bool skim_move_face_walkable(const skim_move_ctx *ctx, uint32_t triangle, float 
     float e2[3] = { v[2][0] - v[0][0], v[2][1] - v[0][1], v[2][2] - v[0][2] };
     float face[3];
     mv_cross(face, e1, e2);
-    skim_mat3_mul_vec(ctx->space->normal_to_world, face, world_normal);
+    mv_mat3(ctx->space->normal_to_world, face, world_normal);
     if (!skim_move_normalize(world_normal))
         return false;
     /* Two-sided: the side facing up. */
@@ -220,6 +220,10 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
             float contact_t = best.t * reach; /* in fractions of remaining */
             float t_stop = into > 0.0f ? fmaxf(0.0f, contact_t - ctx->skin / into) : 0.0f;
             t_stop = fminf(t_stop, 1.0f);
+            /* A hair's move (rounding of a contact met exactly at the skin)
+               is not worth re-basing the candidates for. */
+            if (t_stop * length < 1e-3f * ctx->skin)
+                t_stop = 0.0f;
             float gap = into * contact_t;
             if (t_stop == 0.0f && gap < 0.5f * ctx->skin)
                 restore = ctx->skin - fmaxf(gap, 0.0f);
@@ -357,14 +361,17 @@ skim_status skim_move_check_mover(const skim_ellipsoid *shape, skim_vec3 positio
                                   skim_vec3 displacement, const char *who, size_t index,
                                   bool indexed)
 {
-    char what[96];
-    if (indexed)
-        snprintf(what, sizeof what, "%s: shapes[%zu]", who, index);
-    else
-        snprintf(what, sizeof what, "%s: shape", who);
-    skim_status status = skim_check_ellipsoid(shape, what);
-    if (status != SKIM_OK)
-        return status;
+    /* Name the shape only when it is bad: formatting it for every mover of
+       a batch cost more than a tenth of a move. */
+    skim_status status = skim_check_ellipsoid(shape, "shape");
+    if (status != SKIM_OK) {
+        char what[96];
+        if (indexed)
+            snprintf(what, sizeof what, "%s: shapes[%zu]", who, index);
+        else
+            snprintf(what, sizeof what, "%s: shape", who);
+        return skim_check_ellipsoid(shape, what);
+    }
     if (!skim_finite3(position))
         return indexed ? skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                                    "%s: positions[%zu] is not finite", who, index)
@@ -396,11 +403,24 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
                           skim_vec3 displacement, const skim_move_def *def,
                           skim_move_result *out)
 {
-    skim_ellipsoid_space space;
-    skim_ellipsoid_space_init(&space, shape);
+    skim_move_scratch *scratch = skim_move_thread_scratch();
+    if (!scratch)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_move: no memory for the thread's scratch");
+    /* A crowd is mostly one shape and one def: keep the last ones' derived
+       values (the quaternion's matrix in double, the slope's cosine). */
+    if (!scratch->space_valid || memcmp(&scratch->space_shape, shape, sizeof *shape) != 0) {
+        skim_ellipsoid_space_init(&scratch->space, shape);
+        scratch->space_shape = *shape;
+        scratch->space_valid = true;
+    }
+    if (!(scratch->slope_degrees == def->max_slope_degrees)) {
+        scratch->slope_degrees = def->max_slope_degrees;
+        scratch->cos_floor = cosf(def->max_slope_degrees * (float)(M_PI / 180.0));
+    }
+    const skim_ellipsoid_space space = scratch->space;
     skim_move_ctx ctx = {
         .kernels = kernels, .space = &space, .def = def,
-        .scratch = skim_move_thread_scratch(),
+        .scratch = scratch,
         .friction = def->material_friction_count ? def->material_friction : NULL,
         .friction_count = def->material_friction_count,
         .cull = def->query.cull_back_faces,
@@ -412,21 +432,21 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
     ctx.up[0] = (float)(def->up.x / up_length);
     ctx.up[1] = (float)(def->up.y / up_length);
     ctx.up[2] = (float)(def->up.z / up_length);
-    skim_mat3_mul_vec(space.to_unit, ctx.up, ctx.up_unit);
+    mv_mat3(space.to_unit, ctx.up, ctx.up_unit);
     mv_copy(ctx.up_unit_dir, ctx.up_unit);
     skim_move_normalize(ctx.up_unit_dir);
     for (int i = 0; i < 3; ++i)
         ctx.up_grad[i] = space.to_world[0][i] * ctx.up[0] + space.to_world[1][i] * ctx.up[1] +
                          space.to_world[2][i] * ctx.up[2];
-    ctx.cos_floor = cosf(def->max_slope_degrees * (float)(M_PI / 180.0));
+    ctx.cos_floor = scratch->cos_floor;
 
     const float start[3] = { position.x, position.y, position.z };
     const float displacement_world[3] = { displacement.x, displacement.y, displacement.z };
     const float gravity_world[3] = { def->gravity.x, def->gravity.y, def->gravity.z };
 
     float delta[3], gravity[3];
-    skim_mat3_mul_vec(space.to_unit, displacement_world, delta);
-    skim_mat3_mul_vec(space.to_unit, gravity_world, gravity);
+    mv_mat3(space.to_unit, displacement_world, delta);
+    mv_mat3(space.to_unit, gravity_world, gravity);
 
     /* The one gather: a box no pass can leave (see the top of this file).
        Slides shorten what is left in unit-sphere space, where they happen,
@@ -446,9 +466,6 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
         box_min[axis] = (float)(start[axis] - half);
         box_max[axis] = (float)(start[axis] + half);
     }
-    skim_move_scratch *scratch = ctx.scratch;
-    if (!scratch)
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_move: no memory for the thread's scratch");
     scratch->based_valid = false;
     skim_status status = skim_gather_candidates(world, &space, start, box_min, box_max,
                                                 def->query.material_mask, &scratch->gathered);
@@ -481,7 +498,7 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
         return ctx.status;
 
     float offset[3];
-    skim_mat3_mul_vec(space.to_world, pos, offset);
+    mv_mat3(space.to_world, pos, offset);
     memset(out, 0, sizeof *out);
     out->position = (skim_vec3){ position.x + offset[0], position.y + offset[1],
                                  position.z + offset[2] };

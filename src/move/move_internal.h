@@ -57,6 +57,17 @@ static inline void mv_cross(float out[3], const float a[3], const float b[3])
     out[1] = y;
     out[2] = z;
 }
+/* skim_mat3_mul_vec, inlined for the move's hot path (same operations in
+   the same order, so the same results). */
+static inline void mv_mat3(const float m[3][3], const float v[3], float out[3])
+{
+    float x = m[0][0] * v[0] + m[0][1] * v[1] + m[0][2] * v[2];
+    float y = m[1][0] * v[0] + m[1][1] * v[1] + m[1][2] * v[2];
+    float z = m[2][0] * v[0] + m[2][1] * v[1] + m[2][2] * v[2];
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+}
 /* Normalises in place; returns false (and leaves v) when v is ~zero. */
 bool skim_move_normalize(float v[3]);
 
@@ -110,6 +121,12 @@ typedef struct skim_move_scratch {
     float    based_at[3];
     uint32_t based_version;
     bool     based_valid;
+    /* The last shape's space and the last slope limit's cosine. */
+    skim_ellipsoid space_shape;
+    skim_ellipsoid_space space;
+    bool     space_valid;
+    float    slope_degrees;        /* NaN-free: 0 until set (0 is never valid) */
+    float    cos_floor;
 } skim_move_scratch;
 
 /* The calling thread's scratch (never freed; bounded by the largest gather,

@@ -30,7 +30,7 @@
 static float progress(const skim_move_ctx *ctx, const float pos[3], const float direction[3])
 {
     float world[3];
-    skim_mat3_mul_vec(ctx->space->to_world, pos, world);
+    mv_mat3(ctx->space->to_world, pos, world);
     return mv_dot(world, direction);
 }
 
@@ -40,7 +40,7 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
     const skim_move_def *def = ctx->def;
     /* The horizontal intent, world space. */
     float intent[3];
-    skim_mat3_mul_vec(ctx->space->to_world, delta, intent);
+    mv_mat3(ctx->space->to_world, delta, intent);
     mv_add_scaled(intent, intent, ctx->up, -mv_dot(intent, ctx->up));
     if (!skim_move_normalize(intent))
         return;
@@ -66,7 +66,7 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
        start's lowest point than step_height (and a skin). The lowest point
        of the shape is its support along -up, |M^T up| below the center. */
     float landed_world[3];
-    skim_mat3_mul_vec(ctx->space->to_world, down.landed_point, landed_world);
+    mv_mat3(ctx->space->to_world, down.landed_point, landed_world);
     float foot = sqrtf(mv_dot(ctx->up_grad, ctx->up_grad));
     float height = mv_dot(landed_world, ctx->up) + foot;
     if (!(height <= def->step_height + ctx->skin * foot))
