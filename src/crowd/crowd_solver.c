@@ -105,7 +105,10 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t self, uint32_t other, cro
     if (sep_h != sep_v) {
         vertical = sep_v;            /* the one axis that separates them */
     } else if (!sep_h) {
-        vertical = false;            /* already overlapping: push apart across up */
+        /* Overlapping on both axes: the axis of least overlap, as a
+           separating-axis test would pick (one agent standing on another's
+           head a hair inside from rounding keeps the vertical axis). */
+        vertical = (h - fabs(z0)) / h < (r - dist0) / r;
     } else {
         /* Both axes separate at the start: keep the one that still
            separates at the planned end, or, if both or neither do, the one
@@ -191,13 +194,20 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t self, uint32_t other, cro
        one spot push each other every which way, and holding every such
        pair to its start would freeze the clump; the solver's target opens
        it step by step. */
+    /* The start separation exactly as the check measures it (double, on
+       the float axis), so a pair put back at its starts always passes. */
+    start_separation = dot3d(d0, n);
     double touching = axis_length * (1.0 - CHECK_TOLERANCE);
     double allowed = touching;
     if (start_separation < (1.0 - DEEP_OVERLAP) * axis_length)
         allowed = start_separation - OVERLAP_SLACK * axis_length;
     else if (start_separation < touching)
-        allowed = start_separation - 1e-5 * axis_length; /* a hair inside from rounding: no deeper */
-    out->allowed = (float)allowed;
+        allowed = start_separation; /* slightly inside: no deeper, not even by a rounding */
+    /* Stored as float rounded down, never above the double value. */
+    float allowed_f = (float)allowed;
+    if ((double)allowed_f > allowed)
+        allowed_f = nextafterf(allowed_f, -INFINITY);
+    out->allowed = allowed_f;
     out->share = self_is_a ? share_a : share_b;
     out->vertical = vertical;
 }
@@ -356,6 +366,8 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n)
         ++rounds;
         int any = 0;
         const bool last = rounds > SHORTEN_ROUNDS;
+        if (rounds > 2 * SHORTEN_ROUNDS)
+            break; /* cannot happen (all starts pass); a guard, not a path */
 #pragma omp parallel for schedule(static) reduction(| : any)
         for (long i = 0; i < count; ++i) {
             float lambda = c->lambda[i];

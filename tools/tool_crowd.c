@@ -1,0 +1,370 @@
+/* skim crowd: N wandering agents in a level, with figures and a picture.
+
+   The agents are spheres of radius 16 (a Quake player) walking at 320
+   units/s in a direction each picks anew every second, and now and then
+   jumping, the workload of the movement issue's crowd benchmark. */
+#include "tool.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define AGENT_RADIUS 16.0f
+#define WALK_SPEED 320.0f
+#define JUMP_HEIGHT 40.0f
+#define JUMP_CHANCE 0.05     /* per agent, each time it turns */
+#define TRAIL_POINTS 300000u /* samples kept over all agents, for the SVG */
+#define FRAME_DT (1.0f / 60.0f)
+
+typedef struct options {
+    const char *scene, *svg;
+    uint64_t agents, frames, threads, seed;
+    bool json, world_only;
+} options;
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static double random_unit(uint64_t *state)
+{
+    return (double)(next_random(state) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    *o = (options){ .scene = "default", .agents = 1000, .frames = 300, .threads = 0, .seed = 1 };
+    for (int i = 1; i < argc; ++i) {
+        const char *option = argv[i];
+        if (strcmp(option, "--json") == 0) {
+            o->json = true;
+            continue;
+        }
+        if (strcmp(option, "--world-only") == 0) {
+            o->world_only = true;
+            continue;
+        }
+        const char *value = NULL;
+        uint64_t *number = NULL, min = 1, max = 0;
+        if (strcmp(option, "--scene") == 0 || strcmp(option, "--svg") == 0) {
+        } else if (strcmp(option, "--agents") == 0) {
+            number = &o->agents, max = 1u << 24;
+        } else if (strcmp(option, "--frames") == 0) {
+            number = &o->frames, max = 1000000;
+        } else if (strcmp(option, "--threads") == 0) {
+            number = &o->threads, max = 1024;
+        } else if (strcmp(option, "--seed") == 0) {
+            number = &o->seed, min = 0, max = UINT64_MAX;
+        } else {
+            return tool_usage("crowd", "unknown option '%s'", option);
+        }
+        if (!(value = tool_option_value("crowd", argc, argv, &i)))
+            return EXIT_USAGE;
+        if (strcmp(option, "--scene") == 0)
+            o->scene = value;
+        else if (strcmp(option, "--svg") == 0)
+            o->svg = value;
+        else if (!tool_parse_u64(value, min, max, number))
+            return tool_usage("crowd", "%s needs a whole number from %llu to %llu (got '%s')", option,
+                              (unsigned long long)min, (unsigned long long)max, value);
+    }
+    return EXIT_OK;
+}
+
+/* Places agents on upward-facing ground: on a grid of columns 2r + 4
+   apart, each column is probed from several heights (a free start, swept
+   down to a floor), so floors under others (a closed room) are found too.
+   Returns the spots in column order (malloc'ed; NULL if out of memory). */
+static skim_vec3 *find_spots(const skim_world *world, uint32_t *spot_count)
+{
+    *spot_count = 0;
+    skim_world_stats s;
+    skim_world_get_stats(world, &s);
+    const float r = AGENT_RADIUS, spacing = 2.0f * r + 4.0f, level_step = 64.0f;
+    const int nx = (int)floorf((s.bounds_max.x - s.bounds_min.x - 2.0f * r) / spacing);
+    const int ny = (int)floorf((s.bounds_max.y - s.bounds_min.y - 2.0f * r) / spacing);
+    const int levels = 1 + (int)ceilf((s.bounds_max.z - s.bounds_min.z) / level_step);
+    if (nx < 1 || ny < 1)
+        return calloc(1, sizeof(skim_vec3));
+    const int per_column = 4;
+    skim_vec3 *found = calloc((size_t)nx * ny * per_column, sizeof *found);
+    uint8_t *count = calloc((size_t)nx * ny, 1);
+    if (!found || !count) {
+        free(found);
+        free(count);
+        return NULL;
+    }
+    const skim_ellipsoid shape = { { r, r, r }, { 0, 0, 0, 1 } };
+#pragma omp parallel for schedule(dynamic, 16)
+    for (long column = 0; column < (long)nx * ny; ++column) {
+        float x = s.bounds_min.x + r + 2.0f + spacing * (float)(column % nx);
+        float y = s.bounds_min.y + r + 2.0f + spacing * (float)(column / nx);
+        for (int level = 0; level < levels && count[column] < per_column; ++level) {
+            skim_vec3 start = { x, y, s.bounds_max.z + r + 2.0f - level_step * (float)level };
+            skim_hit hit;
+            /* A start inside or touching geometry is no place to stand. */
+            if (skim_sweep(world, &shape, start, (skim_vec3){ 0, 0, -0.01f }, NULL, &hit) != SKIM_OK || hit.hit)
+                continue;
+            skim_vec3 down = { 0, 0, -(start.z - s.bounds_min.z + r) };
+            if (skim_sweep(world, &shape, start, down, NULL, &hit) != SKIM_OK || !hit.hit || hit.normal.z < 0.7f)
+                continue;
+            skim_vec3 spot = { x, y, start.z + hit.t * down.z + 1.0f };
+            bool seen = false;
+            for (int k = 0; k < count[column]; ++k)
+                seen |= fabsf(found[column * per_column + k].z - spot.z) < 2.0f * r + 2.0f;
+            if (!seen)
+                found[column * per_column + count[column]++] = spot;
+        }
+    }
+    uint32_t total = 0;
+    for (long column = 0; column < (long)nx * ny; ++column)
+        for (int k = 0; k < count[column]; ++k)
+            found[total++] = found[column * per_column + k];
+    free(count);
+    *spot_count = total;
+    return found;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct figures {
+    double seconds, median_ms, mean_ms, max_ms, world_ms, agents_ms;
+    float closest;
+    double blocked, shortened;
+    skim_crowd_stats last;
+    uint64_t hash;
+    int threads;
+    uint32_t triangles;
+} figures;
+
+static void print_summary(const options *o, const figures *f)
+{
+    double steps = (double)o->agents * (double)o->frames;
+    printf("skim crowd on %s (%u triangles), %d thread%s%s\n", o->scene, f->triangles, f->threads,
+           f->threads == 1 ? "" : "s", o->world_only ? ", agent-agent collisions off" : "");
+    printf("  agents             %llu\n", (unsigned long long)o->agents);
+    printf("  frames             %llu of 1/60 s\n", (unsigned long long)o->frames);
+    printf("  mover-steps/s      %.0f\n", steps / f->seconds);
+    printf("  time per frame     %.2f ms median, %.2f ms mean, %.2f ms worst  (world %.2f ms, agents %.2f ms)\n",
+           f->median_ms, f->mean_ms, f->max_ms, f->world_ms, f->agents_ms);
+    printf("  on floor / in air  %u / %u  (%u standing on another agent)\n", f->last.on_floor, f->last.in_air,
+           f->last.on_agent);
+    if (o->world_only)
+        printf("  closest approach   not measured (agent-agent collisions off)\n");
+    else if (isinf(f->closest))
+        printf("  closest approach   no two agents ever came near\n");
+    else
+        printf("  closest approach   %.4f units between two agents' cylinders%s\n", f->closest,
+               f->closest < 0.0f ? " (an overlap within the tolerance of 1e-4 of their radii)" : "");
+    if (!o->world_only)
+        printf("  held back          %.1f agents per frame kept at their start, %.1f shortened their move\n",
+               f->blocked, f->shortened);
+    printf("  state hash         %016llx\n", (unsigned long long)f->hash);
+    if (o->svg)
+        printf("  picture            %s\n", o->svg);
+}
+
+static void print_json(const options *o, const figures *f)
+{
+    double steps = (double)o->agents * (double)o->frames;
+    printf("{\"scene\":\"%s\",\"triangles\":%u,\"agents\":%llu,\"frames\":%llu,\"dt\":%.9g,\"threads\":%d,"
+           "\"agent_collisions\":%s,\"seconds\":%.6f,\"mover_steps_per_second\":%.0f,"
+           "\"ms_per_frame_median\":%.4f,\"ms_per_frame_mean\":%.4f,\"ms_per_frame_max\":%.4f,"
+           "\"ms_world_mean\":%.4f,\"ms_agents_mean\":%.4f,\"on_floor\":%u,\"in_air\":%u,\"on_agent\":%u,",
+           o->scene, f->triangles, (unsigned long long)o->agents, (unsigned long long)o->frames, FRAME_DT,
+           f->threads, o->world_only ? "false" : "true", f->seconds, steps / f->seconds, f->median_ms,
+           f->mean_ms, f->max_ms, f->world_ms, f->agents_ms, f->last.on_floor, f->last.in_air, f->last.on_agent);
+    if (isinf(f->closest) || o->world_only)
+        printf("\"closest_approach\":null,");
+    else
+        printf("\"closest_approach\":%.6f,", f->closest);
+    printf("\"blocked_per_frame\":%.3f,\"shortened_per_frame\":%.3f,\"state_hash\":\"%016llx\",\"svg\":", f->blocked,
+           f->shortened, (unsigned long long)f->hash);
+    if (o->svg)
+        printf("\"%s\"}\n", o->svg);
+    else
+        printf("null}\n");
+}
+
+/* Steps the crowd, sampling trails; fills the figures. */
+static int run(const options *o, const skim_world *world, skim_crowd *crowd, tool_trails *trails, figures *f)
+{
+    const uint32_t n = (uint32_t)o->agents;
+    double *frame_ms = malloc(o->frames * sizeof *frame_ms);
+    if (!frame_ms)
+        return tool_failed("crowd", "out of memory");
+    uint64_t random = o->seed * 0x2545F4914F6CDD1Dull + 1;
+    const bool progress = isatty(fileno(stderr)) != 0;
+    double last_progress = now_seconds(), world_ms = 0.0, agents_ms = 0.0;
+    f->closest = INFINITY;
+    f->blocked = f->shortened = 0.0;
+    uint32_t sample = 0;
+    for (uint64_t frame = 0; frame < o->frames; ++frame) {
+        /* Each agent turns once a second, agents spread over the second. */
+        for (uint32_t i = 0; i < n; ++i)
+            if ((frame + i) % 60 == 0) {
+                double angle = 6.283185307179586 * random_unit(&random);
+                skim_crowd_set_velocity(crowd, i, (skim_vec3){ WALK_SPEED * (float)cos(angle),
+                                                               WALK_SPEED * (float)sin(angle), 0 });
+                if (random_unit(&random) < JUMP_CHANCE)
+                    skim_crowd_jump(crowd, i, JUMP_HEIGHT, NULL);
+            }
+        if (frame % trails->frames_per_sample == 0 && sample < trails->samples)
+            memcpy((skim_vec3 *)trails->points + (size_t)sample++ * n, skim_crowd_positions(crowd), n * sizeof(skim_vec3));
+        double t0 = now_seconds();
+        if (skim_crowd_step(world, crowd, FRAME_DT) != SKIM_OK) {
+            free(frame_ms);
+            return tool_failed("crowd", "step %llu failed", (unsigned long long)frame);
+        }
+        double t1 = now_seconds();
+        frame_ms[frame] = (t1 - t0) * 1e3;
+        skim_crowd_stats stats;
+        skim_crowd_get_stats(crowd, &stats);
+        world_ms += stats.seconds_world * 1e3;
+        agents_ms += stats.seconds_agents * 1e3;
+        if (stats.closest_gap < f->closest)
+            f->closest = stats.closest_gap;
+        f->blocked += stats.blocked;
+        f->shortened += stats.shortened;
+        f->last = stats;
+        if (progress && (t1 - last_progress > 0.25 || frame + 1 == o->frames)) {
+            fprintf(stderr, "\r  frame %llu/%llu  %.2f ms/frame ", (unsigned long long)(frame + 1),
+                    (unsigned long long)o->frames, frame_ms[frame]);
+            fflush(stderr);
+            last_progress = t1;
+        }
+    }
+    if (progress)
+        fprintf(stderr, "\r\033[K");
+    if (sample < trails->samples)
+        memcpy((skim_vec3 *)trails->points + (size_t)sample++ * n, skim_crowd_positions(crowd), n * sizeof(skim_vec3));
+    trails->samples = sample;
+    double total = 0.0;
+    for (uint64_t k = 0; k < o->frames; ++k)
+        total += frame_ms[k];
+    f->seconds = total * 1e-3;
+    f->mean_ms = total / (double)o->frames;
+    f->world_ms = world_ms / (double)o->frames;
+    f->agents_ms = agents_ms / (double)o->frames;
+    qsort(frame_ms, o->frames, sizeof *frame_ms, compare_doubles);
+    f->median_ms = frame_ms[o->frames / 2];
+    f->max_ms = frame_ms[o->frames - 1];
+    f->blocked /= (double)o->frames;
+    f->shortened /= (double)o->frames;
+    f->hash = skim_crowd_hash(crowd);
+    free(frame_ms);
+    return EXIT_OK;
+}
+
+int tool_crowd(int argc, char **argv)
+{
+    options o;
+    int code = parse_options(argc, argv, &o);
+    if (code)
+        return code;
+    if (o.threads)
+        omp_set_num_threads((int)o.threads);
+    tool_scene scene;
+    if ((code = tool_scene_open("crowd", o.scene, &scene)))
+        return code;
+    const uint32_t n = (uint32_t)o.agents;
+    skim_vec3 *spots = NULL;
+    skim_crowd *crowd = NULL;
+    tool_trails trails = { 0 };
+    float *radius = NULL;
+    figures f = { .threads = omp_get_max_threads() };
+    skim_world_stats world_stats;
+    skim_world_get_stats(scene.world, &world_stats);
+    f.triangles = world_stats.triangles;
+    code = EXIT_RUNTIME;
+    /* Every free spot, shuffled by the seed; the first n are used. */
+    uint32_t available = 0;
+    spots = find_spots(scene.world, &available);
+    if (!spots) {
+        tool_failed("crowd", "out of memory");
+        goto done;
+    }
+    if (available < n) {
+        fprintf(stderr, "skim crowd: the scene '%s' has room for %u agents of radius %g, not %u\n", o.scene,
+                available, AGENT_RADIUS, n);
+        goto done;
+    }
+    uint64_t random = o.seed ^ 0xD1B54A32D192ED03ull;
+    for (uint32_t i = available - 1; i > 0; --i) {
+        uint32_t j = (uint32_t)(next_random(&random) % (i + 1));
+        skim_vec3 t = spots[i];
+        spots[i] = spots[j];
+        spots[j] = t;
+    }
+    skim_crowd_def def = skim_crowd_def_default();
+    def.capacity = n;
+    def.agent_collisions = !o.world_only;
+    if (skim_crowd_create(&def, &crowd) != SKIM_OK) {
+        tool_failed("crowd", "cannot make a crowd of %u", n);
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        skim_agent_def agent = skim_agent_def_default();
+        agent.position = spots[i];
+        uint32_t id;
+        if (skim_crowd_add(crowd, &agent, &id) != SKIM_OK) {
+            tool_failed("crowd", "cannot add agent %u", i);
+            goto done;
+        }
+    }
+    trails.agents = n;
+    trails.frames_per_sample = (uint32_t)((o.frames * (uint64_t)n + TRAIL_POINTS - 1) / TRAIL_POINTS);
+    if (trails.frames_per_sample < 1)
+        trails.frames_per_sample = 1;
+    trails.samples = o.svg ? (uint32_t)(o.frames / trails.frames_per_sample + 2) : 0;
+    radius = malloc((size_t)n * sizeof *radius);
+    trails.points = o.svg ? malloc((size_t)trails.samples * n * sizeof(skim_vec3)) : NULL;
+    if (!radius || (o.svg && !trails.points)) {
+        tool_failed("crowd", "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; ++i)
+        radius[i] = AGENT_RADIUS;
+    trails.radius = radius;
+    if ((code = run(&o, scene.world, crowd, &trails, &f)))
+        goto done;
+    if (o.svg) {
+        char caption[256];
+        snprintf(caption, sizeof caption, "skim crowd: %u agents, %llu frames on %s; trails sampled every %u frames",
+                 n, (unsigned long long)o.frames, o.scene, trails.frames_per_sample);
+        if (!tool_write_svg(o.svg, &scene, &trails, caption)) {
+            code = tool_failed("crowd", "cannot write '%s'", o.svg);
+            goto done;
+        }
+    }
+    if (o.json)
+        print_json(&o, &f);
+    else
+        print_summary(&o, &f);
+    code = EXIT_OK;
+done:
+    free(spots);
+    free(radius);
+    free((void *)trails.points);
+    skim_crowd_destroy(crowd);
+    tool_scene_close(&scene);
+    return code;
+}

@@ -1,0 +1,116 @@
+/* The top-down picture of a crowd run: the level's triangles seen from
+   above (z up), floors shaded by height and walls dark, painted low to high
+   so the upper surfaces cover the lower; then every agent's trail, and a
+   disc where it ended. */
+#include "tool.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct drawn {
+    float top;       /* highest z: painting order */
+    uint32_t index;
+} drawn;
+
+static int by_top(const void *a, const void *b)
+{
+    const drawn *x = a, *y = b;
+    if (x->top != y->top)
+        return x->top < y->top ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* A colour per agent: hues spread by the golden angle. */
+static void agent_colour(uint32_t i, char out[32])
+{
+    double hue = fmod((double)i * 137.50776405, 360.0);
+    snprintf(out, 32, "hsl(%.0f,75%%,42%%)", hue);
+}
+
+bool tool_write_svg(const char *path, const tool_scene *scene, const tool_trails *trails, const char *caption)
+{
+    skim_world_stats bounds;
+    if (skim_world_get_stats(scene->world, &bounds) != SKIM_OK)
+        return false;
+    const skim_mesh_data *mesh = &scene->mesh;
+    FILE *out = fopen(path, "w");
+    if (!out)
+        return false;
+    const float margin = 40.0f;
+    const float min_x = bounds.bounds_min.x - margin, max_y = bounds.bounds_max.y + margin;
+    const float width = bounds.bounds_max.x - bounds.bounds_min.x + 2 * margin;
+    const float height = bounds.bounds_max.y - bounds.bounds_min.y + 2 * margin + 80.0f;
+    const float z0 = bounds.bounds_min.z, z_span = fmaxf(bounds.bounds_max.z - z0, 1.0f);
+    const double pixels = 2000.0;
+    fprintf(out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 -80 %.1f %.1f\">\n",
+            pixels, pixels * height / width, width, height);
+    fprintf(out, "<rect x=\"0\" y=\"-80\" width=\"%.1f\" height=\"%.1f\" fill=\"#ffffff\"/>\n", width, height);
+    fprintf(out, "<text x=\"%.1f\" y=\"-30\" font-family=\"sans-serif\" font-size=\"%.1f\" fill=\"#222\">%s</text>\n",
+            margin, 40.0, caption);
+
+    /* The level. */
+    drawn *order = malloc(((size_t)mesh->triangle_count + 1) * sizeof *order);
+    if (!order) {
+        fclose(out);
+        return false;
+    }
+    for (uint32_t t = 0; t < mesh->triangle_count; ++t) {
+        const uint32_t *i = mesh->indices + 3 * (size_t)t;
+        order[t].top = fmaxf(mesh->positions[3 * i[0] + 2],
+                             fmaxf(mesh->positions[3 * i[1] + 2], mesh->positions[3 * i[2] + 2]));
+        order[t].index = t;
+    }
+    qsort(order, mesh->triangle_count, sizeof *order, by_top);
+    if (!mesh->triangle_count) /* a baked world: its bounds only */
+        fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#eee\" stroke=\"#333\"/>\n",
+                margin, margin, width - 2 * margin, height - 80.0f - 2 * margin);
+    fprintf(out, "<g stroke-linejoin=\"round\">\n");
+    for (uint32_t k = 0; k < mesh->triangle_count; ++k) {
+        const uint32_t *i = mesh->indices + 3 * (size_t)order[k].index;
+        const float *a = mesh->positions + 3 * (size_t)i[0], *b = mesh->positions + 3 * (size_t)i[1],
+                    *c = mesh->positions + 3 * (size_t)i[2];
+        const float v[9] = { a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2] };
+        float e1[3] = { v[3] - v[0], v[4] - v[1], v[5] - v[2] }, e2[3] = { v[6] - v[0], v[7] - v[1], v[8] - v[2] };
+        float n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
+        float length = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        if (!(length > 0.0f))
+            continue;
+        float up = fabsf(n[2]) / length;
+        float level = (order[k].top - z0) / z_span; /* 0 low .. 1 high */
+        int grey;
+        if (up > 0.7f) /* floors and tops: lighter when low, darker when high */
+            grey = 232 - (int)(120.0f * level);
+        else /* walls and slopes: seen edge-on from above, drawn dark */
+            grey = 70 - (int)(40.0f * level);
+        fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"rgb(%d,%d,%d)\" stroke=\"rgb(%d,%d,%d)\" "
+                     "stroke-width=\"%s\"/>\n",
+                v[0] - min_x, max_y - v[1], v[3] - min_x, max_y - v[4], v[6] - min_x, max_y - v[7], grey, grey,
+                grey + 8, grey, grey, grey + 8, up > 0.7f ? "0.5" : "2");
+    }
+    fprintf(out, "</g>\n");
+    free(order);
+
+    /* Trails, then where each agent ended. */
+    char colour[32];
+    fprintf(out, "<g fill=\"none\" stroke-width=\"3\" stroke-opacity=\"0.75\" stroke-linecap=\"round\">\n");
+    for (uint32_t a = 0; a < trails->agents && trails->samples > 1; ++a) {
+        agent_colour(a, colour);
+        fprintf(out, "<polyline stroke=\"%s\" points=\"", colour);
+        for (uint32_t s = 0; s < trails->samples; ++s) {
+            const skim_vec3 *p = &trails->points[(size_t)s * trails->agents + a];
+            fprintf(out, "%s%.0f,%.0f", s ? " " : "", p->x - min_x, max_y - p->y);
+        }
+        fprintf(out, "\"/>\n");
+    }
+    fprintf(out, "</g>\n<g stroke=\"#111\" stroke-width=\"1.5\">\n");
+    for (uint32_t a = 0; a < trails->agents && trails->samples > 0; ++a) {
+        const skim_vec3 *p = &trails->points[(size_t)(trails->samples - 1) * trails->agents + a];
+        agent_colour(a, colour);
+        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"/>\n", p->x - min_x, max_y - p->y,
+                trails->radius[a], colour);
+    }
+    fprintf(out, "</g>\n</svg>\n");
+    bool ok = !ferror(out);
+    return fclose(out) == 0 && ok;
+}
