@@ -9,7 +9,10 @@
              binary tree built with the same leaf rules (the yardstick)
      sweep   sweeps/s through the BVH and through brute force in the same
              run, spheres of radius 16 starting near surfaces with
-             displacements up to 32 radii; candidates per sweep; gathers/s
+             displacements up to 32 radii; candidates per sweep; gathers/s;
+             the same sweeps with the swept gather; leaves a box walk
+             returns against leaves whose exact box overlaps (the cost of
+             the 8-bit child bounds)
      load    save size and the median time to skim_world_load the bake
 
    Usage: bench_bvh [--quick] [--only NAME] [--bvh-only] (NAME: default,
@@ -28,9 +31,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifdef SKIM_BENCH_EMBREE
-#include "embree_compare.h"
-#endif
 
 static double now(void)
 {
@@ -268,9 +268,6 @@ static void bench_scene(const char *name, const skim_mesh *mesh, int queries, bo
            (double)swept_gathered / queries, (double)leaves_walked / queries,
            (double)leaves_exact / queries);
     fflush(stdout);
-#ifdef SKIM_BENCH_EMBREE
-    embree_compare(name, mesh, q, queries, queries / bvh_seconds);
-#endif
 
     /* Load: map the bake, median of several (the file is in the page cache,
        as it would be on a server that restarts). */

@@ -78,34 +78,101 @@ static void encode_bounds(skim_bvh_node *node, const skim_bvh_binary_node *const
     }
 }
 
-/* Makes the wide node for binary internal node slot: starting from its two
-   children, the child with the largest surface area is opened (replaced by
-   its own two children) until eight slots are used or only leaves remain:
-   the greedy collapse of Wald et al.'s "Getting rid of packets". */
-static uint32_t collapse_node(collapser *c, uint32_t slot, uint32_t depth)
+/* Which binary nodes become wide nodes: the dynamic programme of Ylitie,
+   Karras and Laine ("Efficient incoherent ray traversal on GPUs through
+   compressed wide BVHs", 2017), with the cost of a wide node its surface
+   area (the chance a query visits it) and leaves free (a leaf's triangles
+   cost the same wherever it hangs). cost[slot][k-1] is the least cost of
+   representing the subtree at slot as a forest of at most k roots: as one
+   root (a wide node whose children are the best forest of 8 below it), or
+   by giving a roots to the left child and k - a to the right. The greedy
+   top-down collapse it replaces left the bottom level of a balanced tree
+   with two children a node (55.7 bytes a triangle on a 2-million-triangle
+   terrain); this fills nodes where that is cheapest. */
+typedef struct collapse_plan {
+    float   (*cost)[SKIM_BVH_WIDTH];  /* per binary slot */
+    uint8_t (*choice)[SKIM_BVH_WIDTH];/* 0: one root here; a: a roots left, k - a right */
+} collapse_plan;
+
+static void plan_subtree(const skim_bvh_binary_tree *tree, collapse_plan *plan, uint32_t slot,
+                         double root_area)
+{
+    const skim_bvh_binary_node *node = &tree->nodes[slot];
+    float *cost = plan->cost[slot];
+    uint8_t *choice = plan->choice[slot];
+    if (node->count) {
+        for (unsigned k = 0; k < SKIM_BVH_WIDTH; ++k) {
+            cost[k] = 0.0f;
+            choice[k] = 0;
+        }
+        return;
+    }
+    plan_subtree(tree, plan, node->first, root_area);
+    plan_subtree(tree, plan, node->right, root_area);
+    const float *left = plan->cost[node->first], *right = plan->cost[node->right];
+    /* split[k-1]: best cost with k roots shared between the two children. */
+    float split[SKIM_BVH_WIDTH];
+    uint8_t split_choice[SKIM_BVH_WIDTH];
+    split[0] = INFINITY;
+    split_choice[0] = 0;
+    for (unsigned k = 2; k <= SKIM_BVH_WIDTH; ++k) {
+        split[k - 1] = INFINITY;
+        split_choice[k - 1] = 1;
+        for (unsigned a = 1; a < k; ++a) {
+            float c = left[a - 1] + right[k - a - 1];
+            if (c < split[k - 1]) {
+                split[k - 1] = c;
+                split_choice[k - 1] = (uint8_t)a;
+            }
+        }
+    }
+    float as_node = (float)(skim_bvh_half_area(node->lo, node->hi) / root_area) + split[SKIM_BVH_WIDTH - 1];
+    for (unsigned k = 1; k <= SKIM_BVH_WIDTH; ++k) {
+        if (k >= 2 && split[k - 1] < as_node) {
+            cost[k - 1] = split[k - 1];
+            choice[k - 1] = split_choice[k - 1];
+        } else {
+            cost[k - 1] = as_node;
+            choice[k - 1] = 0;
+        }
+    }
+}
+
+/* Appends the roots of slot's best forest of at most k roots. */
+static void expand_forest(const skim_bvh_binary_tree *tree, const collapse_plan *plan, uint32_t slot,
+                          unsigned k, uint32_t *roots, int *count)
+{
+    const skim_bvh_binary_node *node = &tree->nodes[slot];
+    uint8_t a = plan->choice[slot][k - 1];
+    if (node->count || a == 0) {
+        roots[(*count)++] = slot;
+        return;
+    }
+    expand_forest(tree, plan, node->first, a, roots, count);
+    expand_forest(tree, plan, node->right, k - a, roots, count);
+}
+
+/* Makes the wide node for binary internal node slot, its children the best
+   forest of eight below it. */
+static uint32_t collapse_node(collapser *c, const collapse_plan *plan, uint32_t slot, uint32_t depth)
 {
     const skim_bvh_binary_node *all = c->tree->nodes;
     uint32_t index = c->count++;
     c->depth = depth > c->depth ? depth : c->depth;
-    uint32_t slots[SKIM_BVH_WIDTH] = { all[slot].first, all[slot].right };
-    int used = 2;
-    while (used < (int)SKIM_BVH_WIDTH) {
-        int widest = -1;
-        float widest_area = -1.0f;
-        for (int i = 0; i < used; ++i) {
-            const skim_bvh_binary_node *b = &all[slots[i]];
-            float area = skim_bvh_half_area(b->lo, b->hi);
-            if (b->count == 0 && area > widest_area) {
-                widest = i;
-                widest_area = area;
-            }
+    uint32_t slots[SKIM_BVH_WIDTH];
+    int used = 0;
+    /* The node's own forest of eight: the split of eight roots between
+       its children that plan_subtree's as_node was costed with. */
+    uint8_t first_share = 1;
+    float best = INFINITY;
+    const float *left = plan->cost[all[slot].first], *right = plan->cost[all[slot].right];
+    for (unsigned share = 1; share < SKIM_BVH_WIDTH; ++share)
+        if (left[share - 1] + right[SKIM_BVH_WIDTH - share - 1] < best) {
+            best = left[share - 1] + right[SKIM_BVH_WIDTH - share - 1];
+            first_share = (uint8_t)share;
         }
-        if (widest < 0)
-            break;
-        uint32_t opened = slots[widest];
-        slots[widest] = all[opened].first;
-        slots[used++] = all[opened].right;
-    }
+    expand_forest(c->tree, plan, all[slot].first, first_share, slots, &used);
+    expand_forest(c->tree, plan, all[slot].right, SKIM_BVH_WIDTH - first_share, slots, &used);
     const skim_bvh_binary_node *child[SKIM_BVH_WIDTH];
     for (int i = 0; i < used; ++i)
         child[i] = &all[slots[i]];
@@ -128,7 +195,7 @@ static uint32_t collapse_node(collapser *c, uint32_t slot, uint32_t depth)
             /* Children are numbered after their parent: depth-first
                pre-order, which keeps a subtree's nodes together in memory
                and lets the loader rule out cycles with one comparison. */
-            node.child[i] = collapse_node(c, slots[i], depth + 1);
+            node.child[i] = collapse_node(c, plan, slots[i], depth + 1);
         }
     }
     c->nodes[index] = node;
@@ -152,8 +219,21 @@ skim_status skim_bvh_collapse(const skim_bvh_binary_tree *tree, struct skim_bvh 
     if (!nodes)
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH collapse: %u nodes", tree->internal_count);
     double root_area = skim_bvh_half_area(root->lo, root->hi);
-    collapser c = { .tree = tree, .nodes = nodes, .root_area = root_area > 0.0 ? root_area : 1.0 };
-    out->root = collapse_node(&c, 0, 1);
+    root_area = root_area > 0.0 ? root_area : 1.0;
+    size_t slots = 2 * (size_t)tree->prim_count - 1;
+    collapse_plan plan = { .cost = malloc(slots * sizeof *plan.cost),
+                           .choice = malloc(slots * sizeof *plan.choice) };
+    if (!plan.cost || !plan.choice) {
+        free(plan.cost);
+        free(plan.choice);
+        free(nodes);
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH collapse: plan for %zu slots", slots);
+    }
+    plan_subtree(tree, &plan, 0, root_area);
+    collapser c = { .tree = tree, .nodes = nodes, .root_area = root_area };
+    out->root = collapse_node(&c, &plan, 0, 1);
+    free(plan.cost);
+    free(plan.choice);
     out->nodes = nodes;
     out->owned_nodes = nodes;
     out->node_count = c.count;
