@@ -87,7 +87,8 @@ static int parse_options(int argc, char **argv, options *o)
 
 /* Places agents on upward-facing ground: on a grid of columns 2r + 4
    apart, each column is probed from several heights (a free start, swept
-   down to a floor), so floors under others (a closed room) are found too.
+   down to a floor), so floors under others (a closed room) are found too;
+   narrow tops (walls, pillars) are left out.
    Returns the spots in column order (malloc'ed; NULL if out of memory). */
 static skim_vec3 *find_spots(const skim_world *world, uint32_t *spot_count)
 {
@@ -130,10 +131,41 @@ static skim_vec3 *find_spots(const skim_world *world, uint32_t *spot_count)
                 found[column * per_column + count[column]++] = spot;
         }
     }
+    /* Keep only ground that goes on: a spot needs a spot at about its
+       height (within a step) in each of the four neighbouring columns, so
+       nobody starts on a wall top, a pillar or a ledge to fall off the map
+       from. The marks go in a second array: every decision reads the same
+       spots. */
+    uint8_t *keep = calloc((size_t)nx * ny * per_column, 1);
+    if (!keep) {
+        free(found);
+        free(count);
+        return NULL;
+    }
+#pragma omp parallel for schedule(static)
+    for (long column = 0; column < (long)nx * ny; ++column) {
+        long cx = column % nx, cy = column / nx;
+        for (int k = 0; k < count[column]; ++k) {
+            float z = found[column * per_column + k].z;
+            bool ground = true;
+            const long neighbours[4][2] = { { cx - 1, cy }, { cx + 1, cy }, { cx, cy - 1 }, { cx, cy + 1 } };
+            for (int d = 0; d < 4 && ground; ++d) {
+                long x = neighbours[d][0], y = neighbours[d][1];
+                bool near = false;
+                if (x >= 0 && x < nx && y >= 0 && y < ny)
+                    for (int m = 0; m < count[y * nx + x]; ++m)
+                        near |= fabsf(found[(y * nx + x) * per_column + m].z - z) <= 18.0f;
+                ground = near;
+            }
+            keep[column * per_column + k] = ground;
+        }
+    }
     uint32_t total = 0;
     for (long column = 0; column < (long)nx * ny; ++column)
         for (int k = 0; k < count[column]; ++k)
-            found[total++] = found[column * per_column + k];
+            if (keep[column * per_column + k])
+                found[total++] = found[column * per_column + k];
+    free(keep);
     free(count);
     *spot_count = total;
     return found;
