@@ -2,12 +2,45 @@
 #include "skim_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 /* Per-thread candidate buffer: sweeps allocate nothing once it has grown to
-   the largest gather seen on this thread. Freed at thread exit would need a
-   destructor; it is bounded by the largest query and reused for ever. */
-static _Thread_local skim_candidates thread_candidates;
+   the largest gather seen on this thread. The thread-local pointer makes the
+   lookup free; the tss key only carries the destructor, so a thread that
+   ends (an OpenMP worker dropped when a team shrinks, a user's thread) frees
+   its buffer. */
+static _Thread_local skim_candidates *thread_candidates;
+static tss_t candidates_key;
+static once_flag candidates_key_once = ONCE_FLAG_INIT;
+static bool candidates_key_ok;
+
+static void free_thread_candidates(void *opaque)
+{
+    skim_candidates_free(opaque);
+    free(opaque);
+}
+
+static void make_candidates_key(void)
+{
+    candidates_key_ok = tss_create(&candidates_key, free_thread_candidates) == thrd_success;
+}
+
+static skim_candidates *sweep_thread_candidates(void)
+{
+    if (thread_candidates)
+        return thread_candidates;
+    call_once(&candidates_key_once, make_candidates_key);
+    skim_candidates *candidates = calloc(1, sizeof *candidates);
+    if (!candidates)
+        return NULL;
+    skim_candidates_init(candidates);
+    if (candidates_key_ok)
+        tss_set(candidates_key, candidates);
+    thread_candidates = candidates;
+    return candidates;
+}
 
 /* The box that holds the whole sweep: start +- the bounding radius, grown by
    the displacement, padded by a relative margin so rounding in the kernels
@@ -52,12 +85,13 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
     skim_ellipsoid_space_init(&space, shape);
     const float start_world[3] = { start.x, start.y, start.z };
     const float delta_world[3] = { delta.x, delta.y, delta.z };
-    float box_min[3], box_max[3];
-    skim_sweep_box(start_world, delta_world, space.bounding_radius, box_min, box_max);
-
-    skim_candidates *candidates = &thread_candidates;
-    status = skim_gather_candidates(world, &space, start_world, box_min, box_max,
-                                    query->material_mask, candidates);
+    /* One traversal along the path (the grown box, slab-tested against the
+       segment), every candidate moved to unit-sphere space. */
+    skim_candidates *candidates = sweep_thread_candidates();
+    if (!candidates)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_sweep: candidate buffer");
+    status = skim_gather_candidates_swept(world, &space, start_world, delta_world,
+                                          query->material_mask, candidates);
     if (status != SKIM_OK)
         return status;
 
