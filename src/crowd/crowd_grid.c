@@ -1,6 +1,6 @@
 /* Broadphase: which agents can meet this step (seed 004, "Eliminating
-   Tests": a grid, each object tests only the objects in its own and the
-   surrounding cells).
+   Tests": a grid where each object sits in one cell and tests only the
+   objects in its own and the surrounding cells).
 
    Every agent has a reach: a disc across up (radius + how far it can move
    this step, pushes included) and an extent along up. A pair is tested only
@@ -8,15 +8,18 @@
    touch by the end of the step, so the solver and the check need no other
    pairs.
 
-   The grid is a spatial hash of square cells across up, sized from the
-   mean reach. An agent is entered into every cell its reach box covers
-   (usually 1 to 4), and looks for neighbours in those cells; a pair sharing
-   several cells is kept only in the first of them (the cell at the larger
-   of the two boxes' lower corners), so each neighbour is listed once. An
-   agent so fast that its box covers more than BIG_SPAN cells is not entered
-   at all: it is tested against every agent directly, which bounds the grid's
-   size whatever the speeds.
+   The grid: square cells across up, twice the mean reach wide. Each agent
+   is entered once, in the cell of its center, with what the pair test needs
+   (its position and reaches), so the test reads the grid alone. An agent
+   looks through the cells within its reach plus the largest reach in the
+   grid, which holds every agent whose reach can overlap its own; both
+   agents of a pair find each other, and each lists the other once. Agents
+   whose reach is more than BIG_FACTOR times the mean (a very fast one) are
+   kept out of the grid, so that one bullet does not widen everyone's
+   search: they are tested against every agent directly.
 
+   Cells are laid out row-major over the box the agents occupy when that
+   box is small (then a row of cells is one run of memory), else hashed.
    The result depends only on the agents, not on the thread count: entries
    are made in agent order, the bucket sort is stable, and each agent's
    neighbour list is built by one thread in cell order. */
@@ -30,7 +33,7 @@
 #include <omp.h>
 #endif
 
-#define BIG_SPAN 64 /* cells of one agent's box beyond which it is tested against all */
+#define BIG_FACTOR 4.0 /* reach beyond this many mean reaches: tested against all */
 #define CELL_LIMIT 1073741824.0 /* cell coordinates stay well inside int32 */
 
 static uint32_t hash_cell(int32_t cx, int32_t cy)
@@ -39,14 +42,29 @@ static uint32_t hash_cell(int32_t cx, int32_t cy)
     return (uint32_t)(h >> 32);
 }
 
-static int32_t cell_of(double coordinate, double cell)
+/* The bucket of a cell: row-major in the agents' bounding box of cells
+   when that box is small (neighbouring cells then sit side by side in
+   memory, and agents walked in spatial order touch memory in order), a hash
+   otherwise (a few agents spread over a huge level). */
+static inline uint32_t bucket_of(const skim_crowd *c, int32_t cx, int32_t cy)
 {
-    double v = floor(coordinate / cell);
-    if (v < -CELL_LIMIT)
-        v = -CELL_LIMIT;
+    if (c->grid_dense)
+        return (uint32_t)((int64_t)(cy - c->grid_min[1]) * c->grid_width + (cx - c->grid_min[0]));
+    return hash_cell(cx, cy) & c->bucket_mask;
+}
+
+/* The cell a coordinate falls in, given 1 / cell size. Floor by hand:
+   without SSE4.1 in the baseline x86-64 target, floor() is a call into libm,
+   and this runs several times per agent per step. */
+static inline int32_t cell_of(double coordinate, double inverse_cell)
+{
+    double v = coordinate * inverse_cell;
+    if (!(v > -CELL_LIMIT))
+        return (int32_t)-CELL_LIMIT;
     if (v > CELL_LIMIT)
-        v = CELL_LIMIT;
-    return (int32_t)v;
+        return (int32_t)CELL_LIMIT;
+    int32_t i = (int32_t)v; /* toward zero */
+    return (double)i > v ? i - 1 : i;
 }
 
 static bool is_ghost(const skim_crowd *c, uint32_t i)
@@ -55,14 +73,20 @@ static bool is_ghost(const skim_crowd *c, uint32_t i)
 }
 
 /* The symmetric pair test: reach discs across up and extents along up. */
-static bool reaches_overlap(const skim_crowd *c, uint32_t i, uint32_t j)
+static inline bool overlap(const float a[3], float reach_a, float vreach_a, const float b[3], float reach_b,
+                           float vreach_b)
 {
-    const float *a = c->proj + 3 * (size_t)i, *b = c->proj + 3 * (size_t)j;
     float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-    float r = c->reach[i] + c->reach[j];
+    float r = reach_a + reach_b;
     if (dx * dx + dy * dy > r * r)
         return false;
-    return fabsf(dz) <= c->vreach[i] + c->vreach[j];
+    return fabsf(dz) <= vreach_a + vreach_b;
+}
+
+static inline bool reaches_overlap(const skim_crowd *c, uint32_t i, uint32_t j)
+{
+    return overlap(c->proj + 3 * (size_t)i, c->reach[i], c->vreach[i], c->proj + 3 * (size_t)j, c->reach[j],
+                   c->vreach[j]);
 }
 
 static bool push_contact(crowd_contact_buffer *buffer, const skim_crowd *c, uint32_t self, uint32_t other)
@@ -74,8 +98,8 @@ static bool push_contact(crowd_contact_buffer *buffer, const skim_crowd *c, uint
     return true;
 }
 
-/* Enters the small agents into the hash: entries in agent order, then a
-   stable counting sort by bucket. */
+/* Enters the grid agents in their home cells: a stable counting sort of
+   the agents by bucket. */
 static skim_status build_grid(skim_crowd *c, uint32_t n)
 {
     const long count = (long)n;
@@ -84,69 +108,85 @@ static skim_status build_grid(skim_crowd *c, uint32_t n)
     int64_t sum = 0, counted = 0;
     for (uint32_t i = 0; i < n; ++i)
         if (!is_ghost(c, i)) {
-            sum += (int64_t)llround((double)c->reach[i] * 1024.0);
+            sum += (int64_t)((double)c->reach[i] * 1024.0 + 0.5); /* reach > 0 */
             counted++;
         }
-    double cell = counted ? 2.0 * ((double)sum / 1024.0) / (double)counted : 1.0;
+    double mean = counted ? ((double)sum / 1024.0) / (double)counted : 1.0;
+    double cell = 2.0 * mean;
     if (!(cell > 0.0))
         cell = 1.0;
     c->cell_size = (float)cell;
+    c->inverse_cell = 1.0 / cell;
 
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < count; ++i) {
-        c->big[i] = 0;
-        c->entry_offset[i] = 0;
-        if (is_ghost(c, (uint32_t)i))
-            continue;
-        const float *p = c->proj + 3 * i;
-        int32_t *lo = c->cell_lo + 2 * i, *hi = c->cell_hi + 2 * i;
-        for (int k = 0; k < 2; ++k) {
-            lo[k] = cell_of((double)p[k] - c->reach[i], cell);
-            hi[k] = cell_of((double)p[k] + c->reach[i], cell);
-        }
-        int64_t span = ((int64_t)hi[0] - lo[0] + 1) * ((int64_t)hi[1] - lo[1] + 1);
-        if (span > BIG_SPAN)
-            c->big[i] = 1;
-        else
-            c->entry_offset[i] = (uint32_t)span;
-    }
-    size_t total = 0;
+    /* Home cells, the big agents, the largest reach in the grid and the box
+       of home cells (max and min are the same in any order). */
+    float largest = 0.0f;
+    int32_t box_lo[2] = { INT32_MAX, INT32_MAX }, box_hi[2] = { INT32_MIN, INT32_MIN };
+    uint32_t total = 0;
     c->big_count = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        uint32_t cells = c->entry_offset[i];
-        c->entry_offset[i] = (uint32_t)total;
-        total += cells;
-        if (c->big[i])
+        c->big[i] = 0;
+        if (is_ghost(c, i))
+            continue;
+        if ((double)c->reach[i] > BIG_FACTOR * mean) {
+            c->big[i] = 1;
             c->big_list[c->big_count++] = i;
+            continue;
+        }
+        int32_t *home = c->cell_lo + 2 * (size_t)i;
+        for (int k = 0; k < 2; ++k) {
+            home[k] = cell_of((double)c->proj[3 * i + k], c->inverse_cell);
+            box_lo[k] = home[k] < box_lo[k] ? home[k] : box_lo[k];
+            box_hi[k] = home[k] > box_hi[k] ? home[k] : box_hi[k];
+        }
+        largest = c->reach[i] > largest ? c->reach[i] : largest;
+        total++;
     }
-    c->entry_offset[n] = (uint32_t)total;
-
+    c->largest_reach = largest;
     size_t buckets = 64;
-    while (buckets < 2 * total)
-        buckets *= 2;
-    if (!crowd_reserve((void **)&c->entries, &c->entry_capacity, total, sizeof *c->entries) ||
-        !crowd_reserve((void **)&c->sorted, &c->sorted_capacity, total, sizeof *c->sorted) ||
+    c->grid_dense = false;
+    if (total > 0) {
+        uint64_t width = (uint64_t)((int64_t)box_hi[0] - box_lo[0] + 1);
+        uint64_t height = (uint64_t)((int64_t)box_hi[1] - box_lo[1] + 1);
+        if (width * height <= 4 * (uint64_t)total + 1024) {
+            c->grid_dense = true;
+            c->grid_min[0] = box_lo[0];
+            c->grid_min[1] = box_lo[1];
+            c->grid_max[0] = box_hi[0];
+            c->grid_max[1] = box_hi[1];
+            c->grid_width = (uint32_t)width;
+            buckets = (size_t)(width * height);
+        }
+    }
+    if (!c->grid_dense)
+        while (buckets < 2 * (size_t)total)
+            buckets *= 2;
+    if (!crowd_reserve((void **)&c->entries, &c->entry_capacity, total ? total : 1, sizeof *c->entries) ||
+        !crowd_reserve((void **)&c->sorted, &c->sorted_capacity, total ? total : 1, sizeof *c->sorted) ||
         !crowd_reserve((void **)&c->bucket_start, &c->bucket_capacity, buckets + 1, sizeof *c->bucket_start))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the grid");
-    const uint32_t mask = (uint32_t)buckets - 1;
-    c->bucket_mask = mask;
+    c->bucket_mask = (uint32_t)buckets - 1; /* used by the hash only */
 
+    uint32_t at = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        if (!is_ghost(c, i) && !c->big[i])
+            c->entry_offset[i] = at++;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < count; ++i) {
         if (is_ghost(c, (uint32_t)i) || c->big[i])
             continue;
-        crowd_grid_entry *e = c->entries + c->entry_offset[i];
-        const int32_t *lo = c->cell_lo + 2 * i, *hi = c->cell_hi + 2 * i;
-        for (int32_t cy = lo[1]; cy <= hi[1]; ++cy)
-            for (int32_t cx = lo[0]; cx <= hi[0]; ++cx)
-                *e++ = (crowd_grid_entry){ cx, cy, (uint32_t)i, hash_cell(cx, cy) & mask };
+        const int32_t *home = c->cell_lo + 2 * i;
+        const float *p = c->proj + 3 * i;
+        c->entries[c->entry_offset[i]] = (crowd_grid_entry){
+            { p[0], p[1], p[2] }, c->reach[i], c->vreach[i], (uint32_t)i, home[0], home[1],
+            bucket_of(c, home[0], home[1]) };
     }
     memset(c->bucket_start, 0, (buckets + 1) * sizeof *c->bucket_start);
-    for (size_t e = 0; e < total; ++e)
+    for (uint32_t e = 0; e < total; ++e)
         c->bucket_start[c->entries[e].bucket + 1]++;
     for (size_t b = 0; b < buckets; ++b)
         c->bucket_start[b + 1] += c->bucket_start[b];
-    for (size_t e = 0; e < total; ++e) {
+    for (uint32_t e = 0; e < total; ++e) {
         /* bucket_start[b] runs ahead while filling and is put back below. */
         uint32_t b = c->entries[e].bucket;
         c->sorted[c->bucket_start[b]++] = c->entries[e];
@@ -157,26 +197,55 @@ static skim_status build_grid(skim_crowd *c, uint32_t n)
     return SKIM_OK;
 }
 
-/* The neighbours of small agent i, in cell order, then the big agents. */
-static bool find_for_small(const skim_crowd *c, uint32_t i, uint32_t mask, crowd_contact_buffer *out)
+/* Tests agent i against the entries [first, last) of the sorted grid. */
+static bool test_entries(const skim_crowd *c, uint32_t i, uint32_t first, uint32_t last, bool check_cell,
+                         int32_t cx, int32_t cy, crowd_contact_buffer *out)
 {
-    const int32_t *lo = c->cell_lo + 2 * (size_t)i, *hi = c->cell_hi + 2 * (size_t)i;
-    for (int32_t cy = lo[1]; cy <= hi[1]; ++cy)
-        for (int32_t cx = lo[0]; cx <= hi[0]; ++cx) {
-            uint32_t b = hash_cell(cx, cy) & mask;
-            for (uint32_t e = c->bucket_start[b]; e < c->bucket_start[b + 1]; ++e) {
-                const crowd_grid_entry *entry = &c->sorted[e];
-                uint32_t j = entry->agent;
-                if (j == i || entry->cx != cx || entry->cy != cy)
-                    continue;
-                /* Only in the first cell the two boxes share. */
-                const int32_t *lo_j = c->cell_lo + 2 * (size_t)j;
-                if ((lo[0] > lo_j[0] ? lo[0] : lo_j[0]) != cx || (lo[1] > lo_j[1] ? lo[1] : lo_j[1]) != cy)
-                    continue;
-                if (reaches_overlap(c, i, j) && !push_contact(out, c, i, j))
+    const float *p = c->proj + 3 * (size_t)i;
+    const float reach = c->reach[i], vreach = c->vreach[i];
+    for (uint32_t e = first; e < last; ++e) {
+        const crowd_grid_entry *entry = &c->sorted[e];
+        if (entry->agent == i || (check_cell && (entry->cx != cx || entry->cy != cy)))
+            continue;
+        if (overlap(p, reach, vreach, entry->p, entry->reach, entry->vreach) &&
+            !push_contact(out, c, i, entry->agent))
+            return false;
+    }
+    return true;
+}
+
+/* The neighbours of grid agent i, in cell order, then the big agents. */
+static bool find_for_small(const skim_crowd *c, uint32_t i, crowd_contact_buffer *out)
+{
+    const float *p = c->proj + 3 * (size_t)i;
+    const double search = (double)c->reach[i] + c->largest_reach;
+    int32_t lo[2], hi[2];
+    for (int k = 0; k < 2; ++k) {
+        lo[k] = cell_of((double)p[k] - search, c->inverse_cell);
+        hi[k] = cell_of((double)p[k] + search, c->inverse_cell);
+    }
+    if (c->grid_dense) {
+        /* Clipped to the occupied box; a row of cells is one run of entries. */
+        for (int k = 0; k < 2; ++k) {
+            lo[k] = lo[k] > c->grid_min[k] ? lo[k] : c->grid_min[k];
+            hi[k] = hi[k] < c->grid_max[k] ? hi[k] : c->grid_max[k];
+        }
+        for (int32_t cy = lo[1]; cy <= hi[1]; ++cy) {
+            if (lo[0] > hi[0])
+                break;
+            uint32_t first = c->bucket_start[bucket_of(c, lo[0], cy)];
+            uint32_t last = c->bucket_start[bucket_of(c, hi[0], cy) + 1];
+            if (!test_entries(c, i, first, last, false, 0, 0, out))
+                return false;
+        }
+    } else {
+        for (int32_t cy = lo[1]; cy <= hi[1]; ++cy)
+            for (int32_t cx = lo[0]; cx <= hi[0]; ++cx) {
+                uint32_t b = bucket_of(c, cx, cy);
+                if (!test_entries(c, i, c->bucket_start[b], c->bucket_start[b + 1], true, cx, cy, out))
                     return false;
             }
-        }
+    }
     for (uint32_t k = 0; k < c->big_count; ++k) {
         uint32_t j = c->big_list[k];
         if (reaches_overlap(c, i, j) && !push_contact(out, c, i, j))
@@ -211,7 +280,6 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n)
         c->thread_buffers = grown;
         c->thread_buffer_count = threads;
     }
-    const uint32_t bucket_mask = c->bucket_mask;
     for (int t = 0; t < c->thread_buffer_count; ++t)
         c->thread_buffers[t].count = 0;
     int failed = 0;
@@ -233,7 +301,7 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n)
             size_t before = buffer->count;
             bool ok = true;
             if (!is_ghost(c, i))
-                ok = c->big[i] ? find_for_big(c, i, n, buffer) : find_for_small(c, i, bucket_mask, buffer);
+                ok = c->big[i] ? find_for_big(c, i, n, buffer) : find_for_small(c, i, buffer);
             if (!ok)
                 failed = 1;
             c->contact_begin[i + 1] = buffer->count - before; /* a count until the prefix below */

@@ -3,9 +3,10 @@
 
    Two index spaces: an agent's id is its slot in the capacity-long arrays
    of struct skim_crowd; during a step the active agents are numbered
-   0..n-1 in increasing id order (the "active index"), and every working
-   array of the step is indexed that way. Iterating in that fixed order is
-   what makes the step independent of the thread count. */
+   0..n-1 (the "active index") in an order that depends on the agents alone
+   (spatial, see crowd_step.c), and every working array of the step is
+   indexed that way. Iterating in that fixed order is what makes the step
+   independent of the thread count. */
 #ifndef SKIM_CROWD_INTERNAL_H
 #define SKIM_CROWD_INTERNAL_H
 
@@ -31,10 +32,13 @@ typedef struct crowd_contact_buffer {
     size_t count, capacity;
 } crowd_contact_buffer;
 
-/* The grid's entry: one cell a small agent's reach box covers. */
+/* The grid's entry: an agent in its home cell, with what the pair test
+   reads. */
 typedef struct crowd_grid_entry {
-    int32_t  cx, cy;
+    float    p[3];     /* along axis1, axis2, up */
+    float    reach, vreach;
     uint32_t agent;    /* active index */
+    int32_t  cx, cy;
     uint32_t bucket;
 } crowd_grid_entry;
 
@@ -53,8 +57,11 @@ struct skim_crowd {
     uint32_t       *flags;
 
     /* ---- per active index, rebuilt or rewritten each step ---- */
-    uint32_t *active;        /* ids in increasing order */
+    uint32_t *active;        /* ids, in spatial order (crowd_step.c) */
+    uint32_t *sort_key, *sort_key_spare, *active_spare; /* for that order */
     bool      active_dirty;
+    bool      active_reset;      /* active was rebuilt in id order: reorder it */
+    uint32_t  reorder_countdown; /* steps until the spatial order is refreshed */
     float    *start;         /* 3 per agent: position at the start of the step */
     float    *planned;       /* 3 per agent: displacement before agent contacts */
     float    *q, *q_next;    /* 3 per agent: solver positions (Jacobi double buffer) */
@@ -63,7 +70,8 @@ struct skim_crowd {
     float    *lambda, *lambda_next; /* fraction of its move an agent keeps after the check */
     float    *proj;          /* 3 per agent: start along axis1, axis2, up */
     float    *reach, *vreach, *margin; /* broadphase extents across and along up; push limit */
-    uint8_t  *pushed, *reverted, *on_agent, *grounded;
+    uint8_t  *pushed, *reverted, *on_agent, *grounded, *in_work;
+    uint32_t *work;          /* the solver's agents after its first sweep */
     uint8_t  *free_path;     /* the world move went straight: any point between start and
                                 world_end is free of geometry */
     skim_move_result *result;
@@ -74,17 +82,22 @@ struct skim_crowd {
     skim_move_result *batch_result;
 
     /* ---- broadphase ---- */
-    int32_t  *cell_lo, *cell_hi;        /* 2 per agent: cell range of its reach box */
-    uint32_t *entry_offset;             /* n + 1: first entry of each agent */
+    int32_t  *cell_lo;                  /* 2 per agent: its home cell */
+    uint32_t *entry_offset;             /* n + 1: each grid agent's entry */
+    float     largest_reach;            /* among the agents in the grid */
     uint8_t  *big;                      /* reach spans too many cells: tested against all */
     uint32_t *big_list;
     uint32_t  big_count;
     crowd_grid_entry *entries, *sorted;
     size_t    entry_capacity, sorted_capacity;
-    uint32_t  bucket_mask;
+    uint32_t  bucket_mask;              /* hash layout */
+    bool      grid_dense;               /* row-major layout over grid_min, grid_width */
+    int32_t   grid_min[2], grid_max[2];
+    uint32_t  grid_width;
     uint32_t *bucket_start;             /* buckets + 1 */
     size_t    bucket_capacity;
     float     cell_size;
+    double    inverse_cell;
 
     /* ---- contacts ---- */
     crowd_contact *contacts;            /* all agents' lists, in active order */

@@ -12,6 +12,9 @@
 #define PUSH_MARGIN 0.4f
 #define WORLD_SLACK 0.05f
 
+/* Steps between two refreshes of the agents' spatial order. */
+#define REORDER_STEPS 8
+
 static void rebuild_active(skim_crowd *c)
 {
     uint32_t n = 0;
@@ -19,6 +22,71 @@ static void rebuild_active(skim_crowd *c)
         if (c->state[id] & SKIM_AGENT_ACTIVE)
             c->active[n++] = id;
     c->active_dirty = false;
+    c->active_reset = true;
+}
+
+/* Spreads the low 16 bits of v to the even bits (Morton interleave). */
+static uint32_t spread_bits(uint32_t v)
+{
+    v &= 0xFFFF;
+    v = (v | (v << 8)) & 0x00FF00FF;
+    v = (v | (v << 4)) & 0x0F0F0F0F;
+    v = (v | (v << 2)) & 0x33333333;
+    v = (v | (v << 1)) & 0x55555555;
+    return v;
+}
+
+/* Puts the active agents in Z order of their position across up, in cells
+   of four times the largest radius, so that agents near each other are
+   near in every working array: the grid's buckets, the neighbours the
+   solver reads and the contact lists are then walked through memory in
+   order instead of at random (ids are whatever order the caller added
+   agents in). A stable LSD radix sort from the last step's order: the
+   order depends on the positions and that previous order alone, never on
+   threads. */
+static void order_agents(skim_crowd *c, uint32_t n)
+{
+    float largest = 0.0f;
+    float lo[2] = { INFINITY, INFINITY };
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t id = c->active[i];
+        const float p[3] = { c->position[id].x, c->position[id].y, c->position[id].z };
+        const float *axes[2] = { c->axis1, c->axis2 };
+        for (int k = 0; k < 2; ++k) {
+            float v = p[0] * axes[k][0] + p[1] * axes[k][1] + p[2] * axes[k][2];
+            lo[k] = v < lo[k] ? v : lo[k];
+        }
+        largest = c->radius[id] > largest ? c->radius[id] : largest;
+    }
+    const double cell = 4.0 * (double)largest;
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t id = c->active[i];
+        const float p[3] = { c->position[id].x, c->position[id].y, c->position[id].z };
+        uint32_t key = 0;
+        for (int k = 0; k < 2; ++k) {
+            const float *a = k ? c->axis2 : c->axis1;
+            double v = floor(((double)(p[0] * a[0] + p[1] * a[1] + p[2] * a[2]) - lo[k]) / cell);
+            uint32_t q = v < 65535.0 ? (uint32_t)v : 65535u;
+            key |= spread_bits(q) << k;
+        }
+        c->sort_key[i] = key;
+    }
+    uint32_t *key = c->sort_key, *key_spare = c->sort_key_spare, *id = c->active, *id_spare = c->active_spare;
+    for (int shift = 0; shift < 32; shift += 8) {
+        uint32_t count[257] = { 0 };
+        for (uint32_t i = 0; i < n; ++i)
+            count[((key[i] >> shift) & 0xFF) + 1]++;
+        for (int b = 0; b < 256; ++b)
+            count[b + 1] += count[b];
+        for (uint32_t i = 0; i < n; ++i) {
+            uint32_t at = count[(key[i] >> shift) & 0xFF]++;
+            key_spare[at] = key[i];
+            id_spare[at] = id[i];
+        }
+        uint32_t *t = key; key = key_spare; key_spare = t;
+        t = id; id = id_spare; id_spare = t;
+    }
+    /* Four passes: the sorted ids are back in c->active. */
 }
 
 static float length3(const float v[3])
@@ -245,6 +313,16 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     if (c->active_dirty)
         rebuild_active(c);
     const uint32_t n = c->count;
+    /* Agents move a fraction of a cell per step, so the order goes stale
+       slowly: it is refreshed every REORDER_STEPS steps and whenever agents
+       came or went (a step count, so still the same for any thread count). */
+    if (c->def.agent_collisions && n > 1 && (c->reorder_countdown == 0 || c->active_reset)) {
+        order_agents(c, n);
+        c->reorder_countdown = REORDER_STEPS;
+    }
+    c->active_reset = false;
+    if (c->reorder_countdown > 0)
+        c->reorder_countdown--;
     skim_crowd_stats stats = { 0 };
     stats.closest_gap = INFINITY;
     c->stats = stats;
