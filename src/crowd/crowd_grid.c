@@ -1,20 +1,19 @@
-/* Broadphase: which agents can meet this step (seed 004, "Eliminating
-   Tests": a grid where each object sits in one cell and tests only the
-   objects in its own and the surrounding cells).
+/* Broadphase: which agents can meet (seed 004, "Eliminating Tests": a grid
+   where each object sits in one cell and tests only the objects in its own
+   and the surrounding cells).
 
-   Every agent has a reach: a disc across up (radius + how far it can move
-   this step, pushes included) and an extent along up. A pair is tested only
-   when the two reaches overlap; agents whose reaches do not overlap cannot
-   touch by the end of the step, so the solver and the check need no other
-   pairs.
+   This builds each agent's neighbour list: the agents whose bounds overlap
+   its bound, a bound being its reach (how far it can get this step, see
+   crowd_contacts.c) grown by a skin so the list stays good for several
+   steps: a disc across up and an extent along up.
 
-   The grid: square cells across up, twice the mean reach wide. Each agent
+   The grid: square cells across up, twice the mean bound wide. Each agent
    is entered once, in the cell of its center, with what the pair test needs
-   (its position and reaches), so the test reads the grid alone. An agent
-   looks through the cells within its reach plus the largest reach in the
-   grid, which holds every agent whose reach can overlap its own; both
+   (its position and bounds), so the test reads the grid alone. An agent
+   looks through the cells within its bound plus the largest bound in the
+   grid, which holds every agent whose bound can overlap its own; both
    agents of a pair find each other, and each lists the other once. Agents
-   whose reach is more than BIG_FACTOR times the mean (a very fast one) are
+   whose bound is more than BIG_FACTOR times the mean (a very fast one) are
    kept out of the grid, so that one bullet does not widen everyone's
    search: they are tested against every agent directly.
 
@@ -22,7 +21,7 @@
    box is small (then a row of cells is one run of memory), else hashed.
    The result depends only on the agents, not on the thread count: entries
    are made in agent order, the bucket sort is stable, and each agent's
-   neighbour list is built by one thread in cell order. */
+   list is built by one thread in cell order. */
 #include "crowd_internal.h"
 
 #include <math.h>
@@ -83,18 +82,18 @@ static inline bool overlap(const float a[3], float reach_a, float vreach_a, cons
     return fabsf(dz) <= vreach_a + vreach_b;
 }
 
-static inline bool reaches_overlap(const skim_crowd *c, uint32_t i, uint32_t j)
+static inline bool bounds_overlap(const skim_crowd *c, uint32_t i, uint32_t j)
 {
-    return overlap(c->proj + 3 * (size_t)i, c->reach[i], c->vreach[i], c->proj + 3 * (size_t)j, c->reach[j],
-                   c->vreach[j]);
+    return overlap(c->proj + 3 * (size_t)i, c->bound[i], c->vbound[i], c->proj + 3 * (size_t)j, c->bound[j],
+                   c->vbound[j]);
 }
 
-static bool push_contact(crowd_contact_buffer *buffer, const skim_crowd *c, uint32_t self, uint32_t other)
+static bool push_neighbour(crowd_index_buffer *buffer, uint32_t other)
 {
     if (buffer->count == buffer->capacity &&
         !crowd_reserve((void **)&buffer->items, &buffer->capacity, buffer->count + 1, sizeof *buffer->items))
         return false;
-    crowd_contact_setup(c, self, other, &buffer->items[buffer->count++]);
+    buffer->items[buffer->count++] = other;
     return true;
 }
 
@@ -108,7 +107,7 @@ static skim_status build_grid(skim_crowd *c, uint32_t n)
     int64_t sum = 0, counted = 0;
     for (uint32_t i = 0; i < n; ++i)
         if (!is_ghost(c, i)) {
-            sum += (int64_t)((double)c->reach[i] * 1024.0 + 0.5); /* reach > 0 */
+            sum += (int64_t)((double)c->bound[i] * 1024.0 + 0.5); /* bound > 0 */
             counted++;
         }
     double mean = counted ? ((double)sum / 1024.0) / (double)counted : 1.0;
@@ -128,7 +127,7 @@ static skim_status build_grid(skim_crowd *c, uint32_t n)
         c->big[i] = 0;
         if (is_ghost(c, i))
             continue;
-        if ((double)c->reach[i] > BIG_FACTOR * mean) {
+        if ((double)c->bound[i] > BIG_FACTOR * mean) {
             c->big[i] = 1;
             c->big_list[c->big_count++] = i;
             continue;
@@ -139,7 +138,7 @@ static skim_status build_grid(skim_crowd *c, uint32_t n)
             box_lo[k] = home[k] < box_lo[k] ? home[k] : box_lo[k];
             box_hi[k] = home[k] > box_hi[k] ? home[k] : box_hi[k];
         }
-        largest = c->reach[i] > largest ? c->reach[i] : largest;
+        largest = c->bound[i] > largest ? c->bound[i] : largest;
         total++;
     }
     c->largest_reach = largest;
@@ -178,7 +177,7 @@ static skim_status build_grid(skim_crowd *c, uint32_t n)
         const int32_t *home = c->cell_lo + 2 * i;
         const float *p = c->proj + 3 * i;
         c->entries[c->entry_offset[i]] = (crowd_grid_entry){
-            { p[0], p[1], p[2] }, c->reach[i], c->vreach[i], (uint32_t)i, home[0], home[1],
+            { p[0], p[1], p[2] }, c->bound[i], c->vbound[i], (uint32_t)i, home[0], home[1],
             bucket_of(c, home[0], home[1]) };
     }
     memset(c->bucket_start, 0, (buckets + 1) * sizeof *c->bucket_start);
@@ -199,26 +198,26 @@ static skim_status build_grid(skim_crowd *c, uint32_t n)
 
 /* Tests agent i against the entries [first, last) of the sorted grid. */
 static bool test_entries(const skim_crowd *c, uint32_t i, uint32_t first, uint32_t last, bool check_cell,
-                         int32_t cx, int32_t cy, crowd_contact_buffer *out)
+                         int32_t cx, int32_t cy, crowd_index_buffer *out)
 {
     const float *p = c->proj + 3 * (size_t)i;
-    const float reach = c->reach[i], vreach = c->vreach[i];
+    const float reach = c->bound[i], vreach = c->vbound[i];
     for (uint32_t e = first; e < last; ++e) {
         const crowd_grid_entry *entry = &c->sorted[e];
         if (entry->agent == i || (check_cell && (entry->cx != cx || entry->cy != cy)))
             continue;
         if (overlap(p, reach, vreach, entry->p, entry->reach, entry->vreach) &&
-            !push_contact(out, c, i, entry->agent))
+            !push_neighbour(out, entry->agent))
             return false;
     }
     return true;
 }
 
 /* The neighbours of grid agent i, in cell order, then the big agents. */
-static bool find_for_small(const skim_crowd *c, uint32_t i, crowd_contact_buffer *out)
+static bool find_for_small(const skim_crowd *c, uint32_t i, crowd_index_buffer *out)
 {
     const float *p = c->proj + 3 * (size_t)i;
-    const double search = (double)c->reach[i] + c->largest_reach;
+    const double search = (double)c->bound[i] + c->largest_reach;
     int32_t lo[2], hi[2];
     for (int k = 0; k < 2; ++k) {
         lo[k] = cell_of((double)p[k] - search, c->inverse_cell);
@@ -248,21 +247,21 @@ static bool find_for_small(const skim_crowd *c, uint32_t i, crowd_contact_buffer
     }
     for (uint32_t k = 0; k < c->big_count; ++k) {
         uint32_t j = c->big_list[k];
-        if (reaches_overlap(c, i, j) && !push_contact(out, c, i, j))
+        if (bounds_overlap(c, i, j) && !push_neighbour(out, j))
             return false;
     }
     return true;
 }
 
-static bool find_for_big(const skim_crowd *c, uint32_t i, uint32_t n, crowd_contact_buffer *out)
+static bool find_for_big(const skim_crowd *c, uint32_t i, uint32_t n, crowd_index_buffer *out)
 {
     for (uint32_t j = 0; j < n; ++j)
-        if (j != i && !is_ghost(c, j) && reaches_overlap(c, i, j) && !push_contact(out, c, i, j))
+        if (j != i && !is_ghost(c, j) && bounds_overlap(c, i, j) && !push_neighbour(out, j))
             return false;
     return true;
 }
 
-skim_status crowd_find_contacts(skim_crowd *c, uint32_t n)
+skim_status crowd_build_neighbours(skim_crowd *c, uint32_t n)
 {
     skim_status status = build_grid(c, n);
     if (status != SKIM_OK)
@@ -271,21 +270,21 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n)
 #ifdef _OPENMP
     threads = omp_get_max_threads();
 #endif
-    if (c->thread_buffer_count < threads) {
-        crowd_contact_buffer *grown = realloc(c->thread_buffers, (size_t)threads * sizeof *grown);
+    if (c->index_buffer_count < threads) {
+        crowd_index_buffer *grown = realloc(c->index_buffers, (size_t)threads * sizeof *grown);
         if (!grown)
             return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory");
-        for (int t = c->thread_buffer_count; t < threads; ++t)
-            grown[t] = (crowd_contact_buffer){ 0 };
-        c->thread_buffers = grown;
-        c->thread_buffer_count = threads;
+        for (int t = c->index_buffer_count; t < threads; ++t)
+            grown[t] = (crowd_index_buffer){ 0 };
+        c->index_buffers = grown;
+        c->index_buffer_count = threads;
     }
-    for (int t = 0; t < c->thread_buffer_count; ++t)
-        c->thread_buffers[t].count = 0;
+    for (int t = 0; t < c->index_buffer_count; ++t)
+        c->index_buffers[t].count = 0;
     int failed = 0;
 
     /* Each thread takes a contiguous range of agents and lists their
-       contacts in its own buffer; per agent it records the count, and the
+       neighbours in its own buffer; per agent it records the count, and the
        ranges are then laid end to end in agent order. */
 #pragma omp parallel num_threads(threads) reduction(| : failed)
     {
@@ -294,7 +293,7 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n)
         t = omp_get_thread_num();
         used = omp_get_num_threads();
 #endif
-        crowd_contact_buffer *buffer = &c->thread_buffers[t];
+        crowd_index_buffer *buffer = &c->index_buffers[t];
         uint32_t first = (uint32_t)((uint64_t)n * (uint64_t)t / (uint64_t)used);
         uint32_t last = (uint32_t)((uint64_t)n * (uint64_t)(t + 1) / (uint64_t)used);
         for (uint32_t i = first; i < last && !failed; ++i) {
@@ -304,22 +303,22 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n)
                 ok = c->big[i] ? find_for_big(c, i, n, buffer) : find_for_small(c, i, buffer);
             if (!ok)
                 failed = 1;
-            c->contact_begin[i + 1] = buffer->count - before; /* a count until the prefix below */
+            c->nb_begin[i + 1] = buffer->count - before; /* a count until the prefix below */
         }
     }
     if (failed)
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for contacts");
-    c->contact_begin[0] = 0;
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for neighbours");
+    c->nb_begin[0] = 0;
     for (uint32_t i = 0; i < n; ++i)
-        c->contact_begin[i + 1] += c->contact_begin[i];
-    size_t total = c->contact_begin[n];
-    if (!crowd_reserve((void **)&c->contacts, &c->contact_capacity, total ? total : 1, sizeof *c->contacts))
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for contacts");
+        c->nb_begin[i + 1] += c->nb_begin[i];
+    size_t total = c->nb_begin[n];
+    if (!crowd_reserve((void **)&c->nb_other, &c->nb_capacity, total ? total : 1, sizeof *c->nb_other))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for neighbours");
     size_t at = 0;
-    for (int t = 0; t < c->thread_buffer_count; ++t) {
-        crowd_contact_buffer *buffer = &c->thread_buffers[t];
+    for (int t = 0; t < c->index_buffer_count; ++t) {
+        crowd_index_buffer *buffer = &c->index_buffers[t];
         if (buffer->count)
-            memcpy(c->contacts + at, buffer->items, buffer->count * sizeof *buffer->items);
+            memcpy(c->nb_other + at, buffer->items, buffer->count * sizeof *buffer->items);
         at += buffer->count;
     }
     return SKIM_OK;

@@ -23,7 +23,9 @@ typedef struct crowd_contact {
                           tolerance, so a pair never ends closer than it started nor
                           closer than touching */
     float    share;    /* fraction of a violation self moves */
+    float    share_other; /* and the other agent */
     uint8_t  vertical; /* n is +-up */
+    uint8_t  pending;  /* broadphase only: to be mirrored from the other agent's list */
 } crowd_contact;
 
 /* Growable per-thread array of contacts. */
@@ -31,6 +33,12 @@ typedef struct crowd_contact_buffer {
     crowd_contact *items;
     size_t count, capacity;
 } crowd_contact_buffer;
+
+/* Growable per-thread array of agent indices. */
+typedef struct crowd_index_buffer {
+    uint32_t *items;
+    size_t count, capacity;
+} crowd_index_buffer;
 
 /* The grid's entry: an agent in its home cell, with what the pair test
    reads. */
@@ -99,6 +107,17 @@ struct skim_crowd {
     float     cell_size;
     double    inverse_cell;
 
+    /* ---- neighbour lists (valid for several steps, crowd_contacts.c) ---- */
+    float    *bound, *vbound;           /* reach and vreach grown by the skin, at the build */
+    float    *built_proj;               /* 3 per agent: proj at the build */
+    size_t   *nb_begin;                 /* n + 1 */
+    uint32_t *nb_other;
+    size_t    nb_capacity;
+    bool      lists_valid;
+    crowd_index_buffer *index_buffers;
+    int       index_buffer_count;
+    uint32_t  list_builds;              /* count of rebuilds, for the stats */
+
     /* ---- contacts ---- */
     crowd_contact *contacts;            /* all agents' lists, in active order */
     size_t         contact_capacity;
@@ -112,8 +131,11 @@ struct skim_crowd {
 /* Grows a buffer to hold at least need items of size bytes; false if out of memory. */
 bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size);
 
-/* Broadphase (crowd_grid.c): fills crowd->contacts / contact_begin for the n
-   active agents from start, planned, reach, vreach. */
+/* Broadphase (crowd_grid.c): neighbour lists nb_begin / nb_other of the n
+   active agents from proj, bound and vbound. */
+skim_status crowd_build_neighbours(skim_crowd *crowd, uint32_t n);
+/* This step's contacts (crowd_contacts.c): crowd->contacts / contact_begin
+   from the neighbour lists (rebuilt when no longer good) and reach, vreach. */
 skim_status crowd_find_contacts(skim_crowd *crowd, uint32_t n);
 
 /* Agent-agent solver (crowd_solver.c). The contact for the pair (self, other)

@@ -213,7 +213,9 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t self, uint32_t other, cro
         allowed_f = nextafterf(allowed_f, -INFINITY);
     out->allowed = allowed_f;
     out->share = self_is_a ? share_a : share_b;
+    out->share_other = self_is_a ? share_b : share_a;
     out->vertical = vertical;
+    out->pending = 0;
 }
 
 /* One Jacobi update of agent i: its position from the previous sweep's
@@ -235,6 +237,11 @@ static bool relax_agent(skim_crowd *c, const float *q, float *next, long i)
             for (int k = 0; k < 3; ++k)
                 push[k] += s * ct->n[k];
         }
+    }
+    if (!violated) {
+        for (int k = 0; k < 3; ++k)
+            next[3 * i + k] = qi[k];
+        return false;
     }
     float out[3], offset[3], offset_sq = 0.0f;
     for (int k = 0; k < 3; ++k) {

@@ -23,6 +23,7 @@ static void rebuild_active(skim_crowd *c)
             c->active[n++] = id;
     c->active_dirty = false;
     c->active_reset = true;
+    c->lists_valid = false;
 }
 
 /* Spreads the low 16 bits of v to the even bits (Morton interleave). */
@@ -319,6 +320,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     if (c->def.agent_collisions && n > 1 && (c->reorder_countdown == 0 || c->active_reset)) {
         order_agents(c, n);
         c->reorder_countdown = REORDER_STEPS;
+        c->lists_valid = false; /* the lists are in the old order */
     }
     c->active_reset = false;
     if (c->reorder_countdown > 0)
