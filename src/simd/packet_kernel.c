@@ -12,11 +12,27 @@
    packet-wide early outs (a stage no lane needs is skipped), which change
    no lane's result.
 
-   Per lane the kernel produces only t and which feature gave it; the
-   contact point and normal (one more square root and three divisions) are
-   computed once per call, for the winning lane, by skim_simd_finish(). */
+   Two phases, so the expensive tests run on full packets:
+   1. every candidate, W at a time: the plane of Rouwé 2 and the interval of
+      3.1 (normal, start distance, t1). Most lanes end here: clear of their
+      plane and not reaching it in range. The rest, the "work" lanes, are
+      packed (with what phase 1 computed) into a small buffer, unless the
+      whole packet is work, which goes to phase 2 as it is;
+   2. the packed work lanes, W at a time: touching at the start, the face at
+      t1 (3.3), the vertex and edge quadratics (3.4, 3.5).
+   Packing only moves bits, so each lane computes exactly what it would
+   have in place, whatever the width.
+
+   Each lane slot keeps the best (t, triangle, lane) it has seen; the slots
+   are reduced once per call in an order-independent way. Per lane the
+   kernel produces only t and which feature gave it; the contact point and
+   normal (one more square root and three divisions) are computed once per
+   call, for the winner, by skim_simd_finish(). */
 #include "lanes.h"
 #include "simd_kernels.h"
+
+#include <math.h>
+#include <string.h>
 
 #ifndef SKIM_SET
 #error "SKIM_SET must name the kernel set"
@@ -33,6 +49,19 @@ static inline v3 v3_load(const skim_candidates *c, int vertex, uint32_t base)
 {
     return (v3){ fw_load(c->vertex[vertex][0] + base), fw_load(c->vertex[vertex][1] + base),
                  fw_load(c->vertex[vertex][2] + base) };
+}
+
+/* Stores the bit patterns of v as unsigned integers. */
+static inline void u32_store(uint32_t *p, fw v)
+{
+    float bits[SKIM_W];
+    fw_store(bits, v);
+    memcpy(p, bits, sizeof bits);
+}
+
+static inline fw v3_axis(v3 a, int axis)
+{
+    return axis == 0 ? a.x : axis == 1 ? a.y : a.z;
 }
 
 static inline v3 v3_add(v3 a, v3 b)
@@ -137,38 +166,45 @@ static inline mw lowest_root(fw four_a, fw b, fw c, mw lanes, fw *t)
     return mw_and(ok, fw_ge(*t, zero));
 }
 
-/* The reference's replacement rule: the first feature found needs
-   t <= upper bound, later ones a strictly smaller t. */
-static inline mw takes_over(mw ok, mw found, fw t, fw upper)
-{
-    return mw_and(ok, mw_or(mw_and(found, fw_lt(t, upper)), mw_andnot(found, fw_le(t, upper))));
-}
+/* One feature's candidate root per lane: valid where ok. */
+typedef struct root {
+    fw t;
+    mw ok;
+    fw feature; /* SKIM_FEATURE_* */
+} root;
 
-typedef struct features {
-    fw t;       /* the lowest root so far: the running upper bound */
-    mw found;
-    fw feature; /* SKIM_FEATURE_* of that root */
-} features;
+/* The reference keeps the first feature in the order vertices a, b, c,
+   edges ab, bc, ca whose root is at most the bound, and replaces it only
+   with a strictly smaller one: that is the lowest (t, feature order). As a
+   lexicographic minimum it can be taken as a tree (earlier wins ties), so
+   the six roots are computed independently and combined in three steps
+   instead of a chain of six. */
+static inline root earliest(root first, root second)
+{
+    const mw keep_first = mw_and(first.ok, mw_or(mw_andnot(second.ok, first.ok),
+                                                 fw_le(first.t, second.t)));
+    return (root){ fw_select(keep_first, first.t, second.t), mw_or(first.ok, second.ok),
+                   fw_select(keep_first, first.feature, second.feature) };
+}
 
 /* Rouwé 3.4 and 3.5 in 3D on the lanes in `lanes`: the swept sphere against
    the three vertices, |v - tD|^2 = 1, then the three edges' infinite lines
-   with the contact required on the segment. */
-static inline void vertices_and_edges(const v3 vertex[3], v3 delta, fw dd, mw lanes,
-                                      features *out)
+   with the contact required on the segment; roots above t_max do not count.
+   Returns the lowest root per lane, ok where there is one. */
+static inline root vertices_and_edges(const v3 vertex[3], v3 delta, fw dd, fw t_max, mw lanes)
 {
     const fw zero = fw_set1(0.0f), one = fw_set1(1.0f);
     const fw four_dd = fw_mul(fw_set1(4.0f), dd);
     fw delta_dot_v[3], c_vertex[3];
+    root roots[6];
     for (int i = 0; i < 3; ++i) {
         delta_dot_v[i] = v3_dot(delta, vertex[i]);
         c_vertex[i] = fw_sub(v3_dot(vertex[i], vertex[i]), one);
         fw t = zero;
         const mw ok = lowest_root(four_dd, fw_mul(fw_set1(-2.0f), delta_dot_v[i]), c_vertex[i],
                                   lanes, &t);
-        const mw take = takes_over(ok, out->found, t, out->t);
-        out->t = fw_select(take, t, out->t);
-        out->feature = fw_select(take, fw_set1((float)(SKIM_FEATURE_VERTEX + i)), out->feature);
-        out->found = mw_or(out->found, take);
+        roots[i] = (root){ t, mw_and(ok, fw_le(t, t_max)),
+                           fw_set1((float)(SKIM_FEATURE_VERTEX + i)) };
     }
     for (int i = 0; i < 3; ++i) {
         const v3 v1 = vertex[i];
@@ -179,104 +215,320 @@ static inline void vertices_and_edges(const v3 vertex[3], v3 delta, fw dd, mw la
         const fw qc = fw_sub(fw_mul(ee, c_vertex[i]), fw_mul(ev, ev));
         fw t = zero;
         mw ok = lowest_root(fw_mul(fw_set1(4.0f), qa), qb, qc, lanes, &t);
-        if (!mw_any(ok))
-            continue;
         /* On the segment: f |e|^2 = t (e . D) - e . v1 in [0, |e|^2]. */
         const fw f = fw_sub(fw_mul(t, ed), ev);
-        ok = mw_and(ok, mw_and(fw_ge(f, zero), fw_le(f, ee)));
-        const mw take = takes_over(ok, out->found, t, out->t);
-        out->t = fw_select(take, t, out->t);
-        out->feature = fw_select(take, fw_set1((float)(SKIM_FEATURE_EDGE + i)), out->feature);
-        out->found = mw_or(out->found, take);
+        ok = mw_and(ok, mw_and(mw_and(fw_ge(f, zero), fw_le(f, ee)), fw_le(t, t_max)));
+        roots[3 + i] = (root){ t, ok, fw_set1((float)(SKIM_FEATURE_EDGE + i)) };
+    }
+    return earliest(earliest(earliest(roots[0], roots[1]), earliest(roots[2], roots[3])),
+                    earliest(roots[4], roots[5]));
+}
+
+/* ---- the packed work lanes ---- */
+enum { CHUNK = 128 }; /* work lanes packed before phase 2 runs on them */
+enum {
+    W_VERTEX = 0, /* 9 arrays: vertex v, axis k at W_VERTEX + 3 v + k */
+    W_NORMAL = 9, /* 3 arrays: the normalised front normal */
+    W_START_DISTANCE = 12,
+    W_T1 = 13,
+    W_TRIANGLE = 14, /* bit patterns */
+    W_LANE = 15,     /* bit patterns: lane + 1 */
+    W_ARRAYS = 16
+};
+
+/* The best hit each lane slot has seen: t, triangle, lane + 1 (0 = the
+   caller's hit) and feature; found says the slot holds one. */
+typedef struct slots {
+    fw t, triangle, lane, feature;
+    mw found;
+} slots;
+
+typedef struct sweep_call {
+    const skim_candidates *c;
+    v3 delta;
+    /* t_max: the plane interval's bound (Rouwé 3.1), max(1, caller's t).
+       Not the caller's t itself: a lane's answer must not depend on the
+       bound its call happened to get, or splitting the candidates over
+       several calls (front-to-back traversal, slide iterations) could
+       change the result where a vertex or edge root rounds below t1
+       (see test_simd_equivalence.c). Roots above the caller's t lose in
+       the slots anyway. */
+    fw dd, t_max, bound; /* bound: the caller's t */
+    /* The box around everything the swept sphere covers up to the caller's
+       t, and the path's length (see plane_pass). */
+    fw box_lo[3], box_hi[3], path_length;
+    bool cull;
+    /* A hit at t = 0 is known (the caller's or a touching lane): lanes with
+       a higher triangle index cannot win any more, as no t is below 0. */
+    bool zero_found;
+    uint32_t zero_triangle;
+    slots best;
+    uint32_t packed;
+    float work[W_ARRAYS][CHUNK + SKIM_W];
+} sweep_call;
+
+/* A packet of lanes for phase 2: the triangle, what phase 1 computed, and
+   which lanes are real. */
+typedef struct work_lanes {
+    v3 vertex[3], n;
+    fw start_distance, t1, triangle, lane;
+    mw live;
+} work_lanes;
+
+static inline __attribute__((always_inline)) void feature_pass(sweep_call *k,
+                                                             const work_lanes *w);
+
+/* Phase 1 on lanes [base, base + W): Rouwé 2 and 3.1. A packet whose lanes
+   all need more goes straight to phase 2; otherwise its work lanes are
+   packed. */
+static inline void plane_pass(sweep_call *k, uint32_t base)
+{
+    const fw zero = fw_set1(0.0f), one = fw_set1(1.0f);
+    const skim_candidates *c = k->c;
+    /* Lanes at or past count are padding: masked off by index. */
+    const uint32_t remaining = c->count - base;
+    mw live = fw_lt(fw_iota(), fw_set1(remaining < SKIM_W ? (float)remaining : (float)SKIM_W));
+    work_lanes w;
+    w.triangle = u32_load(c->triangle + base);
+    if (k->zero_found) {
+        live = mw_andnot(u32_lt(u32_set1(k->zero_triangle), w.triangle), live);
+        if (!mw_any(live))
+            return;
+    }
+    for (int v = 0; v < 3; ++v)
+        w.vertex[v] = v3_load(c, v, base);
+
+    /* Packet-wide early out: a triangle whose bounding box is clear of the
+       swept sphere's box cannot be met, and most candidates of a move are
+       (its one gather covers all its slides, steps and gravity). Exact
+       arithmetic would allow no margin; the reference computes in float,
+       and near a contact its quantities (plane distance, closest point,
+       the quadratics' coefficients, sums of products of coordinates of
+       size at most L = sqrt(3) max|coordinate| + |D| t) are off by a
+       few units of roundoff times L^2 at most. A triangle more than
+       1e-3 + 1e-5 L^2 clear, over a hundred times that, is not reported
+       at or before t by the reference either, so skipping it changes no
+       result. */
+    fw lo[3], hi[3], magnitude = zero;
+    for (int axis = 0; axis < 3; ++axis) {
+        const fw p = v3_axis(w.vertex[0], axis), q = v3_axis(w.vertex[1], axis),
+                 r = v3_axis(w.vertex[2], axis);
+        lo[axis] = fw_min(fw_min(p, q), r);
+        hi[axis] = fw_max(fw_max(p, q), r);
+        magnitude = fw_max(magnitude, fw_max(hi[axis], fw_neg(lo[axis])));
+    }
+    const fw reach = fw_add(fw_mul(fw_set1(1.7320508f), magnitude), k->path_length);
+    const fw margin = fw_add(fw_set1(1e-3f), fw_mul(fw_set1(1e-5f), fw_mul(reach, reach)));
+    mw apart = mw_none();
+    for (int axis = 0; axis < 3; ++axis)
+        apart = mw_or(apart, mw_or(fw_gt(lo[axis], fw_add(k->box_hi[axis], margin)),
+                                   fw_lt(hi[axis], fw_sub(k->box_lo[axis], margin))));
+    live = mw_andnot(apart, live);
+    if (!mw_any(live))
+        return;
+
+    /* Rouwé 2: the plane N . P + C_p = 0, front normal (b - a) x (c - a)
+       normalised, and the start's signed distance -N . a. */
+    v3 n = v3_cross(v3_sub(w.vertex[1], w.vertex[0]), v3_sub(w.vertex[2], w.vertex[0]));
+    const fw n_length = fw_sqrt(v3_dot(n, n));
+    mw valid = mw_and(live, fw_gt(n_length, zero));
+    w.n = (v3){ fw_div(n.x, n_length), fw_div(n.y, n_length), fw_div(n.z, n_length) };
+    w.start_distance = fw_neg(v3_dot(w.n, w.vertex[0]));
+    const mw behind = fw_lt(w.start_distance, zero);
+    if (k->cull)
+        valid = mw_andnot(behind, valid);
+    if (!mw_any(valid))
+        return;
+    /* Two-sided: the plane turned toward the start. Rouwé 3.1: a start clear
+       of the plane first touches it at t1 = (distance - 1) / -(N . D), if
+       approaching and t1 <= t_max; otherwise a lane clear of its plane is
+       done (the reference returns there). */
+    const fw side = fw_select(behind, fw_set1(-1.0f), one);
+    const fw distance = fw_mul(side, w.start_distance);
+    const mw far = mw_and(valid, fw_gt(distance, one));
+    const fw n_dot_d = v3_dot(v3_scale(side, w.n), k->delta);
+    const mw approaching = mw_and(far, fw_lt(n_dot_d, zero));
+    w.t1 = zero;
+    mw in_range = mw_none();
+    if (mw_any(approaching)) {
+        w.t1 = fw_div(fw_sub(distance, one), fw_neg(n_dot_d));
+        in_range = mw_and(approaching, fw_le(w.t1, k->t_max));
+    }
+    w.live = mw_andnot(mw_andnot(in_range, far), valid);
+    const unsigned work = mw_count(w.live);
+    if (work == 0)
+        return;
+    w.lane = u32_lane_ids(base + 1);
+    if (work == SKIM_W) {
+        feature_pass(k, &w);
+        return;
+    }
+    const ck key = ck_make(w.live);
+    const uint32_t at = k->packed;
+    for (int v = 0; v < 3; ++v) {
+        fw_compress(k->work[W_VERTEX + 3 * v + 0] + at, key, w.vertex[v].x);
+        fw_compress(k->work[W_VERTEX + 3 * v + 1] + at, key, w.vertex[v].y);
+        fw_compress(k->work[W_VERTEX + 3 * v + 2] + at, key, w.vertex[v].z);
+    }
+    fw_compress(k->work[W_NORMAL + 0] + at, key, w.n.x);
+    fw_compress(k->work[W_NORMAL + 1] + at, key, w.n.y);
+    fw_compress(k->work[W_NORMAL + 2] + at, key, w.n.z);
+    fw_compress(k->work[W_START_DISTANCE] + at, key, w.start_distance);
+    fw_compress(k->work[W_T1] + at, key, w.t1);
+    fw_compress(k->work[W_TRIANGLE] + at, key, w.triangle);
+    fw_compress(k->work[W_LANE] + at, key, w.lane);
+    k->packed = at + work;
+}
+
+/* Phase 2 on a packet of work lanes: touching, the face at t1, the
+   quadratics, and the slots' update. */
+static inline __attribute__((always_inline)) void feature_pass(sweep_call *k,
+                                                             const work_lanes *w)
+{
+    const fw zero = fw_set1(0.0f), one = fw_set1(1.0f);
+    const v3 *vertex = w->vertex;
+    /* Phase 1's decisions, recomputed from what it kept (same bits). */
+    const mw behind = fw_lt(w->start_distance, zero);
+    const fw side = fw_select(behind, fw_set1(-1.0f), one);
+    const v3 plane_normal = v3_scale(side, w->n);
+    const fw distance = fw_mul(side, w->start_distance);
+    const mw near = mw_and(w->live, fw_le(distance, one));
+    const mw far = mw_and(w->live, fw_gt(distance, one));
+    const mw in_range = mw_and(mw_and(far, fw_lt(v3_dot(plane_normal, k->delta), zero)),
+                               fw_le(w->t1, k->t_max));
+
+    const mw touch = mw_any(near) ? starts_touching(vertex, w->n, w->start_distance, near)
+                                  : mw_none();
+    /* Rouwé 3.3 at t1: the face is hit when the touching point C(t1) - N
+       is inside. */
+    mw face = mw_none();
+    if (mw_any(in_range)) {
+        const v3 touching_point = v3_sub(v3_scale(w->t1, k->delta), plane_normal);
+        face = triangle_contains(vertex, w->n, touching_point, in_range);
+    }
+    /* The quadratics run where the reference gets to them: not touching,
+       and either not clear of the plane or clear but reaching it in range
+       with the face missed. A root above the caller's t loses in the slots
+       below. */
+    const mw quadratic =
+        mw_andnot(touch, mw_andnot(mw_andnot(mw_andnot(face, in_range), far), w->live));
+    root quad = { .t = zero, .ok = mw_none(), .feature = zero };
+    if (mw_any(quadratic))
+        quad = vertices_and_edges(vertex, k->delta, k->dd, k->t_max, quadratic);
+
+    const mw hit = mw_or(touch, mw_or(face, quad.ok));
+    if (!mw_any(hit))
+        return;
+    const fw t = fw_select(touch, zero, fw_select(face, w->t1, quad.t));
+    const fw feature = fw_select(touch, fw_set1((float)SKIM_FEATURE_TOUCH),
+                                 fw_select(face, fw_set1((float)SKIM_FEATURE_FACE), quad.feature));
+    /* Lowest (t, triangle, lane) per slot: the order lanes arrive in does
+       not matter. */
+    slots *b = &k->best;
+    const mw tie = mw_and(fw_eq(t, b->t), mw_or(u32_lt(w->triangle, b->triangle),
+                                                 mw_and(u32_eq(w->triangle, b->triangle),
+                                                        u32_lt(w->lane, b->lane))));
+    /* A first hit in a slot must be within the caller's bound (touching at
+       the start always is, as in the reference). */
+    const mw first = mw_andnot(b->found, mw_or(touch, fw_le(t, k->bound)));
+    const mw better = mw_and(hit, mw_or(first, mw_or(fw_lt(t, b->t), tie)));
+    b->t = fw_select(better, t, b->t);
+    b->triangle = fw_select(better, w->triangle, b->triangle);
+    b->lane = fw_select(better, w->lane, b->lane);
+    b->feature = fw_select(better, feature, b->feature);
+    b->found = mw_or(b->found, better);
+    if (mw_any(touch)) {
+        uint32_t triangles[SKIM_W];
+        u32_store(triangles, w->triangle);
+        for (unsigned bits = mw_bits(touch); bits; bits &= bits - 1) {
+            const uint32_t tri = triangles[__builtin_ctz(bits)];
+            if (!k->zero_found || tri < k->zero_triangle)
+                k->zero_triangle = tri;
+            k->zero_found = true;
+        }
     }
 }
 
-void SKIM_KERNEL(const skim_candidates *c, const float delta_in[3], bool cull_back_faces,
+/* Phase 2 on packed lanes [at, at + W) (those past count are dead). */
+static inline void packed_pass(sweep_call *k, uint32_t at, uint32_t count)
+{
+    const uint32_t remaining = count - at;
+    work_lanes w;
+    w.live = fw_lt(fw_iota(), fw_set1(remaining < SKIM_W ? (float)remaining : (float)SKIM_W));
+    for (int v = 0; v < 3; ++v)
+        w.vertex[v] = (v3){ fw_load(k->work[W_VERTEX + 3 * v + 0] + at),
+                            fw_load(k->work[W_VERTEX + 3 * v + 1] + at),
+                            fw_load(k->work[W_VERTEX + 3 * v + 2] + at) };
+    w.n = (v3){ fw_load(k->work[W_NORMAL + 0] + at), fw_load(k->work[W_NORMAL + 1] + at),
+                fw_load(k->work[W_NORMAL + 2] + at) };
+    w.start_distance = fw_load(k->work[W_START_DISTANCE] + at);
+    w.t1 = fw_load(k->work[W_T1] + at);
+    w.triangle = fw_load(k->work[W_TRIANGLE] + at);
+    w.lane = fw_load(k->work[W_LANE] + at);
+    feature_pass(k, &w);
+}
+
+/* Runs phase 2 on the packed lanes: all of them at the end, else only whole
+   packets, keeping the rest (fewer than W) for the next round. */
+static void flush(sweep_call *k, bool final)
+{
+    const uint32_t count = k->packed;
+    const uint32_t whole = final ? count : count / SKIM_W * SKIM_W;
+    if (final && count % SKIM_W) /* dead lanes read zeros, not stale bits */
+        for (int a = 0; a < W_ARRAYS; ++a)
+            fw_store(k->work[a] + count, fw_set1(0.0f));
+    for (uint32_t at = 0; at < whole; at += SKIM_W)
+        packed_pass(k, at, count);
+    if (!final && whole < count)
+        for (int a = 0; a < W_ARRAYS; ++a)
+            fw_store(k->work[a], fw_load(k->work[a] + whole));
+    k->packed = count - whole;
+}
+
+void SKIM_KERNEL(const skim_candidates *c, const float delta[3], bool cull_back_faces,
                  skim_unit_hit *best)
 {
-    const fw zero = fw_set1(0.0f), one = fw_set1(1.0f);
-    const v3 delta = { fw_set1(delta_in[0]), fw_set1(delta_in[1]), fw_set1(delta_in[2]) };
-    const fw dd = v3_dot(delta, delta);
-    /* Every lane uses the caller's bound for the plane interval (so a lane's
-       result never depends on which packet it shared), and the best t so
-       far as the quadratics' upper bound, which only drops roots that
-       could not win. */
-    const fw t_max = fw_set1(best->t);
-    skim_simd_running run = skim_simd_running_start(best);
-
-    for (uint32_t base = 0; base < c->count; base += SKIM_W) {
-        /* Lanes at or past count are padding: masked off by index. */
-        const uint32_t remaining = c->count - base;
-        const mw live = fw_lt(fw_iota(), fw_set1(remaining < SKIM_W ? (float)remaining
-                                                                    : (float)SKIM_W));
-        const v3 vertex[3] = { v3_load(c, 0, base), v3_load(c, 1, base), v3_load(c, 2, base) };
-
-        /* Rouwé 2: the plane N . P + C_p = 0, front normal (b - a) x (c - a)
-           normalised, and the start's signed distance -N . a. */
-        v3 n = v3_cross(v3_sub(vertex[1], vertex[0]), v3_sub(vertex[2], vertex[0]));
-        const fw n_length = fw_sqrt(v3_dot(n, n));
-        mw valid = mw_and(live, fw_gt(n_length, zero));
-        n = (v3){ fw_div(n.x, n_length), fw_div(n.y, n_length), fw_div(n.z, n_length) };
-        const fw start_distance = fw_neg(v3_dot(n, vertex[0]));
-        const mw behind = fw_lt(start_distance, zero);
-        if (cull_back_faces)
-            valid = mw_andnot(behind, valid);
-        if (!mw_any(valid))
-            continue;
-        /* Two-sided: the plane turned toward the start. */
-        const fw side = fw_select(behind, fw_set1(-1.0f), one);
-        const v3 plane_normal = v3_scale(side, n);
-        const fw distance = fw_mul(side, start_distance);
-        const mw near = mw_and(valid, fw_le(distance, one));
-        const mw far = mw_and(valid, fw_gt(distance, one));
-
-        const mw touch = mw_any(near) ? starts_touching(vertex, n, start_distance, near)
-                                      : mw_none();
-
-        /* Rouwé 3.1: a start clear of the plane first touches it at
-           t1 = (distance - 1) / -(N . D), if approaching and t1 <= t_max;
-           3.3 at t1: the face is hit when the touching point C(t1) - N is
-           inside. */
-        const fw n_dot_d = v3_dot(plane_normal, delta);
-        const mw approaching = mw_and(far, fw_lt(n_dot_d, zero));
-        fw t1 = zero;
-        mw in_range = mw_none(), face = mw_none();
-        if (mw_any(approaching)) {
-            t1 = fw_div(fw_sub(distance, one), fw_neg(n_dot_d));
-            in_range = mw_and(approaching, fw_le(t1, t_max));
-            if (mw_any(in_range)) {
-                const v3 touching_point = v3_sub(v3_scale(t1, delta), plane_normal);
-                face = triangle_contains(vertex, n, touching_point, in_range);
-            }
-        }
-
-        /* The quadratics run where the reference gets to them: not touching,
-           and either not clear of the plane or clear but reaching it in
-           range with the face missed. */
-        const mw far_done = mw_andnot(mw_andnot(face, in_range), far);
-        const mw quadratic = mw_andnot(touch, mw_andnot(far_done, valid));
-        features quad = { .t = fw_set1(run.t), .found = mw_none(), .feature = zero };
-        if (mw_any(quadratic))
-            vertices_and_edges(vertex, delta, dd, quadratic, &quad);
-
-        const mw hit = mw_or(touch, mw_or(face, quad.found));
-        unsigned bits = mw_bits(hit);
-        if (!bits)
-            continue;
-        const fw t = fw_select(touch, zero, fw_select(face, t1, quad.t));
-        const fw feature = fw_select(touch, fw_set1((float)SKIM_FEATURE_TOUCH),
-                                     fw_select(face, fw_set1((float)SKIM_FEATURE_FACE),
-                                               quad.feature));
-        float lane_t[SKIM_W], lane_feature[SKIM_W];
-        fw_store(lane_t, t);
-        fw_store(lane_feature, feature);
-        /* Order-independent reduction: lowest (t, triangle, lane). */
-        while (bits) {
-            const unsigned i = (unsigned)__builtin_ctz(bits);
-            bits &= bits - 1;
-            skim_simd_running_offer(&run, lane_t[i], c->triangle[base + i], base + i,
-                                    (int)lane_feature[i]);
-        }
+    sweep_call k;
+    k.c = c;
+    k.delta = (v3){ fw_set1(delta[0]), fw_set1(delta[1]), fw_set1(delta[2]) };
+    k.dd = v3_dot(k.delta, k.delta);
+    k.t_max = fw_set1(best->t > 1.0f ? best->t : 1.0f);
+    k.bound = fw_set1(best->t);
+    double path_sq = 0.0;
+    for (int axis = 0; axis < 3; ++axis) {
+        const double reach = (double)delta[axis] * best->t;
+        k.box_lo[axis] = fw_set1((float)((reach < 0.0 ? reach : 0.0) - 1.0));
+        k.box_hi[axis] = fw_set1((float)((reach > 0.0 ? reach : 0.0) + 1.0));
+        path_sq += reach * reach;
     }
-    skim_simd_finish(c, delta_in, &run, best);
+    k.path_length = fw_set1((float)sqrt(path_sq));
+    k.cull = cull_back_faces;
+    k.zero_found = best->hit && best->t == 0.0f;
+    k.zero_triangle = best->triangle;
+    const mw all = fw_lt(fw_iota(), fw_set1((float)SKIM_W));
+    k.best = (slots){ .t = fw_set1(best->t), .triangle = u32_set1(best->triangle),
+                      .lane = u32_set1(0), .feature = fw_set1(-1.0f),
+                      .found = best->hit ? all : mw_none() };
+    k.packed = 0;
+    for (uint32_t base = 0; base < c->count; base += SKIM_W) {
+        plane_pass(&k, base);
+        if (k.packed > CHUNK - SKIM_W)
+            flush(&k, false);
+    }
+    flush(&k, true);
+
+    /* Reduce the slots: lowest (t, triangle, lane), whatever the width. */
+    float t[SKIM_W], feature[SKIM_W];
+    uint32_t triangle[SKIM_W], lane[SKIM_W];
+    fw_store(t, k.best.t);
+    fw_store(feature, k.best.feature);
+    u32_store(triangle, k.best.triangle);
+    u32_store(lane, k.best.lane);
+    skim_simd_running run = skim_simd_running_start(best);
+    for (unsigned bits = mw_bits(k.best.found); bits; bits &= bits - 1) {
+        const unsigned i = (unsigned)__builtin_ctz(bits);
+        if (lane[i] != 0)
+            skim_simd_running_offer(&run, t[i], triangle[i], lane[i] - 1, (int)feature[i]);
+    }
+    skim_simd_finish(c, delta, &run, best);
 }

@@ -5,7 +5,8 @@
    0), the touching point at t1 on a triangle edge (3.3's edge signs near 0),
    starts touching (closest distance near 1), motion parallel to the plane
    (N . D near 0), slivers, degenerate and duplicate triangles, coordinates
-   quantised by a 1e5 offset, tiny and huge deltas. */
+   quantised by a 1e5 offset, tiny and huge deltas, and triangles just
+   outside or inside the swept sphere's bounding box (the kernels' cull). */
 #ifndef SKIM_SIMD_CASES_H
 #define SKIM_SIMD_CASES_H
 
@@ -13,11 +14,12 @@
 
 enum case_family {
     FAMILY_RANDOM, FAMILY_SLIVER, FAMILY_GRAZE_VERTEX, FAMILY_GRAZE_EDGE, FAMILY_FACE_EDGE,
-    FAMILY_TOUCHING, FAMILY_PARALLEL, FAMILY_DEGENERATE, FAMILY_DUPLICATE, FAMILY_COUNT
+    FAMILY_TOUCHING, FAMILY_PARALLEL, FAMILY_BOX_EDGE, FAMILY_DEGENERATE, FAMILY_DUPLICATE,
+    FAMILY_COUNT
 };
 static const char *const family_names[FAMILY_COUNT] = {
     "random", "sliver", "graze-vertex", "graze-edge", "face-edge", "touching", "parallel",
-    "degenerate", "duplicate",
+    "box-edge", "degenerate", "duplicate",
 };
 
 typedef struct case_buffer {
@@ -180,6 +182,21 @@ static inline void make_triangle(rng *r, int family, const float delta_f[3], dou
             tri[1][k] = p[k] + size * e1[k] - b * e2[k];
             tri[2][k] = p[k] + size * rng_uniform(r, -1, 1) * e1[k] + size * e2[k];
         }
+        return;
+    }
+    case FAMILY_BOX_EDGE: {
+        /* An axis-aligned triangle in the plane just beyond (or within) the
+           face of the box around the swept sphere, by 1e-7 .. 0.1: both
+           sides of a hit and of the kernels' cull margin. */
+        const int axis = (int)rng_below(r, 3);
+        const double sign = rng_below(r, 2) ? 1.0 : -1.0;
+        const double end = (sign > 0 ? fmax(0.0, delta[axis]) : fmin(0.0, delta[axis]));
+        const double gap = (rng_below(r, 4) ? 1.0 : -1.0) * rng_log_uniform(r, 1e-7, 0.1);
+        for (int v = 0; v < 3; ++v)
+            for (int k = 0; k < 3; ++k)
+                tri[v][k] = k == axis ? end + sign * (1.0 + gap)
+                                      : rng_uniform(r, 0.0, 1.0) * delta[k] +
+                                            rng_uniform(r, -size, size) * 0.5;
         return;
     }
     case FAMILY_PARALLEL: {

@@ -125,16 +125,17 @@ static inline int64_t candidates_find(const skim_candidates *c, uint32_t triangl
     return -1;
 }
 
-/* The reference's per-triangle math with the contract's order-free rule:
-   every triangle tested against the caller's bound, then the lowest
-   (t, triangle) kept. skim_reference_sweep_candidates instead tests each
+/* The reference's per-triangle math with the contract's order-free rule,
+   as the kernels apply it: every triangle tested with the plane-interval
+   bound max(1, caller's t), then the lowest (t, triangle) within the
+   caller's t kept. skim_reference_sweep_candidates instead tests each
    triangle against the best so far, which makes its answer depend on the
    candidates' order in a rare case (a vertex or edge root that rounds
    below the plane's t1; see test_simd_equivalence.c). */
 static inline void reference_order_free(const skim_candidates *c, const float delta[3], bool cull,
                                         skim_unit_hit *best)
 {
-    const float t_max = best->t;
+    const float bound = best->t, t_max = bound > 1.0f ? bound : 1.0f;
     for (uint32_t lane = 0; lane < c->count; ++lane) {
         float tri[3][3];
         for (int v = 0; v < 3; ++v)
@@ -144,6 +145,8 @@ static inline void reference_order_free(const skim_candidates *c, const float de
         if (!skim_reference_sweep_triangle(tri[0], tri[1], tri[2], delta, t_max, cull, &hit))
             continue;
         hit.triangle = c->triangle[lane];
+        if (!(hit.t <= bound || hit.t == 0.0f))
+            continue;
         if (!best->hit || hit.t < best->t || (hit.t == best->t && hit.triangle < best->triangle))
             *best = hit;
     }
