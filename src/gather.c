@@ -10,7 +10,7 @@
    the buffer with the same bits whichever path gathered it: the BVH and the
    brute-force oracle hand the kernels identical numbers. */
 #include "skim_internal.h"
-#include "bvh/bvh.h"
+#include "bvh/bvh_ordered.h"
 
 #include <simde/x86/sse2.h>
 #include <string.h>
@@ -24,29 +24,18 @@ void skim_world_visit_box(const skim_world *world, const float box_min[3], const
         visit(ctx, 0, world->triangle_count); /* brute force: the oracle tests everything */
 }
 
-typedef struct gather_setup {
-    simde__m128 start[3];
-    simde__m128 to_unit[3][3];
-    simde__m128 box_min[3], box_max[3];
-    /* Swept culling: the segment start + t * delta, t in [0, 1], against
-       each triangle's box grown by reach (per axis). */
-    bool        swept;
-    simde__m128 inverse_delta[3], reach[3];
-    uint64_t    material_mask;
-    bool        all_materials;
-} gather_setup;
-
-/* Slack on the segment's parameter: far above the rounding of the slab
-   products (about 1e-7 of t near [0, 1]); the real margin is the reach. */
-#define SWEPT_T_SLACK 1e-3f
+/* The setup (skim_path_gather) lives in bvh/bvh_ordered.h: the ordered
+   traversal gathers its leaves with the same code. */
+typedef skim_path_gather gather_setup;
 
 /* Lanes whose box, grown by reach, the segment crosses: the slab test, with
    1/delta replaced by +-1e30 for a zero component so that no lane computes
    0 * inf (a NaN): a point segment then passes exactly when it is inside. */
-static unsigned segment_crosses(const gather_setup *g, simde__m128 lo[3], simde__m128 hi[3])
+static unsigned segment_crosses(const gather_setup *g, simde__m128 lo[3], simde__m128 hi[3],
+                                float t_limit)
 {
-    simde__m128 near = simde_mm_set1_ps(-SWEPT_T_SLACK);
-    simde__m128 far = simde_mm_set1_ps(1.0f + SWEPT_T_SLACK);
+    simde__m128 near = simde_mm_set1_ps(-SKIM_PATH_T_SLACK);
+    simde__m128 far = simde_mm_set1_ps(t_limit);
     for (int axis = 0; axis < 3; ++axis) {
         simde__m128 t1 = simde_mm_mul_ps(simde_mm_sub_ps(simde_mm_sub_ps(lo[axis], g->reach[axis]),
                                                          g->start[axis]),
@@ -66,11 +55,12 @@ static bool material_collides(uint64_t mask, uint16_t material)
 }
 
 /* Appends the triangles of stored run [first, first + count) that pass the
-   material mask and, when cull_by_box, whose box overlaps the query. The
+   material mask and, when cull_by_box, whose box overlaps the query (and,
+   for a swept setup, whose grown box the segment enters by t_limit). The
    caller has reserved count + SKIM_MAX_PACKET_WIDTH lanes past out->count:
    whole 4-lane stores may write past the last kept lane. */
 static void gather_run(const skim_world *world, const gather_setup *g, uint32_t first,
-                       uint32_t count, bool cull_by_box, skim_candidates *out)
+                       uint32_t count, bool cull_by_box, float t_limit, skim_candidates *out)
 {
     const uint32_t end = first + count;
     for (uint32_t i = first; i < end; i += 4) {
@@ -94,7 +84,7 @@ static void gather_run(const skim_world *world, const gather_setup *g, uint32_t 
             }
             keep &= (unsigned)simde_mm_movemask_ps(inside);
             if (keep && g->swept)
-                keep &= segment_crosses(g, lo, hi);
+                keep &= segment_crosses(g, lo, hi, t_limit);
         }
         if (!g->all_materials)
             for (uint32_t lane = 0; lane < lanes; ++lane)
@@ -166,15 +156,15 @@ static void setup_box(gather_setup *g, const skim_ellipsoid_space *space, const 
 }
 
 static skim_status gather(const skim_world *world, const gather_setup *g, const float box_min[3],
-                          const float box_max[3], const float *segment, skim_candidates *out)
+                          const float box_max[3], skim_candidates *out)
 {
     out->count = 0;
     skim_status status;
     if (world->accelerator == SKIM_ACCELERATOR_BVH && world->bvh) {
         skim_bvh_walk walk;
         skim_bvh_walk_begin(&walk, world, box_min, box_max);
-        if (segment) /* start, inverse delta, reach */
-            skim_bvh_walk_sweep(&walk, segment, segment + 3, segment + 6);
+        if (g->swept)
+            skim_bvh_walk_sweep(&walk, g->start_s, g->inverse_delta_s, g->reach_s);
         uint32_t refs[LEAF_BATCH];
         uint32_t leaves;
         while ((leaves = skim_bvh_walk_leaves(&walk, refs, LEAF_BATCH)) != 0) {
@@ -185,14 +175,14 @@ static skim_status gather(const skim_world *world, const gather_setup *g, const 
                 return status;
             for (uint32_t k = 0; k < leaves; ++k)
                 gather_run(world, g, skim_bvh_leaf_first(refs[k]), skim_bvh_leaf_count(refs[k]),
-                           true, out);
+                           true, 1.0f + SKIM_PATH_T_SLACK, out);
         }
     } else if (world->triangle_count) {
         /* Brute force: the oracle gathers every triangle, no box test. */
         status = skim_candidates_reserve(out, world->triangle_count + SKIM_MAX_PACKET_WIDTH);
         if (status != SKIM_OK)
             return status;
-        gather_run(world, g, 0, world->triangle_count, false, out);
+        gather_run(world, g, 0, world->triangle_count, false, 1.0f + SKIM_PATH_T_SLACK, out);
     }
     status = skim_candidates_reserve(out, out->count);
     if (status != SKIM_OK)
@@ -208,32 +198,45 @@ skim_status skim_gather_candidates(const skim_world *world, const skim_ellipsoid
 {
     gather_setup g;
     setup_box(&g, space, start, box_min, box_max, material_mask);
-    return gather(world, &g, box_min, box_max, NULL, out);
+    return gather(world, &g, box_min, box_max, out);
+}
+
+void skim_path_gather_init(skim_path_gather *g, const skim_ellipsoid_space *space,
+                           const float start[3], const float delta[3], uint64_t material_mask)
+{
+    float box_min[3], box_max[3];
+    skim_sweep_box(start, delta, space->bounding_radius, box_min, box_max);
+    setup_box(g, space, start, box_min, box_max, material_mask);
+    g->swept = true;
+    for (int axis = 0; axis < 3; ++axis) {
+        /* The sweep box's own margin on this axis: the bounding radius plus
+           the rounding allowances skim_sweep_box adds. */
+        float end = start[axis] + delta[axis];
+        float reach = box_max[axis] - (start[axis] > end ? start[axis] : end);
+        g->reach[axis] = simde_mm_set1_ps(reach);
+        float inverse = delta[axis] != 0.0f ? 1.0f / delta[axis] : 1e30f;
+        if (!(inverse <= 1e30f && inverse >= -1e30f))
+            inverse = delta[axis] < 0.0f ? -1e30f : 1e30f; /* 1/denormal overflows */
+        g->inverse_delta[axis] = simde_mm_set1_ps(inverse);
+        g->start_s[axis] = start[axis];
+        g->inverse_delta_s[axis] = inverse;
+        g->reach_s[axis] = reach;
+    }
+}
+
+void skim_path_gather_run(const skim_world *world, const skim_path_gather *g, uint32_t first,
+                          uint32_t count, float t_limit, skim_candidates *out)
+{
+    gather_run(world, g, first, count, true, t_limit, out);
 }
 
 skim_status skim_gather_candidates_swept(const skim_world *world, const skim_ellipsoid_space *space,
                                          const float start[3], const float delta[3],
                                          uint64_t material_mask, skim_candidates *out)
 {
+    gather_setup g;
+    skim_path_gather_init(&g, space, start, delta, material_mask);
     float box_min[3], box_max[3];
     skim_sweep_box(start, delta, space->bounding_radius, box_min, box_max);
-    gather_setup g;
-    setup_box(&g, space, start, box_min, box_max, material_mask);
-    g.swept = true;
-    float segment[9];
-    for (int axis = 0; axis < 3; ++axis) {
-        /* The sweep box's own margin on this axis: the bounding radius plus
-           the rounding allowances skim_sweep_box adds. */
-        float end = start[axis] + delta[axis];
-        float reach = box_max[axis] - (start[axis] > end ? start[axis] : end);
-        g.reach[axis] = simde_mm_set1_ps(reach);
-        float inverse = delta[axis] != 0.0f ? 1.0f / delta[axis] : 1e30f;
-        if (!(inverse <= 1e30f && inverse >= -1e30f))
-            inverse = delta[axis] < 0.0f ? -1e30f : 1e30f; /* 1/denormal overflows */
-        g.inverse_delta[axis] = simde_mm_set1_ps(inverse);
-        segment[axis] = start[axis];
-        segment[3 + axis] = inverse;
-        segment[6 + axis] = reach;
-    }
-    return gather(world, &g, box_min, box_max, segment, out);
+    return gather(world, &g, box_min, box_max, out);
 }

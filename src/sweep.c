@@ -1,5 +1,6 @@
 /* skim_sweep: one swept ellipsoid against the world. */
 #include "skim_internal.h"
+#include "bvh/bvh_ordered.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -85,20 +86,30 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
     skim_ellipsoid_space_init(&space, shape);
     const float start_world[3] = { start.x, start.y, start.z };
     const float delta_world[3] = { delta.x, delta.y, delta.z };
-    /* One traversal along the path (the grown box, slab-tested against the
-       segment), every candidate moved to unit-sphere space. */
     skim_candidates *candidates = sweep_thread_candidates();
     if (!candidates)
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_sweep: candidate buffer");
-    status = skim_gather_candidates_swept(world, &space, start_world, delta_world,
-                                          query->material_mask, candidates);
-    if (status != SKIM_OK)
-        return status;
-
     float delta_unit[3];
     skim_mat3_mul_vec(space.to_unit, delta_world, delta_unit);
     skim_unit_hit best = { .hit = false, .t = 1.0f, .triangle = UINT32_MAX };
-    kernels->sweep(candidates, delta_unit, query->cull_back_faces, &best);
+    if (world->accelerator == SKIM_ACCELERATOR_BVH && world->bvh) {
+        /* Front to back through the BVH, stopping at the first contact
+           (bvh/bvh_ordered.c): the same answer as one kernel call over the
+           swept gather, without gathering what lies beyond the hit. */
+        skim_path_gather path;
+        skim_path_gather_init(&path, &space, start_world, delta_world, query->material_mask);
+        status = skim_bvh_sweep_ordered(world, &path, delta_unit, query->cull_back_faces, kernels,
+                                        candidates, &best);
+        if (status != SKIM_OK)
+            return status;
+    } else {
+        /* Brute force (the oracle): every triangle, one kernel call. */
+        status = skim_gather_candidates_swept(world, &space, start_world, delta_world,
+                                              query->material_mask, candidates);
+        if (status != SKIM_OK)
+            return status;
+        kernels->sweep(candidates, delta_unit, query->cull_back_faces, &best);
+    }
     if (best.hit)
         skim_unit_hit_to_world(&space, start_world, &best, out);
     else

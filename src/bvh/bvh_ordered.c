@@ -1,0 +1,234 @@
+/* Front-to-back sweeps through the 8-wide quantised BVH (see bvh_ordered.h).
+
+   The traversal is the ordered closest-hit traversal of ray tracers
+   (Embree's BVH8 intersectors, Jolt's CastShape collectors with early-out
+   fraction): at each node the segment start -> start + delta is slab-tested
+   against the eight child boxes grown by the reach (the shape's bounding
+   radius plus skim_sweep_box's rounding margins), the children it enters
+   are pushed farthest first so the nearest is visited next, and a popped
+   entry whose entry t exceeds the best contact so far (plus slack) is
+   dropped with its whole subtree.
+
+   Exactness (the answer must be bit-identical to the brute-force oracle):
+   - A triangle's contact is computed by the same kernel from the same
+     unit-space lanes (skim_path_gather_run is the swept gather's own code),
+     and the kernel's per-lane result does not depend on the upper bound it
+     is given as long as that lane's t is <= the bound (its contract: the
+     bound only drops roots that could not win). The running minimum of
+     (t, triangle) is order-independent, so visiting fewer triangles in
+     another order changes nothing as long as the winner is visited.
+   - The winner W is visited: at its contact t_W the shape's centre, which
+     moves along the segment, is within the bounding radius of W, so inside
+     W's bounding box grown by the reach (which adds 0.1% of the radius and
+     relative margins that dwarf the kernel's rounding), so inside every
+     ancestor's (outward-rounded) box grown by the reach. Each of those boxes
+     is therefore entered at some t <= t_W, up to the rounding of the slab
+     products (a few ulps of t), and best t >= t_W at every moment, so
+     entry t <= best t + SKIM_PATH_T_SLACK holds for every ancestor: none is
+     dropped. The same holds for a tie (another triangle at exactly t_W with
+     a lower index: it is entered by t_W too) and for t = 0. */
+#include "bvh_ordered.h"
+
+#include <string.h>
+
+/* Leaves are not run through the kernel one by one: a kernel call has a
+   fixed cost (broadcasts, reduction, the winner's point and normal), about
+   1k instructions for one 8-lane packet. Their triangles collect in the
+   pending buffer while the traversal is among boxes that hold the path's
+   start (entry t <= SLACK: never pruned whatever the kernel finds), up to
+   FLUSH_AT of them; and, before the traversal moves on to a box the path enters after
+   its start, the pending triangles run once there are at least this many
+   of them (fewer wait, as their kernel call would rarely prune enough to
+   pay for itself). Measured with callgrind (bench/bvh/bench_sweep_path.c,
+   oa_dm1, avx2 kernels, instructions per sweep): 1: 10.5k, 4: 10.0k,
+   8: 10.1k, 12: 10.5k; flushing after every leaf instead: 13.7k, every
+   8 triangles without waiting at the start: 10.8k. */
+#define FLUSH_AT 32u
+#define FLUSH_BEFORE_LATER 4u
+
+/* The children of node whose box, grown by the reach, the segment enters
+   at some t in [-SLACK, limit]; entry[slot] receives that entry t. The slab
+   test of skim_bvh_walk_leaves' children_crossed (bvh_traverse.c) on the
+   dequantised bounds, in world space, with the per-node constant folded
+   first: a child's grown lower bound less the start is
+   (origin - reach - start) + q * 2^exponent, its upper one
+   (origin + 255 * 2^exponent + reach - start) - c * 2^exponent (c = the
+   stored 255 - q). Every term is a world coordinate or the exact product of
+   a byte and a power of two, so the rounding stays a few ulps of the
+   coordinates, far inside the reach's relative margins, as in
+   children_crossed; no product is 0 * inf (inverse_delta is finite). */
+typedef struct path_lanes {
+    float start[3], inverse_delta[3], reach[3];
+} path_lanes;
+
+/* Bytes 0..7 (upper = false) or 8..15 of row as two vectors of 4 floats. */
+static inline void bytes_to_floats(simde__m128i row, bool upper, simde__m128 out[2])
+{
+    const simde__m128i zero = simde_mm_setzero_si128();
+    simde__m128i words = upper ? simde_mm_unpackhi_epi8(row, zero) : simde_mm_unpacklo_epi8(row, zero);
+    out[0] = simde_mm_cvtepi32_ps(simde_mm_unpacklo_epi16(words, zero));
+    out[1] = simde_mm_cvtepi32_ps(simde_mm_unpackhi_epi16(words, zero));
+}
+
+static inline unsigned children_entered(const skim_bvh_node *node, const path_lanes *p,
+                                        float limit, float entry[SKIM_BVH_WIDTH])
+{
+    const simde__m128i *rows = (const simde__m128i *)node->bounds;
+    const simde__m128i row_xy = simde_mm_load_si128(rows), row_cxy = simde_mm_load_si128(rows + 1),
+                       row_z = simde_mm_load_si128(rows + 2);
+    /* (row, upper half) of lo and 255 - hi for each axis, per bvh.h. */
+    simde__m128 lo_q[3][2], c_q[3][2];
+    bytes_to_floats(row_xy, false, lo_q[0]);
+    bytes_to_floats(row_xy, true, lo_q[1]);
+    bytes_to_floats(row_z, false, lo_q[2]);
+    bytes_to_floats(row_cxy, false, c_q[0]);
+    bytes_to_floats(row_cxy, true, c_q[1]);
+    bytes_to_floats(row_z, true, c_q[2]);
+    simde__m128 near[2] = { simde_mm_set1_ps(-SKIM_PATH_T_SLACK), simde_mm_set1_ps(-SKIM_PATH_T_SLACK) };
+    simde__m128 far[2] = { simde_mm_set1_ps(limit), simde_mm_set1_ps(limit) };
+    for (int axis = 0; axis < 3; ++axis) {
+        float scale;
+        int32_t bits = (127 + node->exponent[axis]) << 23;
+        memcpy(&scale, &bits, sizeof scale);
+        const float origin = node->origin[axis];
+        const simde__m128 scale_v = simde_mm_set1_ps(scale);
+        const simde__m128 lo_base = simde_mm_set1_ps((origin - p->reach[axis]) - p->start[axis]);
+        const simde__m128 hi_base =
+            simde_mm_set1_ps(((origin + 255.0f * scale) + p->reach[axis]) - p->start[axis]);
+        const simde__m128 inverse = simde_mm_set1_ps(p->inverse_delta[axis]);
+        for (int half = 0; half < 2; ++half) {
+            simde__m128 t1 = simde_mm_mul_ps(
+                simde_mm_add_ps(lo_base, simde_mm_mul_ps(lo_q[axis][half], scale_v)), inverse);
+            simde__m128 t2 = simde_mm_mul_ps(
+                simde_mm_sub_ps(hi_base, simde_mm_mul_ps(c_q[axis][half], scale_v)), inverse);
+            near[half] = simde_mm_max_ps(near[half], simde_mm_min_ps(t1, t2));
+            far[half] = simde_mm_min_ps(far[half], simde_mm_max_ps(t1, t2));
+        }
+    }
+    simde_mm_storeu_ps(entry, near[0]);
+    simde_mm_storeu_ps(entry + 4, near[1]);
+    unsigned low = (unsigned)simde_mm_movemask_ps(simde_mm_cmple_ps(near[0], far[0]));
+    unsigned high = (unsigned)simde_mm_movemask_ps(simde_mm_cmple_ps(near[1], far[1]));
+    return (low | (high << 4)) & node->child_mask;
+}
+
+/* Pads lanes [count, count + SKIM_MAX_PACKET_WIDTH) with the far triangle
+   and index UINT32_MAX (the candidate buffer's contract, see
+   skim_candidates_pad), four lanes a store: padded_count never exceeds
+   count + SKIM_MAX_PACKET_WIDTH - 1. */
+static void pad(skim_candidates *c)
+{
+    static const float far_triangle[3][3] = {
+        { 1e6f, 1e6f, 1e6f }, { 1e6f + 1.0f, 1e6f, 1e6f }, { 1e6f, 1e6f + 1.0f, 1e6f }
+    };
+    const uint32_t at = c->count;
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis) {
+            simde__m128 value = simde_mm_set1_ps(far_triangle[v][axis]);
+            for (uint32_t k = 0; k < SKIM_MAX_PACKET_WIDTH; k += 4)
+                simde_mm_storeu_ps(c->vertex[v][axis] + at + k, value);
+        }
+    simde__m128i none = simde_mm_set1_epi32(-1), zero = simde_mm_setzero_si128();
+    for (uint32_t k = 0; k < SKIM_MAX_PACKET_WIDTH; k += 4)
+        simde_mm_storeu_si128((simde__m128i *)(void *)(c->triangle + at + k), none);
+    for (uint32_t k = 0; k < SKIM_MAX_PACKET_WIDTH; k += 8)
+        simde_mm_storeu_si128((simde__m128i *)(void *)(c->material + at + k), zero);
+    c->padded_count = (at + SKIM_MAX_PACKET_WIDTH - 1) / SKIM_MAX_PACKET_WIDTH * SKIM_MAX_PACKET_WIDTH;
+}
+
+typedef struct ordered_sweep {
+    const skim_kernel_set *kernels;
+    const float *delta_unit;
+    bool cull_back_faces;
+    skim_candidates *pending;
+    skim_unit_hit *best;
+} ordered_sweep;
+
+/* Runs the kernel over the pending triangles; best->t may drop. */
+static void flush(ordered_sweep *s)
+{
+    if (!s->pending->count)
+        return;
+    pad(s->pending);
+    s->kernels->sweep(s->pending, s->delta_unit, s->cull_back_faces, s->best);
+    s->pending->count = 0;
+}
+
+skim_status skim_bvh_sweep_ordered(const skim_world *world, const skim_path_gather *g,
+                                   const float delta_unit[3], bool cull_back_faces,
+                                   const skim_kernel_set *kernels, skim_candidates *pending,
+                                   skim_unit_hit *best)
+{
+    /* Room for a flush's worth, one more leaf and a padded packet. */
+    skim_status status = skim_candidates_reserve(
+        pending, FLUSH_AT + SKIM_BVH_MAX_LEAF + 2 * SKIM_MAX_PACKET_WIDTH);
+    if (status != SKIM_OK)
+        return status;
+    pending->count = 0;
+    ordered_sweep s = { .kernels = kernels, .delta_unit = delta_unit,
+                        .cull_back_faces = cull_back_faces, .pending = pending, .best = best };
+    path_lanes p;
+    memcpy(p.start, g->start_s, sizeof p.start);
+    memcpy(p.inverse_delta, g->inverse_delta_s, sizeof p.inverse_delta);
+    memcpy(p.reach, g->reach_s, sizeof p.reach);
+
+    /* Entries are (reference, entry t); each node pushes its entered
+       children farthest first, so at most SKIM_BVH_WIDTH - 1 a level stay
+       behind: SKIM_BVH_STACK_SIZE always suffices (bvh.h). */
+    uint32_t stack_ref[SKIM_BVH_STACK_SIZE];
+    float stack_t[SKIM_BVH_STACK_SIZE];
+    uint32_t top = 0;
+    stack_ref[top] = world->bvh->root;
+    stack_t[top++] = -SKIM_PATH_T_SLACK;
+    const skim_bvh_node *nodes = world->bvh->nodes;
+    while (top) {
+        --top;
+        float limit = best->t + SKIM_PATH_T_SLACK;
+        if (stack_t[top] > limit)
+            continue;
+        /* An entry at t <= SLACK is visited whatever the kernel finds
+           (best t >= 0), so pending triangles wait; before anything the
+           path enters later, run them: the best t they give may drop it. */
+        if (stack_t[top] > SKIM_PATH_T_SLACK && pending->count >= FLUSH_BEFORE_LATER) {
+            flush(&s);
+            limit = best->t + SKIM_PATH_T_SLACK;
+            if (stack_t[top] > limit)
+                continue;
+        }
+        const uint32_t ref = stack_ref[top];
+        if (skim_bvh_is_leaf(ref)) {
+            skim_path_gather_run(world, g, skim_bvh_leaf_first(ref), skim_bvh_leaf_count(ref), limit,
+                                 pending);
+            if (pending->count >= FLUSH_AT)
+                flush(&s);
+            continue;
+        }
+        const skim_bvh_node *node = &nodes[ref];
+        float entry[SKIM_BVH_WIDTH];
+        unsigned hits = children_entered(node, &p, limit, entry);
+        /* Insertion sort of the entered children, nearest last (they are
+           pushed in this order, so the nearest pops first). */
+        uint32_t order_ref[SKIM_BVH_WIDTH];
+        float order_t[SKIM_BVH_WIDTH];
+        uint32_t n = 0;
+        while (hits) {
+            unsigned slot = (unsigned)__builtin_ctz(hits);
+            hits &= hits - 1u;
+            float t = entry[slot];
+            uint32_t k = n++;
+            while (k && order_t[k - 1] < t) {
+                order_t[k] = order_t[k - 1];
+                order_ref[k] = order_ref[k - 1];
+                --k;
+            }
+            order_t[k] = t;
+            order_ref[k] = node->child[slot];
+        }
+        for (uint32_t k = 0; k < n; ++k) {
+            stack_ref[top] = order_ref[k];
+            stack_t[top++] = order_t[k];
+        }
+    }
+    flush(&s);
+    return SKIM_OK;
+}

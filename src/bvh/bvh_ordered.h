@@ -1,0 +1,69 @@
+/* Front-to-back sweeps through the BVH (src/bvh/bvh_ordered.c) and the
+   path gather they share with skim_gather_candidates_swept (src/gather.c).
+
+   A single sweep needs only its FIRST contact, and most sweeps of a game
+   server meet something close to their start. So instead of gathering every
+   triangle along the whole path and running the kernel once over all of
+   them, the ordered traversal visits BVH children in the order the path
+   enters them, runs the kernel on leaf triangles as they come, and skips
+   every subtree the path enters after the best contact found so far: the
+   ordered, early-terminating traversal of ray tracers (Embree's and Jolt's
+   closest-hit casts sort children by entry distance and cull against the
+   current hit distance). Internal. */
+#ifndef SKIM_BVH_ORDERED_H
+#define SKIM_BVH_ORDERED_H
+
+#include "bvh.h"
+
+#include <simde/x86/sse2.h>
+
+/* Slack on the path's parameter t in every slab test: the segment is taken
+   as t in [-SLACK, 1 + SLACK], and a box is entered "before" the best hit
+   when its entry t <= best t + SLACK. Far above the rounding of the slab
+   products (a few ulps of t near [0, 1]); the real spatial margin is the
+   reach (skim_sweep_box's margins). See bvh_ordered.c for why it also
+   keeps a tie at exactly the best t. */
+#define SKIM_PATH_T_SLACK 1e-3f
+
+/* What the path gather needs, broadcast once per sweep: the start, the
+   ellipsoid transform, the sweep box, and the segment's slab-test terms
+   (1/delta with +-1e30 for a zero or denormal component, so no lane
+   computes 0 * inf; reach = the sweep box's margin per axis). */
+typedef struct skim_path_gather {
+    simde__m128 start[3];
+    simde__m128 to_unit[3][3];
+    simde__m128 box_min[3], box_max[3];
+    bool        swept;  /* false: a plain box gather (no segment test) */
+    simde__m128 inverse_delta[3], reach[3];
+    uint64_t    material_mask;
+    bool        all_materials;
+    /* Scalars of the same segment, for the node tests. */
+    float       start_s[3], inverse_delta_s[3], reach_s[3];
+} skim_path_gather;
+
+/* Sets g up for the straight sweep start -> start + delta (world space) of
+   a shape with space's bounding radius: the box is skim_sweep_box's. */
+void skim_path_gather_init(skim_path_gather *g, const skim_ellipsoid_space *space,
+                           const float start[3], const float delta[3], uint64_t material_mask);
+
+/* Appends to out the triangles of stored run [first, first + count) that
+   pass the material mask and whose bounding box, grown by the reach, the
+   segment enters at some t in [-SLACK, t_limit] (t_limit <= 1 + SLACK),
+   moved to unit-sphere space relative to the start with exactly the
+   operations of the box gather (same bits). The caller has reserved
+   count + SKIM_MAX_PACKET_WIDTH lanes past out->count. */
+void skim_path_gather_run(const skim_world *world, const skim_path_gather *g, uint32_t first,
+                          uint32_t count, float t_limit, skim_candidates *out);
+
+/* The first contact of the sweep set up in g through world's BVH, in
+   best (unit-sphere space), exactly what one kernel call over every
+   candidate of the swept gather would give: the same kernel on the same
+   lanes, and the minimum of (t, triangle) does not depend on the order.
+   best must come in as { .hit = false, .t = 1, .triangle = UINT32_MAX }.
+   pending is a scratch candidate buffer. */
+skim_status skim_bvh_sweep_ordered(const skim_world *world, const skim_path_gather *g,
+                                   const float delta_unit[3], bool cull_back_faces,
+                                   const skim_kernel_set *kernels, skim_candidates *pending,
+                                   skim_unit_hit *best);
+
+#endif
