@@ -37,7 +37,7 @@ static skim_status check_def(const skim_world_def *def)
 
 static skim_status check_mesh(const skim_mesh *mesh)
 {
-    if (mesh->triangle_count > 0 && (!mesh->indices || !mesh->positions))
+    if ((mesh->triangle_count > 0 && !mesh->indices) || (mesh->vertex_count > 0 && !mesh->positions))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "mesh: positions or indices are NULL");
     if (mesh->vertex_count > UINT32_MAX / 3 || mesh->triangle_count > UINT32_MAX / 3)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "mesh: counts overflow");
