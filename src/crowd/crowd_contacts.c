@@ -30,7 +30,7 @@
 
 /* The skin added to an agent's reach for its bound, as a fraction of its
    radius: larger keeps the lists good for longer but makes them longer. */
-#define LIST_SKIN 0.5f
+#define LIST_SKIN 1.0f
 
 static bool is_ghost(const skim_crowd *c, uint32_t i)
 {

@@ -282,39 +282,58 @@ void crowd_solve(skim_crowd *c, uint32_t n)
     swap_buffers(c);
     if (!violated || c->def.solver_iterations < 2)
         return;
-    /* The next sweeps only over agents that were pushed and their
-       neighbours: nobody else can be pushed unless one of those moves into
-       it, and then the check catches what is left. In a sparse crowd this
-       is a few percent of the agents. Agents outside the list had no push,
-       so both buffers already hold their plan. */
+    /* The next sweeps only over agents that moved in the last sweep and
+       their neighbours: any other agent would see exactly what it saw
+       last time (itself and its neighbours where they were, and no
+       violation then), so its update would change nothing. The list only
+       shrinks: an agent outside it cannot be pushed unless a neighbour
+       moves into it, and the first list holds every pushed agent's
+       neighbours; what a later push does to an agent outside the list is
+       left to the check. In a sparse crowd the list is a few percent of
+       the agents and empties in a few sweeps. in_work holds "moved in the
+       last sweep"; agents that leave the list did not move, so it stays
+       right for them. */
 #pragma omp parallel for schedule(static)
-    for (long i = 0; i < count; ++i) {
-        uint8_t near = c->pushed[i];
-        for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1] && !near; ++e)
-            near = c->pushed[c->contacts[e].other];
-        c->in_work[i] = near;
-    }
+    for (long i = 0; i < count; ++i)
+        c->in_work[i] = c->pushed[i];
     uint32_t m = 0;
-    for (uint32_t i = 0; i < n; ++i)
-        if (c->in_work[i])
+    for (uint32_t i = 0; i < n; ++i) {
+        bool near = c->in_work[i];
+        for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1] && !near; ++e)
+            near = c->in_work[c->contacts[e].other];
+        if (near)
             c->work[m++] = i;
-    for (int iteration = 1; iteration < c->def.solver_iterations; ++iteration) {
+    }
+    for (int iteration = 1; iteration < c->def.solver_iterations && m > 0; ++iteration) {
         violated = 0;
         const float *q = c->q;
         float *next = c->q_next;
 #pragma omp parallel for schedule(static) reduction(| : violated)
         for (long k = 0; k < (long)m; ++k) {
             long i = c->work[k];
-            if (relax_agent(c, q, next, i)) {
-                c->pushed[i] = 1;
-                violated = 1;
-            }
+            uint8_t moved = relax_agent(c, q, next, i);
+            c->moved[k] = moved;
+            c->pushed[i] |= moved;
+            violated |= moved;
         }
-        /* Every sweep writes every listed agent, so the older buffer's
-           stale entries are overwritten before they are read. */
+        /* Every listed agent was written, and every agent off the list
+           holds the same value in both buffers. */
         swap_buffers(c);
         if (!violated)
             break;
+#pragma omp parallel for schedule(static)
+        for (long k = 0; k < (long)m; ++k)
+            c->in_work[c->work[k]] = c->moved[k];
+        uint32_t kept = 0;
+        for (uint32_t k = 0; k < m; ++k) {
+            uint32_t i = c->work[k];
+            bool near = c->in_work[i];
+            for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1] && !near; ++e)
+                near = c->in_work[c->contacts[e].other];
+            if (near)
+                c->work[kept++] = i;
+        }
+        m = kept;
     }
 }
 
