@@ -12,14 +12,14 @@
    packet-wide early outs (a stage no lane needs is skipped), which change
    no lane's result.
 
-   Two phases, so the expensive tests run on full packets:
-   1. every candidate, W at a time: the plane of Rouwé 2 and the interval of
-      3.1 (normal, start distance, t1). Most lanes end here: clear of their
-      plane and not reaching it in range. The rest, the "work" lanes, are
-      packed (with what phase 1 computed) into a small buffer, unless the
-      whole packet is work, which goes to phase 2 as it is;
-   2. the packed work lanes, W at a time: touching at the start, the face at
-      t1 (3.3), the vertex and edge quadratics (3.4, 3.5).
+   Two passes, so the tests run on full packets:
+   1. every candidate, W at a time: a cull against the box around the
+      swept sphere (with a margin that makes it exact, see cull_pass). Most
+      candidates of a move end here. The survivors are packed into a small
+      buffer, unless the whole packet survives, which goes on as it is;
+   2. the survivors, W at a time: the plane of Rouwé 2, touching at the
+      start, the interval of 3.1 and the face at t1 (3.3), the vertex and
+      edge quadratics (3.4, 3.5).
    Packing only moves bits, so each lane computes exactly what it would
    have in place, whatever the width.
 
@@ -224,16 +224,13 @@ static inline root vertices_and_edges(const v3 vertex[3], v3 delta, fw dd, fw t_
                     earliest(roots[4], roots[5]));
 }
 
-/* ---- the packed work lanes ---- */
-enum { CHUNK = 128 }; /* work lanes packed before phase 2 runs on them */
+/* ---- the packed candidates ---- */
+enum { CHUNK = 128 }; /* candidates packed before the tests run on them */
 enum {
-    W_VERTEX = 0, /* 9 arrays: vertex v, axis k at W_VERTEX + 3 v + k */
-    W_NORMAL = 9, /* 3 arrays: the normalised front normal */
-    W_START_DISTANCE = 12,
-    W_T1 = 13,
-    W_TRIANGLE = 14, /* bit patterns */
-    W_LANE = 15,     /* bit patterns: lane + 1 */
-    W_ARRAYS = 16
+    P_VERTEX = 0,    /* 9 arrays: vertex v, axis k at P_VERTEX + 3 v + k */
+    P_TRIANGLE = 9,  /* bit patterns */
+    P_LANE = 10,     /* bit patterns: lane + 1 */
+    P_ARRAYS = 11
 };
 
 /* The best hit each lane slot has seen: t, triangle, lane + 1 (0 = the
@@ -255,7 +252,7 @@ typedef struct sweep_call {
        the slots anyway. */
     fw dd, t_max, bound; /* bound: the caller's t */
     /* The box around everything the swept sphere covers up to the caller's
-       t, and the path's length (see plane_pass). */
+       t, and the path's length (see cull_pass). */
     fw box_lo[3], box_hi[3], path_length;
     bool cull;
     /* A hit at t = 0 is known (the caller's or a touching lane): lanes with
@@ -264,31 +261,28 @@ typedef struct sweep_call {
     uint32_t zero_triangle;
     slots best;
     uint32_t packed;
-    float work[W_ARRAYS][CHUNK + SKIM_W];
+    float pack[P_ARRAYS][CHUNK + SKIM_W];
 } sweep_call;
 
-/* A packet of lanes for phase 2: the triangle, what phase 1 computed, and
-   which lanes are real. */
-typedef struct work_lanes {
-    v3 vertex[3], n;
-    fw start_distance, t1, triangle, lane;
+/* A packet of candidates: triangles, their indices, which lanes are real. */
+typedef struct lanes_in {
+    v3 vertex[3];
+    fw triangle, lane;
     mw live;
-} work_lanes;
+} lanes_in;
 
-static inline __attribute__((always_inline)) void feature_pass(sweep_call *k,
-                                                             const work_lanes *w);
+static inline __attribute__((always_inline)) void test_pass(sweep_call *k, const lanes_in *w);
 
-/* Phase 1 on lanes [base, base + W): Rouwé 2 and 3.1. A packet whose lanes
-   all need more goes straight to phase 2; otherwise its work lanes are
-   packed. */
-static inline void plane_pass(sweep_call *k, uint32_t base)
+/* Pass 1 on candidates [base, base + W): the cull. A packet whose lanes all
+   survive is tested as it is; otherwise the survivors are packed. */
+static inline void cull_pass(sweep_call *k, uint32_t base)
 {
-    const fw zero = fw_set1(0.0f), one = fw_set1(1.0f);
+    const fw zero = fw_set1(0.0f);
     const skim_candidates *c = k->c;
     /* Lanes at or past count are padding: masked off by index. */
     const uint32_t remaining = c->count - base;
     mw live = fw_lt(fw_iota(), fw_set1(remaining < SKIM_W ? (float)remaining : (float)SKIM_W));
-    work_lanes w;
+    lanes_in w;
     w.triangle = u32_load(c->triangle + base);
     if (k->zero_found) {
         live = mw_andnot(u32_lt(u32_set1(k->zero_triangle), w.triangle), live);
@@ -298,17 +292,16 @@ static inline void plane_pass(sweep_call *k, uint32_t base)
     for (int v = 0; v < 3; ++v)
         w.vertex[v] = v3_load(c, v, base);
 
-    /* Packet-wide early out: a triangle whose bounding box is clear of the
-       swept sphere's box cannot be met, and most candidates of a move are
-       (its one gather covers all its slides, steps and gravity). Exact
-       arithmetic would allow no margin; the reference computes in float,
-       and near a contact its quantities (plane distance, closest point,
-       the quadratics' coefficients, sums of products of coordinates of
-       size at most L = sqrt(3) max|coordinate| + |D| t) are off by a
-       few units of roundoff times L^2 at most. A triangle more than
-       1e-3 + 1e-5 L^2 clear, over a hundred times that, is not reported
-       at or before t by the reference either, so skipping it changes no
-       result. */
+    /* A triangle whose bounding box is clear of the swept sphere's box
+       cannot be met, and most candidates of a move are (its one gather
+       covers all its slides, steps and gravity). Exact arithmetic would
+       allow no margin; the reference computes in float, and near a contact
+       its quantities (plane distance, closest point, the quadratics'
+       coefficients, sums of products of coordinates of size at most
+       L = sqrt(3) max|coordinate| + |D| t) are off by a few units of
+       roundoff times L^2 at most. A triangle more than 1e-3 + 1e-5 L^2
+       clear, over a hundred times that, is not reported at or before t by
+       the reference either, so skipping it changes no result. */
     fw lo[3], hi[3], magnitude = zero;
     for (int axis = 0; axis < 3; ++axis) {
         const fw p = v3_axis(w.vertex[0], axis), q = v3_axis(w.vertex[1], axis),
@@ -323,95 +316,78 @@ static inline void plane_pass(sweep_call *k, uint32_t base)
     for (int axis = 0; axis < 3; ++axis)
         apart = mw_or(apart, mw_or(fw_gt(lo[axis], fw_add(k->box_hi[axis], margin)),
                                    fw_lt(hi[axis], fw_sub(k->box_lo[axis], margin))));
-    live = mw_andnot(apart, live);
-    if (!mw_any(live))
-        return;
-
-    /* Rouwé 2: the plane N . P + C_p = 0, front normal (b - a) x (c - a)
-       normalised, and the start's signed distance -N . a. */
-    v3 n = v3_cross(v3_sub(w.vertex[1], w.vertex[0]), v3_sub(w.vertex[2], w.vertex[0]));
-    const fw n_length = fw_sqrt(v3_dot(n, n));
-    mw valid = mw_and(live, fw_gt(n_length, zero));
-    w.n = (v3){ fw_div(n.x, n_length), fw_div(n.y, n_length), fw_div(n.z, n_length) };
-    w.start_distance = fw_neg(v3_dot(w.n, w.vertex[0]));
-    const mw behind = fw_lt(w.start_distance, zero);
-    if (k->cull)
-        valid = mw_andnot(behind, valid);
-    if (!mw_any(valid))
-        return;
-    /* Two-sided: the plane turned toward the start. Rouwé 3.1: a start clear
-       of the plane first touches it at t1 = (distance - 1) / -(N . D), if
-       approaching and t1 <= t_max; otherwise a lane clear of its plane is
-       done (the reference returns there). */
-    const fw side = fw_select(behind, fw_set1(-1.0f), one);
-    const fw distance = fw_mul(side, w.start_distance);
-    const mw far = mw_and(valid, fw_gt(distance, one));
-    const fw n_dot_d = v3_dot(v3_scale(side, w.n), k->delta);
-    const mw approaching = mw_and(far, fw_lt(n_dot_d, zero));
-    w.t1 = zero;
-    mw in_range = mw_none();
-    if (mw_any(approaching)) {
-        w.t1 = fw_div(fw_sub(distance, one), fw_neg(n_dot_d));
-        in_range = mw_and(approaching, fw_le(w.t1, k->t_max));
-    }
-    w.live = mw_andnot(mw_andnot(in_range, far), valid);
-    const unsigned work = mw_count(w.live);
-    if (work == 0)
+    w.live = mw_andnot(apart, live);
+    const unsigned survivors = mw_count(w.live);
+    if (survivors == 0)
         return;
     w.lane = u32_lane_ids(base + 1);
-    if (work == SKIM_W) {
-        feature_pass(k, &w);
+    if (survivors == SKIM_W) {
+        test_pass(k, &w);
         return;
     }
     const ck key = ck_make(w.live);
     const uint32_t at = k->packed;
     for (int v = 0; v < 3; ++v) {
-        fw_compress(k->work[W_VERTEX + 3 * v + 0] + at, key, w.vertex[v].x);
-        fw_compress(k->work[W_VERTEX + 3 * v + 1] + at, key, w.vertex[v].y);
-        fw_compress(k->work[W_VERTEX + 3 * v + 2] + at, key, w.vertex[v].z);
+        fw_compress(k->pack[P_VERTEX + 3 * v + 0] + at, key, w.vertex[v].x);
+        fw_compress(k->pack[P_VERTEX + 3 * v + 1] + at, key, w.vertex[v].y);
+        fw_compress(k->pack[P_VERTEX + 3 * v + 2] + at, key, w.vertex[v].z);
     }
-    fw_compress(k->work[W_NORMAL + 0] + at, key, w.n.x);
-    fw_compress(k->work[W_NORMAL + 1] + at, key, w.n.y);
-    fw_compress(k->work[W_NORMAL + 2] + at, key, w.n.z);
-    fw_compress(k->work[W_START_DISTANCE] + at, key, w.start_distance);
-    fw_compress(k->work[W_T1] + at, key, w.t1);
-    fw_compress(k->work[W_TRIANGLE] + at, key, w.triangle);
-    fw_compress(k->work[W_LANE] + at, key, w.lane);
-    k->packed = at + work;
+    fw_compress(k->pack[P_TRIANGLE] + at, key, w.triangle);
+    fw_compress(k->pack[P_LANE] + at, key, w.lane);
+    k->packed = at + survivors;
 }
 
-/* Phase 2 on a packet of work lanes: touching, the face at t1, the
-   quadratics, and the slots' update. */
-static inline __attribute__((always_inline)) void feature_pass(sweep_call *k,
-                                                             const work_lanes *w)
+/* Pass 2 on a packet of candidates: Rouwé's tests and the slots' update. */
+static inline __attribute__((always_inline)) void test_pass(sweep_call *k, const lanes_in *w)
 {
     const fw zero = fw_set1(0.0f), one = fw_set1(1.0f);
     const v3 *vertex = w->vertex;
-    /* Phase 1's decisions, recomputed from what it kept (same bits). */
-    const mw behind = fw_lt(w->start_distance, zero);
-    const fw side = fw_select(behind, fw_set1(-1.0f), one);
-    const v3 plane_normal = v3_scale(side, w->n);
-    const fw distance = fw_mul(side, w->start_distance);
-    const mw near = mw_and(w->live, fw_le(distance, one));
-    const mw far = mw_and(w->live, fw_gt(distance, one));
-    const mw in_range = mw_and(mw_and(far, fw_lt(v3_dot(plane_normal, k->delta), zero)),
-                               fw_le(w->t1, k->t_max));
 
-    const mw touch = mw_any(near) ? starts_touching(vertex, w->n, w->start_distance, near)
+    /* Rouwé 2: the plane N . P + C_p = 0, front normal (b - a) x (c - a)
+       normalised, and the start's signed distance -N . a. */
+    v3 n = v3_cross(v3_sub(vertex[1], vertex[0]), v3_sub(vertex[2], vertex[0]));
+    const fw n_length = fw_sqrt(v3_dot(n, n));
+    mw valid = mw_and(w->live, fw_gt(n_length, zero));
+    n = (v3){ fw_div(n.x, n_length), fw_div(n.y, n_length), fw_div(n.z, n_length) };
+    const fw start_distance = fw_neg(v3_dot(n, vertex[0]));
+    const mw behind = fw_lt(start_distance, zero);
+    if (k->cull)
+        valid = mw_andnot(behind, valid);
+    if (!mw_any(valid))
+        return;
+    /* Two-sided: the plane turned toward the start. */
+    const fw side = fw_select(behind, fw_set1(-1.0f), one);
+    const v3 plane_normal = v3_scale(side, n);
+    const fw distance = fw_mul(side, start_distance);
+    const mw near = mw_and(valid, fw_le(distance, one));
+    const mw far = mw_and(valid, fw_gt(distance, one));
+
+    const mw touch = mw_any(near) ? starts_touching(vertex, n, start_distance, near)
                                   : mw_none();
-    /* Rouwé 3.3 at t1: the face is hit when the touching point C(t1) - N
-       is inside. */
-    mw face = mw_none();
-    if (mw_any(in_range)) {
-        const v3 touching_point = v3_sub(v3_scale(w->t1, k->delta), plane_normal);
-        face = triangle_contains(vertex, w->n, touching_point, in_range);
+
+    /* Rouwé 3.1: a start clear of the plane first touches it at
+       t1 = (distance - 1) / -(N . D), if approaching and t1 <= t_max;
+       3.3 at t1: the face is hit when the touching point C(t1) - N is
+       inside. */
+    const fw n_dot_d = v3_dot(plane_normal, k->delta);
+    const mw approaching = mw_and(far, fw_lt(n_dot_d, zero));
+    fw t1 = zero;
+    mw in_range = mw_none(), face = mw_none();
+    if (mw_any(approaching)) {
+        t1 = fw_div(fw_sub(distance, one), fw_neg(n_dot_d));
+        in_range = mw_and(approaching, fw_le(t1, k->t_max));
+        if (mw_any(in_range)) {
+            const v3 touching_point = v3_sub(v3_scale(t1, k->delta), plane_normal);
+            face = triangle_contains(vertex, n, touching_point, in_range);
+        }
     }
+
     /* The quadratics run where the reference gets to them: not touching,
        and either not clear of the plane or clear but reaching it in range
        with the face missed. A root above the caller's t loses in the slots
        below. */
     const mw quadratic =
-        mw_andnot(touch, mw_andnot(mw_andnot(mw_andnot(face, in_range), far), w->live));
+        mw_andnot(touch, mw_andnot(mw_andnot(mw_andnot(face, in_range), far), valid));
     root quad = { .t = zero, .ok = mw_none(), .feature = zero };
     if (mw_any(quadratic))
         quad = vertices_and_edges(vertex, k->delta, k->dd, k->t_max, quadratic);
@@ -419,17 +395,16 @@ static inline __attribute__((always_inline)) void feature_pass(sweep_call *k,
     const mw hit = mw_or(touch, mw_or(face, quad.ok));
     if (!mw_any(hit))
         return;
-    const fw t = fw_select(touch, zero, fw_select(face, w->t1, quad.t));
+    const fw t = fw_select(touch, zero, fw_select(face, t1, quad.t));
     const fw feature = fw_select(touch, fw_set1((float)SKIM_FEATURE_TOUCH),
                                  fw_select(face, fw_set1((float)SKIM_FEATURE_FACE), quad.feature));
     /* Lowest (t, triangle, lane) per slot: the order lanes arrive in does
-       not matter. */
+       not matter. A first hit in a slot must be within the caller's bound
+       (touching at the start always is, as in the reference). */
     slots *b = &k->best;
     const mw tie = mw_and(fw_eq(t, b->t), mw_or(u32_lt(w->triangle, b->triangle),
                                                  mw_and(u32_eq(w->triangle, b->triangle),
                                                         u32_lt(w->lane, b->lane))));
-    /* A first hit in a slot must be within the caller's bound (touching at
-       the start always is, as in the reference). */
     const mw first = mw_andnot(b->found, mw_or(touch, fw_le(t, k->bound)));
     const mw better = mw_and(hit, mw_or(first, mw_or(fw_lt(t, b->t), tie)));
     b->t = fw_select(better, t, b->t);
@@ -449,39 +424,35 @@ static inline __attribute__((always_inline)) void feature_pass(sweep_call *k,
     }
 }
 
-/* Phase 2 on packed lanes [at, at + W) (those past count are dead). */
+/* Pass 2 on packed candidates [at, at + W) (those past count are dead). */
 static inline void packed_pass(sweep_call *k, uint32_t at, uint32_t count)
 {
     const uint32_t remaining = count - at;
-    work_lanes w;
+    lanes_in w;
     w.live = fw_lt(fw_iota(), fw_set1(remaining < SKIM_W ? (float)remaining : (float)SKIM_W));
     for (int v = 0; v < 3; ++v)
-        w.vertex[v] = (v3){ fw_load(k->work[W_VERTEX + 3 * v + 0] + at),
-                            fw_load(k->work[W_VERTEX + 3 * v + 1] + at),
-                            fw_load(k->work[W_VERTEX + 3 * v + 2] + at) };
-    w.n = (v3){ fw_load(k->work[W_NORMAL + 0] + at), fw_load(k->work[W_NORMAL + 1] + at),
-                fw_load(k->work[W_NORMAL + 2] + at) };
-    w.start_distance = fw_load(k->work[W_START_DISTANCE] + at);
-    w.t1 = fw_load(k->work[W_T1] + at);
-    w.triangle = fw_load(k->work[W_TRIANGLE] + at);
-    w.lane = fw_load(k->work[W_LANE] + at);
-    feature_pass(k, &w);
+        w.vertex[v] = (v3){ fw_load(k->pack[P_VERTEX + 3 * v + 0] + at),
+                            fw_load(k->pack[P_VERTEX + 3 * v + 1] + at),
+                            fw_load(k->pack[P_VERTEX + 3 * v + 2] + at) };
+    w.triangle = fw_load(k->pack[P_TRIANGLE] + at);
+    w.lane = fw_load(k->pack[P_LANE] + at);
+    test_pass(k, &w);
 }
 
-/* Runs phase 2 on the packed lanes: all of them at the end, else only whole
-   packets, keeping the rest (fewer than W) for the next round. */
+/* Runs pass 2 on the packed candidates: all of them at the end, else only
+   whole packets, keeping the rest (fewer than W) for the next round. */
 static void flush(sweep_call *k, bool final)
 {
     const uint32_t count = k->packed;
     const uint32_t whole = final ? count : count / SKIM_W * SKIM_W;
     if (final && count % SKIM_W) /* dead lanes read zeros, not stale bits */
-        for (int a = 0; a < W_ARRAYS; ++a)
-            fw_store(k->work[a] + count, fw_set1(0.0f));
+        for (int a = 0; a < P_ARRAYS; ++a)
+            fw_store(k->pack[a] + count, fw_set1(0.0f));
     for (uint32_t at = 0; at < whole; at += SKIM_W)
         packed_pass(k, at, count);
     if (!final && whole < count)
-        for (int a = 0; a < W_ARRAYS; ++a)
-            fw_store(k->work[a], fw_load(k->work[a] + whole));
+        for (int a = 0; a < P_ARRAYS; ++a)
+            fw_store(k->pack[a], fw_load(k->pack[a] + whole));
     k->packed = count - whole;
 }
 
@@ -511,7 +482,7 @@ void SKIM_KERNEL(const skim_candidates *c, const float delta[3], bool cull_back_
                       .found = best->hit ? all : mw_none() };
     k.packed = 0;
     for (uint32_t base = 0; base < c->count; base += SKIM_W) {
-        plane_pass(&k, base);
+        cull_pass(&k, base);
         if (k.packed > CHUNK - SKIM_W)
             flush(&k, false);
     }
