@@ -429,20 +429,36 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n)
        start is known to be free, so it goes back there, unless the other
        agent can still give way. Fractions only shrink, and with everyone at
        the start nothing is violated, so the rounds end. */
+    /* After the first round, an agent is looked at again only if it was
+       in a violated pair last round or its fraction or a neighbour's
+       changed: any other would see the same positions as last round, where
+       it found nothing to do. (violated and changed reuse the solver's
+       flag arrays.) */
+    uint8_t *violated = c->moved, *changed = c->in_work;
     for (;;) {
         ++rounds;
         int any = 0;
         const bool last = rounds > SHORTEN_ROUNDS;
+        const bool first = rounds == 1;
         if (rounds > 2 * SHORTEN_ROUNDS)
             break; /* cannot happen (all starts pass); a guard, not a path */
 #pragma omp parallel for schedule(static) reduction(| : any)
         for (long i = 0; i < count; ++i) {
             float lambda = c->lambda[i];
+            c->lambda_next[i] = lambda;
+            if (!first) {
+                bool look = violated[i] || changed[i];
+                for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1] && !look; ++e)
+                    look = changed[c->contacts[e].other];
+                if (!look)
+                    continue;
+            }
+            uint8_t bad = 0;
             for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1] && lambda > 0.0f; ++e) {
                 const crowd_contact *ct = &c->contacts[e];
                 if (separation(c, (uint32_t)i, ct) >= (double)ct->allowed)
                     continue;
-                any = 1;
+                bad = 1;
                 uint32_t j = ct->other;
                 bool other_gives = c->free_path[j] && c->lambda[j] > 0.0f;
                 float keep = lambda;
@@ -456,13 +472,16 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n)
                 lambda = keep < lambda ? keep : lambda;
             }
             c->lambda_next[i] = lambda;
+            violated[i] = bad; /* only i reads its own flag */
+            any |= bad;
         }
         if (!any)
             break;
 #pragma omp parallel for schedule(static)
         for (long i = 0; i < count; ++i) {
             float lambda = c->lambda_next[i];
-            if (lambda == c->lambda[i])
+            changed[i] = lambda != c->lambda[i];
+            if (!changed[i])
                 continue;
             c->lambda[i] = lambda;
             const float *s = c->start + 3 * i, *w = c->world_end + 3 * i;
