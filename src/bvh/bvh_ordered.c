@@ -144,7 +144,13 @@ typedef struct ordered_sweep {
     skim_unit_hit *best;
 } ordered_sweep;
 
-/* Runs the kernel over the pending triangles; best->t may drop. */
+/* Runs the kernel over the pending triangles; best->t may drop. The
+   packet kernels take the best so far as their bound and use max(1, bound)
+   for the plane interval, so a lane's answer never depends on the bound
+   its call got (src/simd/packet_kernel.c): splitting the candidates over
+   calls changes nothing. (The scalar reference, SKIM_ISA=reference, still
+   uses the bound itself there; with it neither this traversal nor the
+   swept gather matches brute force bit for bit in rare rounding cases.) */
 static void flush(ordered_sweep *s)
 {
     if (!s->pending->count)
