@@ -81,6 +81,7 @@ struct skim_crowd {
     uint8_t  *pushed, *reverted, *on_agent, *grounded, *in_work;
     uint32_t *work;          /* the solver's agents after its first sweep */
     uint8_t  *moved;         /* per entry of work: moved in the last sweep */
+    uint32_t *check_next, *check_stamp; /* the check's next list, and who is on it */
     uint8_t  *free_path;     /* the world move went straight: any point between start and
                                 world_end is free of geometry */
     skim_move_result *result;

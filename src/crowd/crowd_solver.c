@@ -221,7 +221,7 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t self, uint32_t other, cro
 /* One Jacobi update of agent i: its position from the previous sweep's
    positions q, written to next. Returns whether any of its contacts was
    violated. */
-static bool relax_agent(skim_crowd *c, const float *q, float *next, long i)
+static bool relax_agent(skim_crowd *c, const float *q, float *next, long i, uint32_t *pairs)
 {
     const float *qi = q + 3 * i;
     float push[3] = { 0, 0, 0 };
@@ -233,6 +233,8 @@ static bool relax_agent(skim_crowd *c, const float *q, float *next, long i)
         float v = ct->target - gap;
         if (v > 0.0f) {
             violated = true;
+            if (pairs && ct->other > (uint32_t)i)
+                ++*pairs; /* each pair once, on its lower index */
             float s = ct->share * v;
             for (int k = 0; k < 3; ++k)
                 push[k] += s * ct->n[k];
@@ -274,11 +276,14 @@ void crowd_solve(skim_crowd *c, uint32_t n)
     const long count = (long)n;
     /* The first sweep over everyone, from the plan (plan() set q). */
     int violated = 0;
-#pragma omp parallel for schedule(static) reduction(| : violated)
+    uint32_t pairs = 0;
+#pragma omp parallel for schedule(static) reduction(| : violated) reduction(+ : pairs)
     for (long i = 0; i < count; ++i) {
-        c->pushed[i] = relax_agent(c, c->q, c->q_next, i);
+        c->pushed[i] = relax_agent(c, c->q, c->q_next, i, &pairs);
         violated |= c->pushed[i];
     }
+    /* Pairs whose plans overlap: the ones the solver has to push apart. */
+    c->stats.contacts = pairs;
     swap_buffers(c);
     if (!violated || c->def.solver_iterations < 2)
         return;
@@ -311,7 +316,7 @@ void crowd_solve(skim_crowd *c, uint32_t n)
 #pragma omp parallel for schedule(static) reduction(| : violated)
         for (long k = 0; k < (long)m; ++k) {
             long i = c->work[k];
-            uint8_t moved = relax_agent(c, q, next, i);
+            uint8_t moved = relax_agent(c, q, next, i, NULL);
             c->moved[k] = moved;
             c->pushed[i] |= moved;
             violated |= moved;
@@ -342,6 +347,20 @@ static double separation(const skim_crowd *c, uint32_t i, const crowd_contact *c
     const float *fi = c->final + 3 * (size_t)i, *fj = c->final + 3 * (size_t)ct->other;
     double d[3] = { (double)fi[0] - fj[0], (double)fi[1] - fj[1], (double)fi[2] - fj[2] };
     return dot3d(d, ct->n);
+}
+
+/* Whether the contact holds: first in float, which decides almost every
+   pair; only a pair within a ten-thousandth of the touching distance of the
+   bound is measured again in double. The float separation is off by a few
+   units in the last place of the two agents' offset (at most a few reaches
+   long), far below that margin. */
+static bool holds(const skim_crowd *c, uint32_t i, const crowd_contact *ct)
+{
+    const float *fi = c->final + 3 * (size_t)i, *fj = c->final + 3 * (size_t)ct->other;
+    float quick = (fi[0] - fj[0]) * ct->n[0] + (fi[1] - fj[1]) * ct->n[1] + (fi[2] - fj[2]) * ct->n[2];
+    if (quick >= ct->allowed + 1e-4f * fabsf(ct->target))
+        return true;
+    return separation(c, i, ct) >= (double)ct->allowed;
 }
 
 /* Gap between two cylinders: they overlap exactly when both the gap across
@@ -432,31 +451,31 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n)
     /* After the first round, an agent is looked at again only if it was
        in a violated pair last round or its fraction or a neighbour's
        changed: any other would see the same positions as last round, where
-       it found nothing to do. (violated and changed reuse the solver's
-       flag arrays.) */
+       it found nothing to do. The list of those is made from the last
+       round's list alone (a stamp per agent keeps each in once); its order
+       does not matter, since every agent's decision reads the last round
+       only. violated and changed reuse the solver's flag arrays and are
+       read only for agents on the list, where they were just written. */
     uint8_t *violated = c->moved, *changed = c->in_work;
+    uint32_t *list = c->work, listed = n;
+    for (uint32_t i = 0; i < n; ++i) {
+        list[i] = i;
+        c->check_stamp[i] = 0;
+    }
     for (;;) {
         ++rounds;
         int any = 0;
         const bool last = rounds > SHORTEN_ROUNDS;
-        const bool first = rounds == 1;
         if (rounds > 2 * SHORTEN_ROUNDS)
             break; /* cannot happen (all starts pass); a guard, not a path */
 #pragma omp parallel for schedule(static) reduction(| : any)
-        for (long i = 0; i < count; ++i) {
+        for (long k = 0; k < (long)listed; ++k) {
+            uint32_t i = list[k];
             float lambda = c->lambda[i];
-            c->lambda_next[i] = lambda;
-            if (!first) {
-                bool look = violated[i] || changed[i];
-                for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1] && !look; ++e)
-                    look = changed[c->contacts[e].other];
-                if (!look)
-                    continue;
-            }
             uint8_t bad = 0;
             for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1] && lambda > 0.0f; ++e) {
                 const crowd_contact *ct = &c->contacts[e];
-                if (separation(c, (uint32_t)i, ct) >= (double)ct->allowed)
+                if (holds(c, i, ct))
                     continue;
                 bad = 1;
                 uint32_t j = ct->other;
@@ -465,29 +484,57 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n)
                 if (last)
                     keep = 0.0f;
                 else if (c->free_path[i])
-                    keep = other_gives ? joint_factor(c, (uint32_t)i, ct) * c->lambda[i]
-                                       : fraction_alone(c, (uint32_t)i, ct);
+                    keep = other_gives ? joint_factor(c, i, ct) * c->lambda[i] : fraction_alone(c, i, ct);
                 else if (!other_gives)
                     keep = 0.0f;
                 lambda = keep < lambda ? keep : lambda;
             }
             c->lambda_next[i] = lambda;
-            violated[i] = bad; /* only i reads its own flag */
+            violated[i] = bad;
             any |= bad;
         }
         if (!any)
             break;
 #pragma omp parallel for schedule(static)
-        for (long i = 0; i < count; ++i) {
+        for (long k = 0; k < (long)listed; ++k) {
+            uint32_t i = list[k];
             float lambda = c->lambda_next[i];
             changed[i] = lambda != c->lambda[i];
             if (!changed[i])
                 continue;
             c->lambda[i] = lambda;
-            const float *s = c->start + 3 * i, *w = c->world_end + 3 * i;
-            for (int k = 0; k < 3; ++k)
-                c->final[3 * i + k] = lambda == 0.0f ? s[k] : s[k] + lambda * (w[k] - s[k]);
+            const float *s = c->start + 3 * (size_t)i, *w = c->world_end + 3 * (size_t)i;
+            for (int a = 0; a < 3; ++a)
+                c->final[3 * (size_t)i + a] = lambda == 0.0f ? s[a] : s[a] + lambda * (w[a] - s[a]);
         }
+        /* The next list goes to the spare array. */
+        uint32_t next = 0, stamp = rounds;
+        for (uint32_t k = 0; k < listed; ++k) {
+            uint32_t i = list[k];
+            if (!violated[i] && !changed[i])
+                continue;
+            if (c->check_stamp[i] != stamp) {
+                c->check_stamp[i] = stamp;
+                c->check_next[next++] = i;
+            }
+            if (changed[i])
+                for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
+                    uint32_t j = c->contacts[e].other;
+                    if (c->check_stamp[j] != stamp) {
+                        c->check_stamp[j] = stamp;
+                        c->check_next[next++] = j;
+                    }
+                }
+        }
+        uint32_t *swap = list;
+        list = c->check_next;
+        c->check_next = swap;
+        listed = next;
+    }
+    /* Leave the arrays where they were allocated. */
+    if (list != c->work) {
+        c->check_next = c->work;
+        c->work = list;
     }
     uint32_t shortened = 0;
 #pragma omp parallel for schedule(static) reduction(+ : shortened)

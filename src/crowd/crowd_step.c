@@ -225,8 +225,8 @@ static skim_status move_world(const skim_world *world, skim_crowd *c, uint32_t n
 static void commit(skim_crowd *c, uint32_t n, float dt, bool agents)
 {
     const float g = c->def.gravity;
-    uint32_t on_floor = 0, on_agent = 0, blocked = 0, contacts = 0;
-#pragma omp parallel for schedule(static) reduction(+ : on_floor, on_agent, blocked, contacts)
+    uint32_t on_floor = 0, on_agent = 0, blocked = 0;
+#pragma omp parallel for schedule(static) reduction(+ : on_floor, on_agent, blocked)
     for (long i = 0; i < (long)n; ++i) {
         uint32_t id = c->active[i];
         const float *s = c->start + 3 * i, *f = (agents ? c->final : c->world_end) + 3 * i;
@@ -277,30 +277,11 @@ static void commit(skim_crowd *c, uint32_t n, float dt, bool agents)
             on_agent++;
         c->state[id] = state;
     }
-    if (agents) {
-        /* Pairs whose plans overlapped: the ones the solver had to push
-           apart, counted on the lower index of each pair. */
-#pragma omp parallel for schedule(static) reduction(+ : contacts)
-        for (long i = 0; i < (long)n; ++i)
-            for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
-                const crowd_contact *ct = &c->contacts[e];
-                if (ct->other <= (uint32_t)i)
-                    continue;
-                const float *si = c->start + 3 * i, *sj = c->start + 3 * (size_t)ct->other;
-                const float *di = c->planned + 3 * i, *dj = c->planned + 3 * (size_t)ct->other;
-                float gap = 0.0f;
-                for (int k = 0; k < 3; ++k)
-                    gap += (si[k] + di[k] - sj[k] - dj[k]) * ct->n[k];
-                if (gap < ct->target)
-                    contacts++;
-            }
-    }
     c->stats.agents = n;
     c->stats.on_floor = on_floor;
     c->stats.on_agent = on_agent;
     c->stats.in_air = n - on_floor - on_agent;
     c->stats.blocked = blocked;
-    c->stats.contacts = contacts;
 }
 
 skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
