@@ -145,7 +145,7 @@ skim_status crowd_find_contacts(skim_crowd *crowd, uint32_t n);
 void crowd_contact_setup(const skim_crowd *crowd, uint32_t self, uint32_t other, crowd_contact *out);
 /* Jacobi projection: crowd->q from start + planned, pushed apart. */
 void crowd_solve(skim_crowd *crowd, uint32_t n);
-/* The check after the world move: shortens or reverts the moves of agents
+/* The check after the world move (crowd_check.c): shortens or reverts the moves of agents
    in pairs closer than allowed until none is; fills final, reverted,
    on_agent, stats.shortened and stats.closest_gap. Returns the number of
    rounds. */

@@ -1,0 +1,245 @@
+/* The check after the world move (step 4 in skim_crowd.h): no pair of
+   agents may end closer than its contact allows; agents in a pair that
+   does give up part of their moves, or all of it (seed 004, "revert to its
+   previous location"), until none is left.
+
+   Why shorten rather than revert at once: in a dense crowd, putting one
+   agent back at its start can break a pair with a neighbour that moved up
+   behind it, and reverting that one breaks the next: whole crowds froze
+   that way. An agent whose world move went straight can stop anywhere
+   along it (every point of a straight unobstructed move is free), so it
+   keeps the largest part that fits, and only an agent the world turned
+   (a wall, a step) must go all the way back. */
+#include "crowd_internal.h"
+
+#include <math.h>
+
+static double dot3d(const double a[3], const float b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static double separation(const skim_crowd *c, uint32_t i, const crowd_contact *ct)
+{
+    const float *fi = c->final + 3 * (size_t)i, *fj = c->final + 3 * (size_t)ct->other;
+    double d[3] = { (double)fi[0] - fj[0], (double)fi[1] - fj[1], (double)fi[2] - fj[2] };
+    return dot3d(d, ct->n);
+}
+
+/* Whether the contact holds: first in float, which decides almost every
+   pair; only a pair within a ten-thousandth of the touching distance of the
+   bound is measured again in double. The float separation is off by a few
+   units in the last place of the two agents' offset (at most a few reaches
+   long), far below that margin. */
+static bool holds(const skim_crowd *c, uint32_t i, const crowd_contact *ct)
+{
+    const float *fi = c->final + 3 * (size_t)i, *fj = c->final + 3 * (size_t)ct->other;
+    float quick = (fi[0] - fj[0]) * ct->n[0] + (fi[1] - fj[1]) * ct->n[1] + (fi[2] - fj[2]) * ct->n[2];
+    if (quick >= ct->allowed + 1e-4f * fabsf(ct->target))
+        return true;
+    return separation(c, i, ct) >= (double)ct->allowed;
+}
+
+/* Gap between two cylinders: they overlap exactly when both the gap across
+   up and the gap along up are negative, so the larger of the two is a
+   signed separation (exact when one axis overlaps). */
+static double cylinder_gap(const skim_crowd *c, uint32_t i, uint32_t j)
+{
+    const float *fi = c->final + 3 * (size_t)i, *fj = c->final + 3 * (size_t)j;
+    double d[3] = { (double)fi[0] - fj[0], (double)fi[1] - fj[1], (double)fi[2] - fj[2] };
+    double z = dot3d(d, c->up);
+    double hx = d[0] - z * c->up[0], hy = d[1] - z * c->up[1], hz = d[2] - z * c->up[2];
+    uint32_t idi = c->active[i], idj = c->active[j];
+    double across = sqrt(hx * hx + hy * hy + hz * hz) - ((double)c->radius[idi] + c->radius[idj]);
+    double along = fabs(z) - ((double)c->half_height[idi] + c->half_height[idj]);
+    return across > along ? across : along;
+}
+
+/* The most rounds of shortening before every agent still in a violated pair
+   is simply put back at its start (which always ends the check). */
+#define SHORTEN_ROUNDS 32
+
+/* Where the check aims when it shortens moves: a thousandth of the
+   touching distance past what is allowed, far more than the float rounding
+   of the new positions, so the next round finds the pair satisfied. */
+static double aim_of(const crowd_contact *ct)
+{
+    return (double)ct->allowed + 1e-3 * fabs((double)ct->target);
+}
+
+/* How much of its move agent i can keep for the contact to hold with the
+   other agent where it is now: the separation is linear in the fraction,
+   (start_i - final_j) . n + lambda (end_i - start_i) . n. */
+static float fraction_alone(const skim_crowd *c, uint32_t i, const crowd_contact *ct)
+{
+    const float *s = c->start + 3 * (size_t)i, *w = c->world_end + 3 * (size_t)i;
+    const float *fj = c->final + 3 * (size_t)ct->other;
+    double at_start = 0.0, along = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        at_start += ((double)s[k] - fj[k]) * ct->n[k];
+        along += ((double)w[k] - s[k]) * ct->n[k];
+    }
+    double aim = aim_of(ct);
+    if (at_start < aim || along >= 0.0)
+        return 0.0f; /* only going back to the start can help */
+    double fraction = (at_start - aim) / -along;
+    return fraction < 1.0 ? (float)fraction : 1.0f;
+}
+
+/* When both agents of a pair can give way: the factor mu by which both
+   scale what they keep of their moves so the pair holds. The separation is
+   s0 + mu (s - s0) with s0 at both starts (which the pair allows) and s
+   now, and both sides compute the same mu. */
+static float joint_factor(const skim_crowd *c, uint32_t i, const crowd_contact *ct)
+{
+    const float *si = c->start + 3 * (size_t)i, *sj = c->start + 3 * (size_t)ct->other;
+    double s0 = 0.0;
+    for (int k = 0; k < 3; ++k)
+        s0 += ((double)si[k] - sj[k]) * ct->n[k];
+    double now = separation(c, i, ct), aim = aim_of(ct);
+    /* A pair that started just inside the aim (it ended the last step
+       shortened to it) aims halfway between allowed and its start. */
+    if (s0 < aim)
+        aim = 0.5 * ((double)ct->allowed + s0);
+    if (s0 <= aim || s0 <= now)
+        return 0.0f;
+    double mu = (s0 - aim) / (s0 - now);
+    return mu < 1.0 ? (float)mu : 1.0f;
+}
+
+uint32_t crowd_check(skim_crowd *c, uint32_t n)
+{
+    const long count = (long)n;
+    uint32_t rounds = 0;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < count; ++i) {
+        c->lambda[i] = 1.0f;
+        for (int k = 0; k < 3; ++k)
+            c->final[3 * i + k] = c->world_end[3 * i + k];
+    }
+    /* Rounds, each from the previous round's positions alone (so the
+       result is the same for any thread count). An agent in a pair closer
+       than allowed gives up part of its move: if its world move went
+       straight, any point back along it is free of geometry, so it keeps
+       the largest fraction that fits; if the world bent its move, only its
+       start is known to be free, so it goes back there, unless the other
+       agent can still give way. Fractions only shrink, and with everyone at
+       the start nothing is violated, so the rounds end. */
+    /* After the first round, an agent is looked at again only if it was
+       in a violated pair last round or its fraction or a neighbour's
+       changed: any other would see the same positions as last round, where
+       it found nothing to do. The list of those is made from the last
+       round's list alone (a stamp per agent keeps each in once); its order
+       does not matter, since every agent's decision reads the last round
+       only. violated and changed reuse the solver's flag arrays and are
+       read only for agents on the list, where they were just written. */
+    uint8_t *violated = c->moved, *changed = c->in_work;
+    uint32_t *list = c->work, listed = n;
+    for (uint32_t i = 0; i < n; ++i) {
+        list[i] = i;
+        c->check_stamp[i] = 0;
+    }
+    for (;;) {
+        ++rounds;
+        int any = 0;
+        const bool last = rounds > SHORTEN_ROUNDS;
+        if (rounds > 2 * SHORTEN_ROUNDS)
+            break; /* cannot happen (all starts pass); a guard, not a path */
+#pragma omp parallel for schedule(static) reduction(| : any)
+        for (long k = 0; k < (long)listed; ++k) {
+            uint32_t i = list[k];
+            float lambda = c->lambda[i];
+            uint8_t bad = 0;
+            for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1] && lambda > 0.0f; ++e) {
+                const crowd_contact *ct = &c->contacts[e];
+                if (holds(c, i, ct))
+                    continue;
+                bad = 1;
+                uint32_t j = ct->other;
+                bool other_gives = c->free_path[j] && c->lambda[j] > 0.0f;
+                float keep = lambda;
+                if (last)
+                    keep = 0.0f;
+                else if (c->free_path[i])
+                    keep = other_gives ? joint_factor(c, i, ct) * c->lambda[i] : fraction_alone(c, i, ct);
+                else if (!other_gives)
+                    keep = 0.0f;
+                lambda = keep < lambda ? keep : lambda;
+            }
+            c->lambda_next[i] = lambda;
+            violated[i] = bad;
+            any |= bad;
+        }
+        if (!any)
+            break;
+#pragma omp parallel for schedule(static)
+        for (long k = 0; k < (long)listed; ++k) {
+            uint32_t i = list[k];
+            float lambda = c->lambda_next[i];
+            changed[i] = lambda != c->lambda[i];
+            if (!changed[i])
+                continue;
+            c->lambda[i] = lambda;
+            const float *s = c->start + 3 * (size_t)i, *w = c->world_end + 3 * (size_t)i;
+            for (int a = 0; a < 3; ++a)
+                c->final[3 * (size_t)i + a] = lambda == 0.0f ? s[a] : s[a] + lambda * (w[a] - s[a]);
+        }
+        /* The next list goes to the spare array. */
+        uint32_t next = 0, stamp = rounds;
+        for (uint32_t k = 0; k < listed; ++k) {
+            uint32_t i = list[k];
+            if (!violated[i] && !changed[i])
+                continue;
+            if (c->check_stamp[i] != stamp) {
+                c->check_stamp[i] = stamp;
+                c->check_next[next++] = i;
+            }
+            if (changed[i])
+                for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
+                    uint32_t j = c->contacts[e].other;
+                    if (c->check_stamp[j] != stamp) {
+                        c->check_stamp[j] = stamp;
+                        c->check_next[next++] = j;
+                    }
+                }
+        }
+        uint32_t *swap = list;
+        list = c->check_next;
+        c->check_next = swap;
+        listed = next;
+    }
+    /* Leave the arrays where they were allocated. */
+    if (list != c->work) {
+        c->check_next = c->work;
+        c->work = list;
+    }
+    uint32_t shortened = 0;
+#pragma omp parallel for schedule(static) reduction(+ : shortened)
+    for (long i = 0; i < count; ++i) {
+        c->reverted[i] = c->lambda[i] == 0.0f;
+        shortened += c->lambda[i] > 0.0f && c->lambda[i] < 1.0f;
+    }
+    c->stats.shortened = shortened;
+
+    float closest = INFINITY;
+#pragma omp parallel for schedule(static) reduction(min : closest)
+    for (long i = 0; i < count; ++i) {
+        uint8_t standing = 0;
+        for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
+            const crowd_contact *ct = &c->contacts[e];
+            if (ct->other > (uint32_t)i) {
+                float gap = (float)cylinder_gap(c, (uint32_t)i, ct->other);
+                if (gap < closest)
+                    closest = gap;
+            }
+            /* On another's head: a vertical contact from above, touching
+               within twice the skin. */
+            if (ct->vertical && ct->n[0] * c->up[0] + ct->n[1] * c->up[1] + ct->n[2] * c->up[2] > 0.0f &&
+                separation(c, (uint32_t)i, ct) <= (double)ct->target * (1.0 + c->def.agent_skin) + 1e-3)
+                standing = 1;
+        }
+        c->on_agent[i] = standing;
+    }
+    c->stats.closest_gap = closest;
+    return rounds;
+}
