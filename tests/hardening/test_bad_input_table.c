@@ -109,6 +109,7 @@ typedef struct world_create_args {
     uint16_t materials[SMALL_TRIANGLES];
     uint32_t vertex_count, triangle_count;
     bool null_mesh, null_positions, null_indices, null_materials, null_def, null_out, min_aligned;
+    int vertices_only; /* 1: triangle_count 0, vertex_count kept; 2: and positions NULL */
     skim_world_def def;
 } world_create_args;
 
@@ -120,6 +121,10 @@ static skim_status run_world_create(const row *r)
     memcpy(a.indices, small_indices, sizeof a.indices);
     memcpy(a.materials, small_materials, sizeof a.materials);
     apply(r, &a);
+    if (a.vertices_only)
+        a.triangle_count = 0;
+    if (a.vertices_only == 2)
+        a.null_positions = true;
     const world_create_args before = a;
     /* Minimal alignment: each array 4 (2 for materials) bytes past a
        64-byte boundary, the least C allows for the element type. */
@@ -159,8 +164,6 @@ static skim_status run_world_create(const row *r)
 
 #define WC(arg, kind, field, type, value, status) \
     { F_world_create, arg, kind, status, offsetof(world_create_args, field), type, value, NULL }
-#define WC_FINDING(arg, kind, field, type, value, status, finding) \
-    { F_world_create, arg, kind, status, offsetof(world_create_args, field), type, value, finding }
 
 /* ================= world_destroy, world_get_stats ================= */
 typedef struct world_args {
@@ -913,8 +916,9 @@ static const row table_rows[] = {
     WC("def->degenerate_area", K_INF, def.degenerate_area, T_FLOAT, INFINITY, INV),
     WC("def->degenerate_area", K_NEGATIVE, def.degenerate_area, T_FLOAT, -1, INV),
     WC("def->degenerate_area (drops every triangle)", K_HUGE, def.degenerate_area, T_FLOAT, HUGE_F, OK),
-    WC_FINDING("mesh->positions (vertex_count 7, triangle_count 0)", K_NULL, triangle_count, T_U32, 0, INV,
-               "world_create_null_positions_without_triangles_crashes"),
+    /* Was a SEGV: findings::world_create_null_positions_without_triangles_crashes. */
+    WC("mesh->positions (vertex_count 7, triangle_count 0)", K_NULL, vertices_only, T_INT, 2, INV),
+    WC("mesh (vertices, no triangles)", K_ZERO, vertices_only, T_INT, 1, OK),
 
     /* skim_world_destroy, skim_world_get_stats */
     { F_world_destroy, "world", K_NULL, OK, 0, T_NONE, 0, NULL },
