@@ -210,6 +210,10 @@ static void print_summary(const options *o, const figures *f)
         printf("  held back          %.1f agents per frame kept at their start, %.1f shortened their move\n",
                f->blocked, f->shortened);
     printf("  state hash         %016llx\n", (unsigned long long)f->hash);
+    if (f->mean_ms > 2.0 * f->median_ms && f->threads > 1)
+        printf("  note               frame times vary a lot (mean %.1fx the median): other programs share the\n"
+               "                     cores, and OpenMP threads spin at every barrier; OMP_WAIT_POLICY=passive helps\n",
+               f->mean_ms / f->median_ms);
     if (o->svg)
         printf("  picture            %s\n", o->svg);
 }

@@ -103,7 +103,9 @@ bool tool_write_svg(const char *path, const tool_scene *scene, const tool_trails
         }
         fprintf(out, "\"/>\n");
     }
-    fprintf(out, "</g>\n<g stroke=\"#111\" stroke-width=\"1.5\">\n");
+    /* Discs at the agents' true size, translucent so the trails under a
+       dense crowd still show. */
+    fprintf(out, "</g>\n<g stroke=\"#111\" stroke-width=\"0.8\" fill-opacity=\"0.55\">\n");
     for (uint32_t a = 0; a < trails->agents && trails->samples > 0; ++a) {
         const skim_vec3 *p = &trails->points[(size_t)(trails->samples - 1) * trails->agents + a];
         agent_colour(a, colour);
