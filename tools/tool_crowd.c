@@ -85,10 +85,28 @@ static int parse_options(int argc, char **argv, options *o)
     return EXIT_OK;
 }
 
+/* Whether a sphere at spot is walled in: a sweep across the whole level in
+   each of eight directions across up meets something. A spot on the roof
+   of a sealed level (its collision hull seen from outside) is not, and an
+   agent put there would walk off into the void. */
+static bool enclosed(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 spot, const skim_world_stats *s)
+{
+    float reach = (s->bounds_max.x - s->bounds_min.x) + (s->bounds_max.y - s->bounds_min.y);
+    for (int d = 0; d < 8; ++d) {
+        float angle = 0.785398163f * (float)d;
+        skim_vec3 delta = { reach * cosf(angle), reach * sinf(angle), 0 };
+        skim_hit hit;
+        if (skim_sweep(world, shape, spot, delta, NULL, &hit) != SKIM_OK || !hit.hit)
+            return false;
+    }
+    return true;
+}
+
 /* Places agents on upward-facing ground: on a grid of columns 2r + 4
    apart, each column is probed from several heights (a free start, swept
    down to a floor), so floors under others (a closed room) are found too;
-   narrow tops (walls, pillars) are left out.
+   narrow tops (walls, pillars) and spots open to the outside (the roof of a
+   sealed level, crevices between its outer faces) are left out.
    Returns the spots in column order (malloc'ed; NULL if out of memory). */
 static skim_vec3 *find_spots(const skim_world *world, uint32_t *spot_count)
 {
@@ -157,13 +175,32 @@ static skim_vec3 *find_spots(const skim_world *world, uint32_t *spot_count)
                         near |= fabsf(found[(y * nx + x) * per_column + m].z - z) <= 18.0f;
                 ground = near;
             }
-            keep[column * per_column + k] = ground;
+            skim_vec3 spot = found[column * per_column + k];
+            uint8_t mark = ground && enclosed(world, &shape, spot, &s);
+            if (mark) {
+                /* Roofed: something above. Counted, and used below. */
+                skim_hit hit;
+                skim_vec3 up = { 0, 0, s.bounds_max.z - spot.z + 2.0f * r };
+                if (skim_sweep(world, &shape, spot, up, NULL, &hit) == SKIM_OK && hit.hit)
+                    mark = 2;
+            }
+            keep[column * per_column + k] = mark;
         }
     }
+    /* A sealed level (a collision hull) is roofed almost everywhere inside;
+       there, a spot open to the sky is a crevice between the hull's outer
+       faces, outside the level. An open level (the default scene) is not,
+       and keeps every walled-in spot. */
+    uint64_t walled = 0, roofed = 0;
+    for (long spot = 0; spot < (long)nx * ny * per_column; ++spot) {
+        walled += keep[spot] != 0;
+        roofed += keep[spot] == 2;
+    }
+    const uint8_t needed = roofed * 2 > walled ? 2 : 1;
     uint32_t total = 0;
     for (long column = 0; column < (long)nx * ny; ++column)
         for (int k = 0; k < count[column]; ++k)
-            if (keep[column * per_column + k])
+            if (keep[column * per_column + k] >= needed)
                 found[total++] = found[column * per_column + k];
     free(keep);
     free(count);

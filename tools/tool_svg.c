@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct drawn {
     float top;       /* highest z: painting order */
@@ -46,8 +47,10 @@ bool tool_write_svg(const char *path, const tool_scene *scene, const tool_trails
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 -80 %.1f %.1f\">\n",
             pixels, pixels * height / width, width, height);
     fprintf(out, "<rect x=\"0\" y=\"-80\" width=\"%.1f\" height=\"%.1f\" fill=\"#ffffff\"/>\n", width, height);
+    /* The caption spans at most the width of the picture. */
+    double font = fmin(40.0, 1.6 * (double)width / (double)(strlen(caption) + 1));
     fprintf(out, "<text x=\"%.1f\" y=\"-30\" font-family=\"sans-serif\" font-size=\"%.1f\" fill=\"#222\">%s</text>\n",
-            margin, 40.0, caption);
+            margin, font, caption);
 
     /* The level. */
     drawn *order = malloc(((size_t)mesh->triangle_count + 1) * sizeof *order);
