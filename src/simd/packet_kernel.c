@@ -321,7 +321,9 @@ static inline void cull_pass(sweep_call *k, uint32_t base)
     if (survivors == 0)
         return;
     w.lane = u32_lane_ids(base + 1);
-    if (survivors == SKIM_W) {
+    /* Nothing to gain from packing a full packet, or the last one when
+       nothing waits in the buffer (a call of one packet). */
+    if (survivors == SKIM_W || (k->packed == 0 && remaining <= SKIM_W)) {
         test_pass(k, &w);
         return;
     }
