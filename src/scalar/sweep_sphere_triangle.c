@@ -285,19 +285,32 @@ bool skim_reference_sweep_triangle(const float a[3], const float b[3], const flo
 void skim_reference_sweep_candidates(const skim_candidates *candidates, const float delta[3],
                                      bool cull_back_faces, skim_unit_hit *best)
 {
+    /* Each triangle is solved over the plane interval up to max(1, bound),
+       not the caller's bound itself: Rouwé 3.6 notes that rounding can put a
+       vertex or edge root slightly below t1, so a triangle whose t1 lies
+       just above a tight bound could still report such a root under a looser
+       one. Solving every triangle against the same interval makes its answer
+       independent of the bound its call happened to get, so splitting the
+       candidates over several calls (front-to-back traversal, slide
+       iterations) never changes a result. The packet kernels do the same. */
+    const float plane_bound = best->t > 1.0f ? best->t : 1.0f;
     for (uint32_t lane = 0; lane < candidates->count; ++lane) {
         float vertex[3][3];
         for (int v = 0; v < 3; ++v)
             for (int axis = 0; axis < 3; ++axis)
                 vertex[v][axis] = candidates->vertex[v][axis][lane];
         skim_unit_hit hit;
-        if (!skim_reference_sweep_triangle(vertex[0], vertex[1], vertex[2], delta, best->t,
+        if (!skim_reference_sweep_triangle(vertex[0], vertex[1], vertex[2], delta, plane_bound,
                                            cull_back_faces, &hit))
             continue;
         uint32_t triangle = candidates->triangle[lane];
-        /* Lowest t wins; equal t goes to the lower caller index, so the
-           answer never depends on the order candidates were gathered in. */
-        if (!best->hit || hit.t < best->t || (hit.t == best->t && triangle < best->triangle)) {
+        /* Lowest t within the caller's bound wins; equal t goes to the lower
+           caller index, so the answer never depends on the order candidates
+           were gathered in. */
+        bool better = best->hit ? (hit.t < best->t ||
+                                   (hit.t == best->t && triangle < best->triangle))
+                                : hit.t <= best->t;
+        if (better) {
             *best = hit;
             best->triangle = triangle;
         }
