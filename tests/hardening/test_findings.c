@@ -130,6 +130,50 @@ Test(findings, move_zero_skin_touching_wall_penetrates)
     skim_world_destroy(world);
 }
 
+/* The same class with a small positive skin (found by fuzz_sweep_move): a
+   0.25 x 0.25 x 15.6 ellipsoid with skin_width 0.00098 radii first stops
+   touching triangle C (0.0029 radii off), then slides along triangle B and
+   ends 0.97 radii INSIDE C: it went through it. With skin 0.01 it stops
+   properly, and a rounder shape never fails here. At this magnitude (the
+   triangles 60 units away, 240 radii in unit space) the kernel's rounding
+   (u L^2 ~ 4e-3 radii) exceeds the skin, so C is met as "touching at the
+   start" and excluded, and the slide along B is not kept out of C. Fix as
+   for move_zero_skin_touching_wall_penetrates: excluded contacts must stay
+   hard constraints for every later sweep of the pass; or raise the skin
+   internally to the kernel's rounding at the move's magnitude. */
+Test(findings, move_small_skin_elongated_tunnels_through_touched_triangle)
+{
+    const float positions[27] = {
+        -40.4078445f, -40.4078445f, -0.156862751f, -64.0f, -0.0960784331f, -64.0f, 24.3450985f, -63.9058838f,
+        -0.250980407f, 40.0f, -63.8843155f, 34.3843155f, -63.8450966f, 24.3450985f, -63.8450966f, 24.3450985f,
+        -13.8039217f, -63.9627457f, -64.0f, -64.0f, -64.0f, -64.0f, -0.250980407f, 3.28039217f, 15.0f, 1.5f,
+        -0.752941191f,
+    };
+    const uint32_t indices[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+    skim_mesh mesh = { positions, 9, indices, 3, NULL };
+    skim_world *world = NULL;
+    cr_assert_eq(skim_world_create(&mesh, NULL, &world), SKIM_OK);
+    skim_ellipsoid shape = { { 0.25f, 0.251688868f, 15.567647f }, { 0, 0, 0, 1 } };
+    skim_move_def def = skim_move_def_default();
+    def.up = (skim_vec3){ 1, 0, 0 };
+    def.skin_width = 0.000980392215f;
+    def.max_slope_degrees = 21;
+    skim_vec3 from = { -0.313725501f, 1.57107842f, 0.313725501f }, by = { -18.5725498f, -18.5725498f, -18.5725498f };
+    skim_move_result out;
+    cr_assert_eq(skim_move(world, &shape, from, by, &def, &out), SKIM_OK);
+    /* The end's distance to C in the shape's unit-sphere space: the shape
+       is axis-aligned, so divide each axis by its radius. */
+    const double radii[3] = { shape.radii.x, shape.radii.y, shape.radii.z };
+    const double center[3] = { out.position.x, out.position.y, out.position.z };
+    double corner[3][3], origin[3] = { 0, 0, 0 };
+    for (int v = 0; v < 3; ++v)
+        for (int k = 0; k < 3; ++k)
+            corner[v][k] = ((double)positions[18 + 3 * v + k] - center[k]) / radii[k];
+    double gap = point_triangle_distance(origin, corner[0], corner[1], corner[2]);
+    cr_expect_geq(gap, 1.0 - 1e-2, "ends %.3f radii inside triangle C (unit-sphere space)", 1 - gap);
+    skim_world_destroy(world);
+}
+
 /* ---- radii far from the world's scale ----
    skim.h accepts any finite radius > 0 (and ratios up to 1e6). The kernel
    works in float in unit-sphere space, where a 1e-12 radius makes the
