@@ -178,11 +178,17 @@ static skim_status gather(const skim_world *world, const gather_setup *g, const 
                            true, 1.0f + SKIM_PATH_T_SLACK, out);
         }
     } else if (world->triangle_count) {
-        /* Brute force: the oracle gathers every triangle, no box test. */
+        /* Brute force: the oracle walks every triangle, no tree, and applies
+           each triangle's own box test (the same one the BVH applies at its
+           leaves). A triangle outside the grown path box cannot be touched
+           in exact arithmetic, so this only removes answers that are pure
+           float error in the kernel (unit-space coordinates of 1e7 and more,
+           e.g. triangles 2^100 away), while any tree bug that misses a leaf
+           still shows as a difference from this path. */
         status = skim_candidates_reserve(out, world->triangle_count + SKIM_MAX_PACKET_WIDTH);
         if (status != SKIM_OK)
             return status;
-        gather_run(world, g, 0, world->triangle_count, false, 1.0f + SKIM_PATH_T_SLACK, out);
+        gather_run(world, g, 0, world->triangle_count, true, 1.0f + SKIM_PATH_T_SLACK, out);
     }
     status = skim_candidates_reserve(out, out->count);
     if (status != SKIM_OK)

@@ -103,7 +103,7 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
         if (status != SKIM_OK)
             return status;
     } else {
-        /* Brute force (the oracle): every triangle, one kernel call. */
+        /* Brute force (the oracle): every triangle through its own box test, no tree, one kernel call. */
         status = skim_gather_candidates_swept(world, &space, start_world, delta_world,
                                               query->material_mask, candidates);
         if (status != SKIM_OK)
