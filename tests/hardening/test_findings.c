@@ -401,3 +401,28 @@ Test(findings, sweep_bvh_differs_from_brute_force_far_from_start)
     skim_world_destroy(bvh);
     skim_world_destroy(brute);
 }
+
+/* ---- skim_world_load on a directory ----
+   skim.h: SKIM_ERROR_IO when "a file could not be opened, read or
+   written". skim_world_load (src/bvh/bake.c) opens a directory fine, then
+   decides by its st_size: on ext4 (4096 bytes) mmap fails and the answer
+   is SKIM_ERROR_IO with "cannot map: No such device"; on tmpfs (40 bytes)
+   it is SKIM_ERROR_FORMAT "too short to be a skim baked world". Fix: after
+   fstat, `if (!S_ISREG(info.st_mode))` fail with SKIM_ERROR_IO "not a
+   regular file" (skim_mesh_load_obj already says IO: "Is a directory"). */
+Test(findings, world_load_directory_status_depends_on_filesystem)
+{
+    const char *bases[] = { "/dev/shm", "/tmp" };
+    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; ++i) {
+        char path[64];
+        snprintf(path, sizeof path, "%s/skim_hardening_dir_XXXXXX", bases[i]);
+        if (!mkdtemp(path))
+            continue; /* no such file system here */
+        skim_world *world = NULL;
+        skim_status status = skim_world_load(path, &world);
+        cr_expect_eq(status, SKIM_ERROR_IO, "%s (a directory): status %d, %s", path, (int)status,
+                     skim_last_error_message());
+        cr_expect_null(world);
+        rmdir(path);
+    }
+}
