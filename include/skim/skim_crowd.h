@@ -16,8 +16,9 @@
    Each step (skim_crowd_step):
      1. plan: the desired horizontal velocity plus gravity (or a jump) gives
         every agent a displacement;
-     2. agents: a uniform grid (spatial hash) finds the agents each one may
-        reach this step; every such pair gets one linear constraint along the
+     2. agents: a uniform grid (spatial hash) lists the agents each one may
+        reach (lists kept over steps while they stay good); every such pair
+        gets one linear constraint along the
         axis that separates the two cylinders at the START of the step, and
         a few Jacobi projection sweeps push the planned positions apart along
         those axes. A push only removes the component of motion into the
