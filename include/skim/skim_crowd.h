@@ -47,6 +47,12 @@ extern "C" {
 
 typedef struct skim_crowd skim_crowd;
 
+/* The largest coordinate, speed (per second), radius or half height the
+   crowd takes: with dt <= 1 every move it asks of skim_move stays far
+   inside the 1e18 the move accepts. Agents that fall for ever have their
+   speed held at this too, and a move is cut short rather than leave it. */
+#define SKIM_CROWD_LIMIT 1e15f
+
 typedef struct skim_crowd_def {
     uint32_t      capacity;          /* most agents at once, >= 1; default 1024 */
     skim_move_def move;              /* how agents move against the world: up, skin, slopes,

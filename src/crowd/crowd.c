@@ -2,6 +2,7 @@
    (velocity, jumps), and what they are (positions, states, hash, stats).
    One step's work lives in crowd_step.c. */
 #include "crowd_internal.h"
+#include "../move/move_internal.h" /* skim_move_check_def: the crowd takes what the move takes */
 
 #include <math.h>
 #include <stdlib.h>
@@ -108,11 +109,9 @@ static skim_status check_def(const skim_crowd_def *def)
                          "crowd def: solver_iterations must be 1..64 (got %d)", def->solver_iterations);
     if (!isfinite(def->agent_skin) || def->agent_skin < 0.0f || def->agent_skin > 1.0f)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "crowd def: agent_skin must be in [0, 1]");
-    if (!isfinite(def->move.step_height) || def->move.step_height < 0.0f ||
-        !isfinite(def->move.snap_distance) || def->move.snap_distance < 0.0f)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "crowd def: move.step_height and move.snap_distance must be >= 0");
-    return SKIM_OK;
+    /* Everything else about the move def is the move's to judge: a def it
+       rejects would make every step fail. */
+    return skim_move_check_def(&def->move, "crowd def: move");
 }
 
 skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
@@ -184,6 +183,12 @@ void skim_crowd_destroy(skim_crowd *c)
     free(c);
 }
 
+/* Each coordinate finite and within SKIM_CROWD_LIMIT. */
+static bool within_limit(skim_vec3 v)
+{
+    return fabsf(v.x) <= SKIM_CROWD_LIMIT && fabsf(v.y) <= SKIM_CROWD_LIMIT && fabsf(v.z) <= SKIM_CROWD_LIMIT;
+}
+
 static skim_status check_id(const skim_crowd *c, uint32_t id, const char *what)
 {
     if (!c)
@@ -233,12 +238,16 @@ skim_status skim_crowd_add(skim_crowd *c, const skim_agent_def *agent, uint32_t 
     skim_status status = skim_check_ellipsoid(&agent->shape, "agent shape");
     if (status != SKIM_OK)
         return status;
-    if (!skim_finite3(agent->position))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_add: position is not finite");
-    if (!isfinite(agent->radius) || agent->radius < 0.0f || !isfinite(agent->half_height) ||
-        agent->half_height < 0.0f)
+    if (!within_limit(agent->position))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "skim_crowd_add: radius and half_height must be finite and >= 0");
+                         "skim_crowd_add: position must be finite and within %g of the origin", SKIM_CROWD_LIMIT);
+    const skim_vec3 r = agent->shape.radii;
+    if (!(agent->radius >= 0.0f && agent->radius <= SKIM_CROWD_LIMIT) ||
+        !(agent->half_height >= 0.0f && agent->half_height <= SKIM_CROWD_LIMIT) || r.x > SKIM_CROWD_LIMIT ||
+        r.y > SKIM_CROWD_LIMIT || r.z > SKIM_CROWD_LIMIT)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "skim_crowd_add: radius, half_height and shape radii must be in [0, %g]",
+                         SKIM_CROWD_LIMIT);
     if (!isfinite(agent->inverse_mass) || agent->inverse_mass < 0.0f)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "skim_crowd_add: inverse_mass must be finite and >= 0");
@@ -289,8 +298,10 @@ skim_status skim_crowd_set_velocity(skim_crowd *c, uint32_t id, skim_vec3 desire
     skim_status status = check_id(c, id, "skim_crowd_set_velocity");
     if (status != SKIM_OK)
         return status;
-    if (!skim_finite3(desired))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_set_velocity: velocity is not finite");
+    if (!within_limit(desired))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "skim_crowd_set_velocity: velocity must be finite and within %g per second",
+                         SKIM_CROWD_LIMIT);
     if (!(c->flags[id] & SKIM_AGENT_NO_GRAVITY)) {
         /* Walkers move across up only; vertical motion is gravity's and jumps'. */
         float v[3] = { desired.x, desired.y, desired.z };
@@ -317,7 +328,12 @@ skim_status skim_crowd_jump(skim_crowd *c, uint32_t id, float height, bool *jump
     if (!(c->state[id] & (SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT)))
         return SKIM_OK;
     /* v^2 = 2 g h: the speed at which gravity stops the rise after h. */
-    c->vertical_speed[id] = sqrtf(2.0f * c->def.gravity * height);
+    double speed = sqrt(2.0 * (double)c->def.gravity * (double)height);
+    if (!(speed <= SKIM_CROWD_LIMIT))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "skim_crowd_jump: a jump of %g needs %g per second, beyond %g", (double)height, speed,
+                         SKIM_CROWD_LIMIT);
+    c->vertical_speed[id] = (float)speed;
     c->state[id] &= ~(uint32_t)(SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT);
     if (jumped)
         *jumped = true;
@@ -329,8 +345,10 @@ skim_status skim_crowd_teleport(skim_crowd *c, uint32_t id, skim_vec3 position)
     skim_status status = check_id(c, id, "skim_crowd_teleport");
     if (status != SKIM_OK)
         return status;
-    if (!skim_finite3(position))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_teleport: position is not finite");
+    if (!within_limit(position))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "skim_crowd_teleport: position must be finite and within %g of the origin",
+                         SKIM_CROWD_LIMIT);
     c->position[id] = position;
     c->velocity[id] = (skim_vec3){ 0, 0, 0 };
     c->vertical_speed[id] = 0.0f;

@@ -102,15 +102,22 @@ static bool push_neighbour(crowd_index_buffer *buffer, uint32_t other)
 static skim_status build_grid(skim_crowd *c, uint32_t n)
 {
     const long count = (long)n;
-    /* Cell size: twice the mean reach, summed in fixed point so the sum,
-       and so the grid, is the same in any order. */
+    /* Cell size: twice the mean bound, summed in fixed point so the sum,
+       and so the grid, is the same in any order. The unit is the largest
+       bound / 2^30, so no term exceeds 2^30 and 2^28 agents cannot
+       overflow the sum whatever the sizes. */
+    float top = 0.0f;
+    for (uint32_t i = 0; i < n; ++i)
+        if (!is_ghost(c, i) && c->bound[i] > top)
+            top = c->bound[i];
+    const double unit = top > 0.0f ? (double)top / 1073741824.0 : 1.0;
     int64_t sum = 0, counted = 0;
     for (uint32_t i = 0; i < n; ++i)
         if (!is_ghost(c, i)) {
-            sum += (int64_t)((double)c->bound[i] * 1024.0 + 0.5); /* bound > 0 */
+            sum += (int64_t)((double)c->bound[i] / unit + 0.5);
             counted++;
         }
-    double mean = counted ? ((double)sum / 1024.0) / (double)counted : 1.0;
+    double mean = counted ? (double)sum * unit / (double)counted : 1.0;
     double cell = 2.0 * mean;
     if (!(cell > 0.0))
         cell = 1.0;

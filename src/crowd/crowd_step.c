@@ -120,8 +120,16 @@ static void plan(skim_crowd *c, uint32_t n, float dt)
         float rise = 0.0f;
         if (falls(c, id) && !on_floor)
             rise = c->vertical_speed[id] * dt - 0.5f * g * dt * dt;
-        for (int k = 0; k < 3; ++k)
+        for (int k = 0; k < 3; ++k) {
             d[k] = v[k] * dt + rise * c->up[k];
+            /* Nobody is sent beyond 100 times the crowd's limit (an agent
+               that walks or falls for ever): the move would refuse it. */
+            const float far = 100.0f * SKIM_CROWD_LIMIT;
+            if (start[k] + d[k] > far)
+                d[k] = far - start[k];
+            else if (start[k] + d[k] < -far)
+                d[k] = -far - start[k];
+        }
         float moved = length3(d);
         float r = c->radius[id];
         c->margin[i] = PUSH_MARGIN * r;
@@ -267,7 +275,8 @@ static void commit(skim_crowd *c, uint32_t n, float dt, bool agents)
                 state |= SKIM_AGENT_TOUCHED_WALL;
             if (r->touched & SKIM_TOUCH_CEILING)
                 state |= SKIM_AGENT_TOUCHED_CEILING;
-            c->vertical_speed[id] = vs;
+            /* Falling for ever: held at the limit (see SKIM_CROWD_LIMIT). */
+            c->vertical_speed[id] = fmaxf(-SKIM_CROWD_LIMIT, fminf(SKIM_CROWD_LIMIT, vs));
             c->position[id] = (skim_vec3){ f[0], f[1], f[2] };
             c->velocity[id] = (skim_vec3){ (f[0] - s[0]) / dt, (f[1] - s[1]) / dt, (f[2] - s[2]) / dt };
         }
