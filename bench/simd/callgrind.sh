@@ -9,7 +9,7 @@ set -eu
 build=${1:?usage: callgrind.sh BUILD_DIR [WORKLOAD...]}
 shift
 bench="$build/bench/simd/bench_simd"
-[ $# -gt 0 ] || set -- moves:oa_dm4_hull.obj moves:oa_dm1.obj moves:default sweeps:oa_dm4_hull.obj full random
+[ $# -gt 0 ] || set -- moves:oa_dm4_hull.obj moves:oa_dm1.obj moves:default sweeps:oa_dm4_hull.obj sweeps:oa_dm1.obj sweeps:default full random
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for workload in "$@"; do

@@ -401,13 +401,13 @@ static inline __attribute__((always_inline)) void test_pass(sweep_call *k, const
     const fw feature = fw_select(touch, fw_set1((float)SKIM_FEATURE_TOUCH),
                                  fw_select(face, fw_set1((float)SKIM_FEATURE_FACE), quad.feature));
     /* Lowest (t, triangle, lane) per slot: the order lanes arrive in does
-       not matter. A first hit in a slot must be within the caller's bound
-       (touching at the start always is, as in the reference). */
+       not matter. A first hit in a slot must be within the caller's bound,
+       as in the reference. */
     slots *b = &k->best;
     const mw tie = mw_and(fw_eq(t, b->t), mw_or(u32_lt(w->triangle, b->triangle),
                                                  mw_and(u32_eq(w->triangle, b->triangle),
                                                         u32_lt(w->lane, b->lane))));
-    const mw first = mw_andnot(b->found, mw_or(touch, fw_le(t, k->bound)));
+    const mw first = mw_andnot(b->found, fw_le(t, k->bound));
     const mw better = mw_and(hit, mw_or(first, mw_or(fw_lt(t, b->t), tie)));
     b->t = fw_select(better, t, b->t);
     b->triangle = fw_select(better, w->triangle, b->triangle);

@@ -145,7 +145,7 @@ static inline void reference_order_free(const skim_candidates *c, const float de
         if (!skim_reference_sweep_triangle(tri[0], tri[1], tri[2], delta, t_max, cull, &hit))
             continue;
         hit.triangle = c->triangle[lane];
-        if (!(hit.t <= bound || hit.t == 0.0f))
+        if (!(hit.t <= bound))
             continue;
         if (!best->hit || hit.t < best->t || (hit.t == best->t && hit.triangle < best->triangle))
             *best = hit;

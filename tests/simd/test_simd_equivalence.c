@@ -20,14 +20,14 @@
    - Splitting a buffer over several calls, carrying the best from call to
      call (as a front-to-back traversal or a caller with several buffers
      does), must give the same bits as one call over all of it.
-   - The reference's own multi-triangle function is also compared on the
-     first sweep, to measure how often its order-dependent bound (each
-     triangle is tested against the best so far) changes an answer: a
-     vertex or edge root can round below the plane's t1, and then a later
-     triangle with the same t (a shared vertex, a duplicate) is rejected by
-     the t1 <= best test although it has the lower index. The kernels
-     bound the plane interval by max(1, caller's t) instead, so no lane's
-     answer depends on the bound its call happened to get.
+   - The reference's own multi-triangle function, skim_reference_sweep_
+     candidates, must give the same answer as one call of the set. It used
+     to test each triangle against the best so far, which made its answer
+     depend on the candidates' order: a vertex or edge root can round below
+     the plane's t1, and then a later triangle with the same t (a shared
+     vertex, a duplicate) was rejected by the t1 <= best test although it
+     had the lower index (reference_order_dependence below is that case).
+     Both now bound the plane interval by max(1, caller's t).
 
    Tolerance against the reference (float, unit-sphere space): the same hit
    set, |dt| <= 1e-6, |dpoint| <= 1e-5 (1 + |point|), normals within 1e-5.
@@ -101,7 +101,7 @@ static bool reference_lane(const case_buffer *b, uint32_t lane, skim_unit_hit *o
         return false;
     hit.triangle = b->c.triangle[lane];
     const skim_unit_hit *in = &b->initial;
-    if (!(hit.t <= in->t || hit.t == 0.0f))
+    if (!(hit.t <= in->t))
         return false;
     if (in->hit && !(hit.t < in->t || (hit.t == in->t && hit.triangle < in->triangle)))
         return false;
@@ -261,12 +261,20 @@ static void run_set(const char *name, uint64_t seed)
                 stats.split_mismatch++;
             }
         }
-        /* The reference's own candidates loop, one call, as information. */
+        /* The reference's own candidates loop, one call. */
         skim_unit_hit multi = b.initial, once = b.initial;
         skim_reference_sweep_candidates(&b.c, b.delta, b.cull, &multi);
         set.sweep(&b.c, b.delta, b.cull, &once);
-        if (!hits_bitwise_equal(&multi, &once))
+        if (!hits_bitwise_equal(&multi, &once)) {
             stats.ref_multi_differ++;
+            if (ok) {
+                char x[256], y[256];
+                hit_describe(&multi, x, sizeof x);
+                hit_describe(&once, y, sizeof y);
+                snprintf(why, sizeof why, "skim_reference_sweep_candidates %s, %s %s", x, name, y);
+                ok = false;
+            }
+        }
         stats.hits += mine.count;
         for (int i = 0; i < mine.count; ++i)
             stats.touching += mine.hit[i].t == 0.0f;
@@ -277,7 +285,7 @@ static void run_set(const char *name, uint64_t seed)
     fprintf(stderr,
             "simd %-13s %ld cases in %ld buffers (%.1f s): %ld hits (%ld at t=0); "
             "reference: %ld bitwise, %ld differ (%ld hit/miss), worst dt %.3g dpoint %.3g "
-            "dnormal %.3g; reference multi-triangle call differs in %ld buffers; "
+            "dnormal %.3g; skim_reference_sweep_candidates differs in %ld buffers; "
             "not bitwise portable: %ld; split over calls differs: %ld; failures %ld\n",
             name, stats.cases, stats.buffers,
             (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
@@ -302,4 +310,52 @@ Test(simd_equivalence, neon, .timeout = 300) { run_set("neon", 0xe7037ed1a0b428d
 Test(simd_equivalence, neon_emulated, .timeout = 300)
 {
     run_set("neon-emulated", 0x8ebc6af09c88c6e3ull);
+}
+
+/* The case that showed the reference's old order dependence: one triangle
+   twice (indices 1 then 0), far away and met at a vertex whose root rounds
+   below the plane's t1. Every set, and the reference, must pick index 0,
+   whatever the order and however the candidates are split over calls. */
+Test(simd_equivalence, reference_order_dependence)
+{
+    static const float tri[3][3] = { { 0x1.8bfb8p+16f, -0x1.078eccp+15f, 0x1.8329ap+12f },
+                                     { 0x1.8bf848p+16f, -0x1.079028p+15f, 0x1.838e18p+12f },
+                                     { 0x1.8bfa66p+16f, -0x1.0791dap+15f, 0x1.839d8cp+12f } };
+    static const float delta[3] = { 0x1.062fe4p+19f, -0x1.5d025cp+17f, 0x1.007cdp+15f };
+    skim_candidates c;
+    skim_candidates_init(&c);
+    cr_assert_eq(skim_candidates_reserve(&c, 2), SKIM_OK);
+    /* The root really is below t1 here: the plane is first reached later. */
+    skim_unit_hit alone;
+    cr_assert(skim_reference_sweep_triangle(tri[0], tri[1], tri[2], delta, 1.0f, false, &alone));
+    cr_assert(!skim_reference_sweep_triangle(tri[0], tri[1], tri[2], delta, alone.t, false,
+                                             &(skim_unit_hit){ 0 }),
+              "with t_max = its own t the triangle is rejected by t1 > t_max");
+    const char *names[] = { "reference", "portable", "sse41", "avx2", "avx512", "neon",
+                            "neon-emulated" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+        skim_sweep_candidates_fn sweep = strcmp(names[i], "reference") == 0
+                                             ? skim_reference_sweep_candidates
+                                             : test_set_get(names[i]).sweep;
+        if (!sweep)
+            continue;
+        candidates_set(&c, 0, tri, 1);
+        candidates_set(&c, 1, tri, 0);
+        c.count = 2;
+        skim_candidates_pad(&c);
+        skim_unit_hit best = { .hit = false, .t = 1.0f, .triangle = UINT32_MAX };
+        sweep(&c, delta, false, &best);
+        cr_expect(best.hit && best.triangle == 0 && best.t == alone.t,
+                  "%s: hit %d triangle %u t %a (expected triangle 0 at %a)", names[i], best.hit,
+                  best.triangle, (double)best.t, (double)alone.t);
+        /* Split: triangle 1 first, then triangle 0 with the bound it left. */
+        skim_unit_hit split = { .hit = false, .t = 1.0f, .triangle = UINT32_MAX };
+        c.count = 1;
+        skim_candidates_pad(&c);
+        sweep(&c, delta, false, &split);
+        candidates_set(&c, 0, tri, 0);
+        sweep(&c, delta, false, &split);
+        cr_expect(hits_bitwise_equal(&split, &best), "%s: split over two calls differs", names[i]);
+    }
+    skim_candidates_free(&c);
 }
