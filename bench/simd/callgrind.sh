@@ -2,9 +2,9 @@
 # Instructions per triangle per kernel set, counted by callgrind (timing on
 # a shared machine is noisy; instruction counts are not). Prints JSON lines.
 #   bench/simd/callgrind.sh BUILD_DIR [WORKLOAD...]
-# Counts only the kernel call (--toggle-collect on the set's function and
-# everything it calls: the packet kernel and skim_simd_finish). valgrind
-# 3.19 cannot run AVX-512 code, so avx512 is reported as not counted.
+# Counts only the timed pass (bench_simd's measured_pass: the kernel calls,
+# skim_simd_finish and a few instructions of loop per call). valgrind 3.19
+# cannot run AVX-512 code, so avx512 is reported as not counted.
 set -eu
 build=${1:?usage: callgrind.sh BUILD_DIR [WORKLOAD...]}
 shift
@@ -14,12 +14,11 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for workload in "$@"; do
   for set in reference portable sse41 avx2 avx512; do
-    case $set in
-      reference) fn=skim_reference_sweep_candidates ;;
-      avx512) printf '{"bench":"simd_callgrind","workload":"%s","set":"avx512","skipped":"valgrind cannot run AVX-512"}\n' "$workload"; continue ;;
-      *) fn=skim_simd_sweep_$set ;;
-    esac
-    line=$(valgrind --tool=callgrind --callgrind-out-file="$out/cg" --toggle-collect="$fn" \
+    if [ "$set" = avx512 ]; then
+      printf '{"bench":"simd_callgrind","workload":"%s","set":"avx512","skipped":"valgrind cannot run AVX-512"}\n' "$workload"
+      continue
+    fi
+    line=$(valgrind --tool=callgrind --callgrind-out-file="$out/cg" --toggle-collect=measured_pass \
              "$bench" --workload "$workload" --set "$set" --passes 1 2>/dev/null | tail -n 1) || continue
     triangles=$(printf '%s' "$line" | sed -n 's/.*"triangles":\([0-9]*\).*/\1/p')
     calls=$(printf '%s' "$line" | sed -n 's/.*"calls":\([0-9]*\).*/\1/p')
