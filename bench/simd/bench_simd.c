@@ -330,8 +330,9 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--passes") == 0)
             passes = strtol(argv[i + 1], NULL, 10);
     }
-    if (!getenv("SKIM_SCENES_DIR") && SKIM_DEFAULT_SCENES_DIR[0])
-        setenv("SKIM_SCENES_DIR", SKIM_DEFAULT_SCENES_DIR, 0);
+    static const char default_scenes[] = SKIM_DEFAULT_SCENES_DIR;
+    if (!getenv("SKIM_SCENES_DIR") && default_scenes[0])
+        setenv("SKIM_SCENES_DIR", default_scenes, 0);
 
     const char *names[] = { "moves:oa_dm4_hull.obj", "moves:oa_dm1.obj", "moves:default",
                             "sweeps:oa_dm4_hull.obj", "sweeps:oa_dm1.obj", "sweeps:default",
