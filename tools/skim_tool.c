@@ -2,7 +2,9 @@
    sweep. The commands live in tool_crowd.c and tool_world.c. */
 #include "tool.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char help[] =
     "usage: skim COMMAND [OPTIONS]\n"
@@ -29,10 +31,30 @@ static const char help[] =
     "      Sweep one ellipsoid (default: a sphere of radius 16) and print the first hit.\n"
     "\n"
     "A scene FILE ending in .obj is read as Wavefront OBJ; any other FILE is a baked\n"
-    "world (skim bake). Exit status: 0 ok, 1 the work failed, 2 bad command line.\n";
+    "world (skim bake). Exit status: 0 ok, 1 the work failed, 2 bad command line.\n"
+    "OpenMP's OMP_NUM_THREADS and OMP_WAIT_POLICY apply; unless set, skim runs with\n"
+    "OMP_WAIT_POLICY=passive (threads sleep rather than spin: far better on busy machines).\n";
+
+/* OpenMP threads that spin at every barrier lose a whole time slice each
+   time another program holds the core, and a crowd step has dozens of
+   barriers: on a busy two-core machine `skim crowd` ran 6x slower on
+   average (mean 96 ms a frame against a 10.5 ms median) than with threads
+   that sleep. The policy is read when the OpenMP runtime loads, before
+   main, so when the user has not chosen one the tool sets "passive" and
+   starts itself again. */
+static void prefer_sleeping_threads(char **argv)
+{
+    if (getenv("OMP_WAIT_POLICY") || getenv("SKIM_TOOL_REEXEC"))
+        return;
+    if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0 || setenv("SKIM_TOOL_REEXEC", "1", 1) != 0)
+        return;
+    execv("/proc/self/exe", argv);
+    /* No /proc (not Linux): carry on with the runtime's default. */
+}
 
 int main(int argc, char **argv)
 {
+    prefer_sleeping_threads(argv);
     if (argc < 2)
         return tool_usage("", "no command given");
     const char *command = argv[1];

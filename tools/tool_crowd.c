@@ -249,8 +249,11 @@ static void print_summary(const options *o, const figures *f)
     printf("  state hash         %016llx\n", (unsigned long long)f->hash);
     if (f->mean_ms > 2.0 * f->median_ms && f->threads > 1)
         printf("  note               frame times vary a lot (mean %.1fx the median): other programs share the\n"
-               "                     cores, and OpenMP threads spin at every barrier; OMP_WAIT_POLICY=passive helps\n",
-               f->mean_ms / f->median_ms);
+               "                     cores%s\n",
+               f->mean_ms / f->median_ms,
+               strcmp(getenv("OMP_WAIT_POLICY") ? getenv("OMP_WAIT_POLICY") : "", "passive") != 0
+                   ? ", and OpenMP threads spin at every barrier; OMP_WAIT_POLICY=passive helps"
+                   : "");
     if (o->svg)
         printf("  picture            %s\n", o->svg);
 }
