@@ -87,6 +87,8 @@
    ends inside it or is not held by it. Until fixed, the sane mode draws
    skins from (0, 0.25] instead of [0, 0.25]; set to 0 to draw 0 again. */
 #define AVOID_ZERO_SKIN 1
+/* Finding move_huge_gravity_falls_through_floor: see check_move_result. */
+#define HUGE_DEF_KNOWN 1
 /* The same finding with a small but non-zero skin: see check_move_result. */
 #define SKIN_BELOW_ROUNDING_KNOWN 1
 
@@ -503,6 +505,14 @@ static double move_reach(const scene *s, const skim_ellipsoid *shape, skim_vec3 
 static void check_move_result(const scene *s, const skim_ellipsoid *shape, skim_vec3 position,
                               skim_vec3 displacement, const skim_move_result *out)
 {
+#if HUGE_DEF_KNOWN
+    /* Finding move_huge_gravity_falls_through_floor: gravity, step_height
+       and snap_distance are only required to be finite, and beyond 1e18
+       the move leaves float (wild mode found SKIM_OK with an infinite end
+       for gravity -1.7e38 and step 1.7e38). Not checked until fixed. */
+    if (vec_length(s->def.gravity) > 1e18 || s->def.step_height > 1e18f || s->def.snap_distance > 1e18f)
+        return;
+#endif
     FUZZ_CHECK(finite_vec(out->position), "end position not finite");
     FUZZ_CHECK((out->touched & ~7u) == 0, "touched %#x", out->touched);
     FUZZ_CHECK(out->iterations >= 0 && out->iterations <= s->def.max_iterations + ITERATIONS_SLACK,

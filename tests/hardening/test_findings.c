@@ -240,7 +240,8 @@ Test(findings, move_tiny_radius_tunnels_through_floor)
    every coordinate the move computes finite in float", but
    skim_move_check_def only asks gravity (and step_height, snap_distance)
    to be finite: gravity (0, 0, -3e38) drops the mover straight through
-   the floor to z = -3e38. Fix: the same 1e18 bound on gravity, step_height
+   the floor to z = -3e38, and gravity -1.7e38 with step_height 1.7e38
+   returns SKIM_OK with a NaN position. Fix: the same 1e18 bound on gravity, step_height
    and snap_distance in skim_move_check_def (src/move/move.c). */
 Test(findings, move_huge_gravity_falls_through_floor)
 {
@@ -252,6 +253,19 @@ Test(findings, move_huge_gravity_falls_through_floor)
     skim_status status = skim_move(world, &shape, (skim_vec3){ -5, 0, 5 }, (skim_vec3){ 1, 0, 0 }, &def, &out);
     if (status == SKIM_OK)
         cr_expect_geq(out.position.z, 0.99f, "fell through the floor to z = %g", (double)out.position.z);
+    else
+        cr_expect_eq(status, SKIM_ERROR_INVALID_ARGUMENT);
+    /* fuzz_sweep_move's wild mode: an ellipsoid, up = +y, gravity -1.7e38
+       along z and step_height 1.7e38 give SKIM_OK and a NaN end. */
+    skim_ellipsoid flat = { { 8.09411812f, 4.38823509f, 0.25f }, { 0, 0, 0, 1 } };
+    def.up = (skim_vec3){ 0, 1, 0 };
+    def.gravity = (skim_vec3){ 0, 0, -1.70141183e38f };
+    def.step_height = 1.70141183e38f;
+    status = skim_move(world, &flat, (skim_vec3){ 0, 0, 1 }, (skim_vec3){ 0, 0, 1.9e-6f }, &def, &out);
+    if (status == SKIM_OK)
+        cr_expect(isfinite(out.position.x) && isfinite(out.position.y) && isfinite(out.position.z),
+                  "SKIM_OK with the end (%g %g %g)", (double)out.position.x, (double)out.position.y,
+                  (double)out.position.z);
     else
         cr_expect_eq(status, SKIM_ERROR_INVALID_ARGUMENT);
     skim_world_destroy(world);
