@@ -13,7 +13,8 @@
      (hit, t, point, normal, triangle), and leave the caller's best untouched
      when nothing beats it.
    - The list must match the reference run one triangle at a time
-     (skim_reference_sweep_triangle with the caller's bound): the kernels
+     (skim_reference_sweep_triangle over the plane interval up to
+     max(1, caller's t), kept when within the caller's t): the kernels
      mirror the reference's operations, so this is expected bitwise too; the
      test counts how often it is and fails when a difference exceeds the
      tolerance below.
