@@ -87,6 +87,8 @@
    ends inside it or is not held by it. Until fixed, the sane mode draws
    skins from (0, 0.25] instead of [0, 0.25]; set to 0 to draw 0 again. */
 #define AVOID_ZERO_SKIN 1
+/* Findings 6-8, radii far from the world's scale: see check_sweep_hit. */
+#define RADIUS_RANGE_KNOWN 1
 /* Finding move_huge_gravity_falls_through_floor: see check_move_result. */
 #define HUGE_DEF_KNOWN 1
 /* The same finding with a small but non-zero skin: see check_move_result. */
@@ -363,10 +365,25 @@ static void expect_same_move(const skim_move_result *a, const skim_move_result *
                (double)b->position.z, b->touched, b->floor_triangle, b->iterations);
 }
 
+/* Findings 6-8 (sweep_tiny_radius_reports_contact_at_start and its
+   neighbours): radii far from the world's scale give wrong or non-finite
+   answers with SKIM_OK (wild mode: radii ~1e-38 end a move at NaN). Until
+   a radius range is enforced, answers for such shapes are not checked. */
+static bool outside_known_radius_range(const skim_ellipsoid *shape)
+{
+    double lo = fmin(shape->radii.x, fmin(shape->radii.y, shape->radii.z));
+    double hi = fmax(shape->radii.x, fmax(shape->radii.y, shape->radii.z));
+    return lo < 1e-6 || hi > 1e12;
+}
+
 /* Every check of one sweep's answer (from either world). */
 static void check_sweep_hit(const scene *s, const skim_ellipsoid *shape, skim_vec3 start, skim_vec3 delta,
                             skim_hit hit)
 {
+#if RADIUS_RANGE_KNOWN
+    if (outside_known_radius_range(shape))
+        return;
+#endif
     if (hit.hit) {
         FUZZ_CHECK(hit.t >= 0.0f && hit.t <= 1.0f, "t = %.9g", (double)hit.t);
         FUZZ_CHECK(finite_vec(hit.point) && finite_vec(hit.normal), "non-finite point or normal");
@@ -505,6 +522,10 @@ static double move_reach(const scene *s, const skim_ellipsoid *shape, skim_vec3 
 static void check_move_result(const scene *s, const skim_ellipsoid *shape, skim_vec3 position,
                               skim_vec3 displacement, const skim_move_result *out)
 {
+#if RADIUS_RANGE_KNOWN
+    if (outside_known_radius_range(shape))
+        return;
+#endif
 #if HUGE_DEF_KNOWN
     /* Finding move_huge_gravity_falls_through_floor: gravity, step_height
        and snap_distance are only required to be finite, and beyond 1e18
