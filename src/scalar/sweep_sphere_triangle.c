@@ -241,16 +241,22 @@ bool skim_reference_sweep_triangle(const float a[3], const float b[3], const flo
     }
 
     /* Rouwé 3.5: the swept sphere against each edge v1 -> v2 (e = v2 - v1).
-       First the infinite line: |e|^2 dist^2 = |e|^2 |v1 - C|^2 - (e . (v1 - C))^2
-       = |e|^2 gives
+       First the infinite line: for any point p of the line,
+       |e|^2 dist^2 = |e|^2 |p - C|^2 - (e . (p - C))^2 = |e|^2 gives
          a = |e|^2 |D|^2 - (e . D)^2
-         b = 2 ((e . D)(e . v1) - |e|^2 (D . v1))
-         c = |e|^2 (|v1|^2 - 1) - (e . v1)^2
-       then the contact is on the segment iff f |e|^2 = t (e . D) - e . v1 is
-       in [0, |e|^2]. c < 0 means the start is already within distance 1 of
-       the infinite line but (having passed the start test) not of the
-       segment: the sphere can then only reach the segment through an end
-       vertex first, found above. */
+         b = 2 ((e . D)(e . p) - |e|^2 (D . p))
+         c = |e|^2 (|p|^2 - 1) - (e . p)^2
+       The paper takes p = v1. We take p = the foot of the perpendicular from
+       the start, p = v1 - ((e . v1) / |e|^2) e: the same polynomial, but
+       with v1 far along a long edge (a big floor triangle, a small sphere)
+       c's two terms are of size L^4 and cancel to |e|^2 (dist^2 - 1), losing
+       u L^2 of the distance to rounding (u = 2^-24, L the unit-space size);
+       from the foot, |p| is the distance to the line and e . p is ~0, so the
+       rounding is u L at most. Then the contact is on the segment iff
+       f |e|^2 = t (e . D) - e . v1 is in [0, |e|^2]. c < 0 means the start
+       is already within distance 1 of the infinite line but (having passed
+       the start test) not of the segment: the sphere can then only reach
+       the segment through an end vertex first, found above. */
     for (int i = 0; i < 3; ++i) {
         const float *v1 = vertex[i];
         const float *v2 = vertex[(i + 1) % 3];
@@ -259,9 +265,12 @@ bool skim_reference_sweep_triangle(const float a[3], const float b[3], const flo
         float ee = dot3(e, e);
         float ed = dot3(e, delta);
         float ev = dot3(e, v1);
+        float along = ev / ee;
+        float foot[3] = { v1[0] - along * e[0], v1[1] - along * e[1], v1[2] - along * e[2] };
+        float ef = dot3(e, foot);
         float qa = ee * dd - ed * ed;
-        float qb = 2.0f * (ed * ev - ee * dot3(delta, v1));
-        float qc = ee * (dot3(v1, v1) - 1.0f) - ev * ev;
+        float qb = 2.0f * (ed * ef - ee * dot3(delta, foot));
+        float qc = ee * (dot3(foot, foot) - 1.0f) - ef * ef;
         float t;
         if (!lowest_root_in_interval(qa, qb, qc, upper_bound, &t))
             continue;

@@ -210,9 +210,15 @@ static inline root vertices_and_edges(const v3 vertex[3], v3 delta, fw dd, fw t_
         const v3 v1 = vertex[i];
         const v3 e = v3_sub(vertex[(i + 1) % 3], v1);
         const fw ee = v3_dot(e, e), ed = v3_dot(e, delta), ev = v3_dot(e, v1);
+        /* The quadratic from the foot of the perpendicular from the start,
+           foot = v1 - ((e . v1) / |e|^2) e, as the reference does: the same
+           polynomial with rounding u L instead of u L^2 (see the reference's
+           comment on Rouwé 3.5). */
+        const v3 foot = v3_sub(v1, v3_scale(fw_div(ev, ee), e));
+        const fw ef = v3_dot(e, foot);
         const fw qa = fw_sub(fw_mul(ee, dd), fw_mul(ed, ed));
-        const fw qb = fw_mul(fw_set1(2.0f), fw_sub(fw_mul(ed, ev), fw_mul(ee, delta_dot_v[i])));
-        const fw qc = fw_sub(fw_mul(ee, c_vertex[i]), fw_mul(ev, ev));
+        const fw qb = fw_mul(fw_set1(2.0f), fw_sub(fw_mul(ed, ef), fw_mul(ee, v3_dot(delta, foot))));
+        const fw qc = fw_sub(fw_mul(ee, fw_sub(v3_dot(foot, foot), one)), fw_mul(ef, ef));
         fw t = zero;
         mw ok = lowest_root(fw_mul(fw_set1(4.0f), qa), qb, qc, lanes, &t);
         /* On the segment: f |e|^2 = t (e . D) - e . v1 in [0, |e|^2]. */
