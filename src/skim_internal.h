@@ -25,6 +25,8 @@ bool skim_finite3(skim_vec3 v);
 /* Checks radii > 0 and finite, quaternion finite and unit within 1e-3.
    what names the argument in the error message. */
 skim_status skim_check_ellipsoid(const skim_ellipsoid *shape, const char *what);
+/* Checks |delta| <= SKIM_SWEEP_MAX_RADII smallest radii. */
+skim_status skim_check_sweep_length(const skim_ellipsoid *shape, skim_vec3 delta, const char *what);
 
 /* ---- ellipsoid space (Rouwé section 4, Nettle "ellipsoid space") ----
    M = R * S maps the unit sphere onto the ellipsoid (R from the quaternion,

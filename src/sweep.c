@@ -75,6 +75,9 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_sweep: start is not finite");
     if (!skim_finite3(delta))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_sweep: delta is not finite");
+    status = skim_check_sweep_length(shape, delta, "skim_sweep");
+    if (status != SKIM_OK)
+        return status;
     skim_query defaults = skim_query_default();
     if (!query)
         query = &defaults;

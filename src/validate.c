@@ -19,6 +19,22 @@ skim_status skim_check_ellipsoid(const skim_ellipsoid *shape, const char *what)
     if (!(r.x > 0.0f && r.y > 0.0f && r.z > 0.0f))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "%s radii must be > 0 (got %g, %g, %g)", what, r.x, r.y, r.z);
+    /* Below 1e-6 world coordinates of everyday size put the unit-sphere
+       coordinates beyond what float resolves (the kernel then reports
+       contacts in open air, or none through a floor); above 1e9 the sweep
+       box and its squares overflow. */
+    float largest = fmaxf(r.x, fmaxf(r.y, r.z));
+    float smallest = fminf(r.x, fminf(r.y, r.z));
+    if (smallest < SKIM_RADIUS_MIN || largest > SKIM_RADIUS_MAX)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s radii must lie in [%g, %g] (got %g, %g, %g)", what,
+                         (double)SKIM_RADIUS_MIN, (double)SKIM_RADIUS_MAX, r.x, r.y, r.z);
+    /* The ratio of radii scales unit-sphere space unevenly: past 1:1000 the
+       long axis' coordinates lose the precision the short axis needs. */
+    if (largest > SKIM_RADIUS_RATIO_MAX * smallest)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s radii ratio %g exceeds %g", what, largest / smallest,
+                         (double)SKIM_RADIUS_RATIO_MAX);
     const skim_quat q = shape->rotation;
     if (!(isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w)))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s rotation is not finite", what);
@@ -28,12 +44,18 @@ skim_status skim_check_ellipsoid(const skim_ellipsoid *shape, const char *what)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "%s rotation is not a unit quaternion (length %g, allowed 1 +- 1e-3)",
                          what, norm);
-    /* The ratio of radii bounds how badly the unit-sphere transform can
-       condition the geometry; beyond 1e6 float precision is gone. */
-    float largest = fmaxf(r.x, fmaxf(r.y, r.z));
-    float smallest = fminf(r.x, fminf(r.y, r.z));
-    if (largest / smallest > 1e6f)
+    return SKIM_OK;
+}
+
+skim_status skim_check_sweep_length(const skim_ellipsoid *shape, skim_vec3 delta, const char *what)
+{
+    double length = sqrt((double)delta.x * delta.x + (double)delta.y * delta.y +
+                         (double)delta.z * delta.z);
+    float smallest = fminf(shape->radii.x, fminf(shape->radii.y, shape->radii.z));
+    if (length > (double)SKIM_SWEEP_MAX_RADII * smallest)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s radii ratio %g exceeds 1e6", what, largest / smallest);
+                         "%s: a displacement of %g is %g radii; at most %g radii resolve in float "
+                         "(split the move)", what, length, length / smallest,
+                         (double)SKIM_SWEEP_MAX_RADII);
     return SKIM_OK;
 }

@@ -52,8 +52,17 @@ typedef struct skim_quat { float x, y, z, w; } skim_quat;   /* unit quaternion *
 
 /* An ellipsoid: semi-axis lengths along its local x, y, z, turned by rotation.
    A sphere of radius r is { {r, r, r}, {0, 0, 0, 1} }.
-   Radii must be finite and > 0; the quaternion must be unit length within
-   1e-3 (it is renormalised internally). */
+   Radii must lie in [SKIM_RADIUS_MIN, SKIM_RADIUS_MAX] with the largest at
+   most SKIM_RADIUS_RATIO_MAX times the smallest; the quaternion must be unit
+   length within 1e-3 (it is renormalised internally). Outside this range
+   float cannot resolve the contact, so calls return
+   SKIM_ERROR_INVALID_ARGUMENT instead of a wrong answer. */
+#define SKIM_RADIUS_MIN 1e-6f
+#define SKIM_RADIUS_MAX 1e9f
+#define SKIM_RADIUS_RATIO_MAX 1e3f
+/* A single sweep may travel at most this many of the shape's smallest radii
+   (the kernel's rounding grows with the square of the path in radii). */
+#define SKIM_SWEEP_MAX_RADII 1e6f
 typedef struct skim_ellipsoid { skim_vec3 radii; skim_quat rotation; } skim_ellipsoid;
 
 /* ---- the static world ---- */

@@ -290,6 +290,12 @@ skim_status skim_world_load(const char *path, skim_world **out)
         close(fd);
         return skim_fail(SKIM_ERROR_IO, "skim_world_load: cannot stat %s: %s", path, strerror(error));
     }
+    /* A directory or device opens fine; what follows would then depend on
+       the file system's st_size for it. It is not a file we can read. */
+    if (!S_ISREG(info.st_mode)) {
+        close(fd);
+        return skim_fail(SKIM_ERROR_IO, "skim_world_load: %s is not a regular file", path);
+    }
     if (info.st_size < (off_t)sizeof(bake_header)) {
         close(fd);
         return format_error(path, "too short to be a skim baked world");
