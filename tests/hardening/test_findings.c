@@ -450,3 +450,46 @@ Test(findings, world_load_directory_status_depends_on_filesystem)
         rmdir(path);
     }
 }
+
+/* ---- coordinates beyond what float can square ----
+   skim_world_create takes any finite vertex. Found by fuzz_sweep_move's
+   wild mode: a needle triangle along the z axis from z = -64 to 6.2e26
+   (length_sq of its normal is a finite 6.7e7, so it is kept). A sweep
+   that starts on it returns hit at t = 0 with a NaN normal, and a unit
+   sphere at the origin, which overlaps it, reports no hit at all: SKIM_OK
+   with a wrong or non-finite answer. The move bounds positions to 1e18 for
+   this reason; vertices are not bounded. Fix: skim_world_create rejects
+   |coordinate| > 1e18 (documented next to the move's bound), and the sweep
+   and move reject queries whose unit-space magnitudes would overflow
+   (see the radius findings). */
+Test(findings, world_create_accepts_coordinates_beyond_float_range)
+{
+    const float positions[9] = { 0, 0, 6.20169501e+26f, 0, -1.32219651e-23f, -63.6469345f,
+                                 1.19390041e-38f, 1.17090258e-38f, 2.83763826e+20f };
+    const uint32_t indices[3] = { 0, 1, 2 };
+    skim_mesh mesh = { positions, 3, indices, 1, NULL };
+    skim_world *world = NULL;
+    skim_status status = skim_world_create(&mesh, NULL, &world);
+    if (status != SKIM_OK) {
+        cr_expect_eq(status, SKIM_ERROR_INVALID_ARGUMENT);
+        return;
+    }
+    skim_ellipsoid shape = { { 6.48823547f, 0.25f, 0.25f }, { 0, 1, 0, 2.77555756e-17f } };
+    skim_hit hit;
+    status = skim_sweep(world, &shape, (skim_vec3){ 1.16632019e-38f, 2.31971302e-15f, 2.31971302e-15f },
+                        (skim_vec3){ -9.40396938e-38f, -1.40129846e-45f, 1.24220264f }, NULL, &hit);
+    if (status == SKIM_OK && hit.hit)
+        cr_expect(isfinite(hit.normal.x) && isfinite(hit.normal.y) && isfinite(hit.normal.z) &&
+                      isfinite(hit.point.x),
+                  "SKIM_OK with the normal (%g %g %g)", (double)hit.normal.x, (double)hit.normal.y,
+                  (double)hit.normal.z);
+    else if (status != SKIM_OK)
+        cr_expect_eq(status, SKIM_ERROR_INVALID_ARGUMENT);
+    skim_ellipsoid sphere = sphere_of(1);
+    status = skim_sweep(world, &sphere, (skim_vec3){ 0, 0, 0 }, (skim_vec3){ 0, 0, 1 }, NULL, &hit);
+    if (status == SKIM_OK)
+        cr_expect(hit.hit && hit.t == 0.0f, "a unit sphere on the needle: hit %d t %g", hit.hit, (double)hit.t);
+    else
+        cr_expect_eq(status, SKIM_ERROR_INVALID_ARGUMENT);
+    skim_world_destroy(world);
+}
