@@ -316,6 +316,15 @@ uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const floa
         return opposing;
     if (length > SKIM_MOVE_PUSH_PER_MOVE) /* bounded by the gather box, see move_internal.h */
         mv_scale(push, push, SKIM_MOVE_PUSH_PER_MOVE / length);
+    /* The push-out is a sweep of the pass and counts within its budget
+       (skim.h: iterations "at most max_iterations"; max_iterations bounds
+       each pass's sweeps, i.e. its cost). Counting it on top let a
+       touching start report, and sweep, max_iterations + 1 times. With no
+       sweep left the push is dropped rather than made unswept (it could
+       tunnel): the mover stays where it is, and the contacts' planes and
+       exclusions above keep anything later from going deeper. */
+    if (result->iterations >= ctx->pass_max_iterations)
+        return opposing;
     /* The push itself is swept (it could meet another triangle) with the
        contacts excluded: it moves away from each of them. */
     skim_unit_hit best;

@@ -148,6 +148,7 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
 {
     memset(result, 0, sizeof *result);
     ctx->pass = kind;
+    ctx->pass_max_iterations = max_iterations;
     skim_move_clear_exclusions(ctx);
     skim_move_planes planes;
     planes.count = 0;
@@ -295,6 +296,29 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
             if (keeps_out)
                 mv_copy(slide, restored);
         }
+        /* The slide is a projection in unit-sphere space (Nettle): it never
+           lengthens what is left THERE, but the map back to the world
+           stretches directions unequally (up to r_max / r_min), so for an
+           elongated ellipsoid on a slanted wall the slid vector can be
+           longer in the world than what was left to move (a 0.25 x 0.25 x
+           4 shape asked for 40 units went 55.7): a speed exploit. Clamp its
+           world length to what is left. Scaling keeps the slide inside the
+           cone of the pass's planes (v . n >= 0 is scale-invariant), so the
+           excluded contacts stay hard constraints exactly as the clip made
+           them; projecting in the world metric instead would need the
+           constraints re-solved after mapping back (rounding of order
+           u * r_max / r_min), and would change every ellipsoid's slide
+           direction, where the clamp only changes slides that lengthened.
+           For a sphere (uniform stretch) it only ever trims the restore
+           step above. So a pass never travels farther than asked, and the
+           gather box's unit-space reach still holds. */
+        float asked_world[3], slid_world[3];
+        mv_mat3(ctx->space->to_world, want, asked_world);
+        mv_mat3(ctx->space->to_world, slide, slid_world);
+        float asked_sq = mv_dot(asked_world, asked_world);
+        float slid_sq = mv_dot(slid_world, slid_world);
+        if (slid_sq > asked_sq)
+            mv_scale(slide, slide, sqrtf(asked_sq / slid_sq));
         /* PM_SlideMove: "if velocity is against the original velocity, stop
            dead to avoid tiny oscillations in sloping corners". */
         if (mv_dot(slide, original) <= 0.0f)
@@ -331,16 +355,28 @@ skim_status skim_move_check_def(const skim_move_def *def, const char *who)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "%s: def->max_slope_degrees must be in (0, 90) (got %g)", who,
                          def->max_slope_degrees);
-    if (!(def->step_height >= 0.0f && isfinite(def->step_height)))
+    /* Gravity, step_height and snap_distance are displacements the move
+       adds to the path: the same 1e18 bound as skim_move_check_mover's on
+       position and displacement, which keeps every coordinate the move
+       computes finite in float (a gravity of -3e38 fell through the floor,
+       -1.7e38 with step_height 1.7e38 ended at NaN with SKIM_OK). The
+       negated comparisons also reject NaN. */
+    const float limit = SKIM_MOVE_MAX_COORDINATE;
+    if (!(def->step_height >= 0.0f && def->step_height <= limit))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->step_height must be finite and >= 0 (got %g)", who,
+                         "%s: def->step_height must be in [0, 1e18] world units (got %g)", who,
                          def->step_height);
-    if (!(def->snap_distance >= 0.0f && isfinite(def->snap_distance)))
+    if (!(def->snap_distance >= 0.0f && def->snap_distance <= limit))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->snap_distance must be finite and >= 0 (got %g)", who,
+                         "%s: def->snap_distance must be in [0, 1e18] world units (got %g)", who,
                          def->snap_distance);
     if (!skim_finite3(def->gravity))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: def->gravity is not finite", who);
+    if (!(fabsf(def->gravity.x) <= limit && fabsf(def->gravity.y) <= limit &&
+          fabsf(def->gravity.z) <= limit))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: def->gravity (%g %g %g) has a component beyond 1e18 world units",
+                         who, def->gravity.x, def->gravity.y, def->gravity.z);
     if (def->material_friction_count > 0 && !def->material_friction)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "%s: def->material_friction is NULL but material_friction_count is %u",
@@ -382,7 +418,7 @@ skim_status skim_move_check_mover(const skim_ellipsoid *shape, skim_vec3 positio
                        : skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                                    "%s: displacement is not finite", who);
     /* Keep every coordinate the move computes finite in float. */
-    const float limit = 1e18f;
+    const float limit = SKIM_MOVE_MAX_COORDINATE;
     if (fabsf(position.x) > limit || fabsf(position.y) > limit || fabsf(position.z) > limit ||
         fabsf(displacement.x) > limit || fabsf(displacement.y) > limit ||
         fabsf(displacement.z) > limit)

@@ -18,6 +18,10 @@
 #define SKIM_MOVE_MAX_PLANES 16
 /* Largest max_iterations accepted: more is a caller bug, not a wish. */
 #define SKIM_MOVE_MAX_ITERATIONS 64
+/* Largest |coordinate| (world units) of a position, displacement, gravity,
+   step_height or snap_distance a move accepts: keeps every coordinate the
+   move computes finite in float. */
+#define SKIM_MOVE_MAX_COORDINATE 1e18f
 /* How far (unit-sphere space, i.e. in radii) a move may push an embedded
    start out in one call; deeper embeddings are resolved over several moves
    (Jolt's CharacterVirtual and PhysX's CCT also recover over updates). It
@@ -169,6 +173,8 @@ typedef struct skim_move_ctx {
     int    excluded_count;
     uint32_t excluded[SKIM_MOVE_MAX_PLANES];
     skim_move_pass_kind pass;   /* the pass running */
+    int    pass_max_iterations; /* the running pass's sweep budget (result->iterations
+                                   never exceeds it, push-out sweeps included) */
     int    sweeps;              /* kernel calls, all passes */
     skim_status status;         /* first internal failure (out of memory) */
 } skim_move_ctx;
@@ -193,7 +199,10 @@ uint32_t skim_move_find_lane(const skim_move_ctx *ctx, uint32_t triangle);
    the center at pos is a contact; push the mover out along the separating
    direction (b2SolvePlanes over all of them, swept with them excluded so
    the push cannot tunnel), add each contact as a plane with its lane
-   excluded, and note their touch classes in result. Returns the
+   excluded, and note their touch classes in result. The push sweep counts
+   in result->iterations and is made only while the pass has a sweep left
+   (ctx->pass_max_iterations); without one the mover stays, constrained
+   by the contacts' planes. Returns the
    SKIM_TOUCH_* classes of the contacts that motion points into. */
 uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const float motion[3],
                                     skim_move_planes *planes, skim_move_pass_result *result);
