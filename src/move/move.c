@@ -6,8 +6,9 @@
         do (DESIGN.md): start +- (bounding radius + |displacement| + |gravity|
         + push-out allowance + skins), grown along up by twice the step
         height and the snap distance. No later pass can leave it (each pass's
-        path is no longer than its displacement: a slide is a projection,
-        which never lengthens what is left).
+        path is no longer than its displacement, in unit-sphere space where a
+        slide is a projection, and in the world where each slide is clamped
+        to what is left).
      2. The move pass: Nettle's collideWithWorld as a loop (the recursion
         made iterative): sweep what is left of the displacement, move to the
         first contact less a skin, slide along the sliding plane (normal from
@@ -434,6 +435,51 @@ static double length3(skim_vec3 v)
     return sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
 }
 
+/* The largest |coordinate| of the gathered triangles (unit space, relative
+   to the start): the magnitude the kernel's rounding grows with. Real lanes
+   only (padding lanes are parked far away on purpose). */
+static float largest_coordinate(const skim_candidates *g)
+{
+    float largest = 0.0f;
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis) {
+            const float *restrict a = g->vertex[v][axis];
+            for (uint32_t lane = 0; lane < g->count; ++lane) {
+                float x = fabsf(a[lane]);
+                largest = x > largest ? x : largest;
+            }
+        }
+    return largest;
+}
+
+/* The one gather (see the top of this file) for a given skin (unit space). */
+static skim_status gather(const skim_world *world, const skim_ellipsoid_space *space,
+                          const skim_move_ctx *ctx, const float start[3], double unit_path,
+                          float skin, skim_move_scratch *scratch)
+{
+    /* Slides shorten what is left in unit-sphere space, where they happen,
+       and each slide's world length is clamped to what is left, so a
+       unit-space path of length L moves the center at most L * (largest
+       radius) in the world. So the reach is the unit-space length of
+       everything a move may do, times the largest radius; steps and
+       snapping go straight along up and add their world length. */
+    const skim_move_def *def = ctx->def;
+    const double radius = space->bounding_radius;
+    double unit_reach = unit_path + (double)SKIM_MOVE_PUSH_PER_MOVE + 4.0 * (double)skin;
+    double reach = radius * unit_reach;
+    double vertical = 2.0 * (double)def->step_height + (double)def->snap_distance;
+    float box_min[3], box_max[3];
+    for (int axis = 0; axis < 3; ++axis) {
+        double half = radius * 1.001 + reach + vertical * fabs((double)ctx->up[axis]);
+        half += 1e-4 * (fabs((double)start[axis]) + half) + 1e-3 * reach;
+        box_min[axis] = (float)(start[axis] - half);
+        box_max[axis] = (float)(start[axis] + half);
+    }
+    scratch->based_valid = false;
+    return skim_gather_candidates(world, space, start, box_min, box_max,
+                                  def->query.material_mask, &scratch->gathered);
+}
+
 skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *world,
                           const skim_ellipsoid *shape, skim_vec3 position,
                           skim_vec3 displacement, const skim_move_def *def,
@@ -484,29 +530,48 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
     mv_mat3(space.to_unit, displacement_world, delta);
     mv_mat3(space.to_unit, gravity_world, gravity);
 
-    /* The one gather: a box no pass can leave (see the top of this file).
-       Slides shorten what is left in unit-sphere space, where they happen,
-       not in world space: a unit-space path of length L moves the center at
-       most L * (largest radius) in the world. So the reach is the unit-space
-       length of everything a move may do, times the largest radius; steps
-       and snapping go straight along up and add their world length. */
-    const double radius = space.bounding_radius;
-    double unit_reach = sqrt((double)mv_dot(delta, delta)) + sqrt((double)mv_dot(gravity, gravity)) +
-                        (double)SKIM_MOVE_PUSH_PER_MOVE + 4.0 * def->skin_width;
-    double reach = radius * unit_reach;
-    double vertical = 2.0 * (double)def->step_height + (double)def->snap_distance;
-    float box_min[3], box_max[3];
-    for (int axis = 0; axis < 3; ++axis) {
-        double half = radius * 1.001 + reach + vertical * fabs((double)ctx.up[axis]);
-        half += 1e-4 * (fabs((double)start[axis]) + half) + 1e-3 * reach;
-        box_min[axis] = (float)(start[axis] - half);
-        box_max[axis] = (float)(start[axis] + half);
-    }
-    scratch->based_valid = false;
-    skim_status status = skim_gather_candidates(world, &space, start, box_min, box_max,
-                                                def->query.material_mask, &scratch->gathered);
+    /* The one gather: a box no pass can leave (see the top of this file). */
+    double unit_path = sqrt((double)mv_dot(delta, delta)) + sqrt((double)mv_dot(gravity, gravity));
+    skim_status status = gather(world, &space, &ctx, start, unit_path, ctx.skin, scratch);
     if (status != SKIM_OK)
         return status;
+
+    /* The skin is also what keeps rounding from putting the mover inside a
+       surface: a contact the kernel places a little too far lets the stop
+       "a skin short" end inside, and a start the kernel calls touching is
+       met by the push-out and exclusion path, where a skin of 0 left no
+       margin at all (findings move_zero_skin_touching_wall_penetrates and
+       move_small_skin_elongated_tunnels_through_touched_triangle). The
+       kernel's distance error (README, Accuracy) grows as u L with u =
+       2^-24 and L the unit-space magnitude it works at: the path, and the
+       gathered triangles' coordinates (the view re-bases them by the
+       mover's position, adding at most the path). So the skin used is at
+       least 64 u L + 1e-5 radii, the kernels' stated EPS less its
+       grazing-path term (which would make long moves' skins grow with the
+       path squared; a grazing contact's error is along the motion, not
+       into the surface), and at most the 0.25 the def allows. With the
+       default skin (0.01) this only matters past L ~ 2600 radii. */
+    float skin_floor = 0.0f;
+    {
+        double vertical_unit = (2.0 * (double)def->step_height + (double)def->snap_distance) *
+                               sqrt((double)mv_dot(ctx.up_unit, ctx.up_unit));
+        double magnitude = fmax(1.0, unit_path + vertical_unit);
+        magnitude = fmax(magnitude, (double)largest_coordinate(&scratch->gathered));
+        skin_floor = (float)fmin(0.25, 64.0 * 0x1p-24 * magnitude + 1e-5);
+    }
+    if (skin_floor > ctx.skin) {
+        /* The box above allowed for 4 skins of def->skin_width; its
+           1.001 * radius margin absorbs a few 1e-4 radii more, a bigger
+           floor (a skin of 0 far from the origin, huge triangles) gathers
+           again for the larger skin. */
+        bool regather = skin_floor > ctx.skin + 1e-4f;
+        ctx.skin = skin_floor;
+        if (regather) {
+            status = gather(world, &space, &ctx, start, unit_path, ctx.skin, scratch);
+            if (status != SKIM_OK)
+                return status;
+        }
+    }
 
     float rise = mv_dot(displacement_world, ctx.up);
     float gravity_rise = mv_dot(gravity_world, ctx.up);
