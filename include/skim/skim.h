@@ -160,7 +160,12 @@ typedef struct skim_move_def {
                                  (unit-sphere space: skin_width * r for a sphere of radius r;
                                  for an ellipsoid, that fraction of its radius toward the
                                  contact), 0..0.25, default 0.01. Nettle's EPSILON /
-                                 "veryCloseDistance", measured along the contact normal */
+                                 "veryCloseDistance", measured along the contact normal.
+                                 The move uses at least a precision floor, the kernel's
+                                 rounding at the move's magnitude (64 * 2^-24 * L + 1e-5,
+                                 L = the path and the nearby triangles' extent, in radii:
+                                 1.4e-5 at L = 1, 1e-3 at L = 256; at most 0.25), so 0
+                                 means that floor */
     float     max_slope_degrees; /* slope limit, degrees from `up`, in (0, 90), default 45.
                                  A contact whose world normal is within it of `up` is a floor
                                  (walkable: gravity does not slide on it, it stops the fall);
