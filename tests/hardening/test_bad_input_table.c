@@ -338,6 +338,7 @@ static skim_status run_world_load(const row *r)
 typedef struct sweep_args {
     bool null_world, null_shape, null_query, null_out, brute_force;
     skim_ellipsoid shape;
+    float sphere_radius; /* > 0: the shape becomes a sphere of this radius */
     skim_vec3 start, delta;
     skim_query query;
 } sweep_args;
@@ -347,6 +348,18 @@ static skim_status run_sweep(const row *r)
     sweep_args a = { .shape = sphere_of(1), .start = { 0, 0, 5 }, .delta = { 0, 0, -10 },
                      .query = skim_query_default() };
     apply(r, &a);
+    if (a.sphere_radius > 0) {
+        a.shape = sphere_of(a.sphere_radius);
+        /* Keep the path within SKIM_SWEEP_MAX_RADII so the row tests the radius. */
+        double length = sqrt((double)a.delta.x * a.delta.x + (double)a.delta.y * a.delta.y +
+                             (double)a.delta.z * a.delta.z);
+        double most = 1e5 * (double)a.sphere_radius;
+        if (length > most) {
+            a.delta.x = (float)(a.delta.x * most / length);
+            a.delta.y = (float)(a.delta.y * most / length);
+            a.delta.z = (float)(a.delta.z * most / length);
+        }
+    }
     const sweep_args before = a;
     skim_world *world = small_world(a.brute_force ? SKIM_ACCELERATOR_BRUTE_FORCE : SKIM_ACCELERATOR_BVH);
     GUARDED(skim_hit) out;
@@ -370,13 +383,12 @@ static skim_status run_sweep(const row *r)
 }
 #define SW(arg, kind, field, type, value, status) \
     { F_sweep, arg, kind, status, offsetof(sweep_args, field), type, value, NULL }
-#define SW_FINDING(arg, kind, field, type, value, status, finding) \
-    { F_sweep, arg, kind, status, offsetof(sweep_args, field), type, value, finding }
 
 /* ================= move ================= */
 typedef struct move_args {
     bool null_world, null_shape, null_def, null_out, null_friction;
     skim_ellipsoid shape;
+    float sphere_radius; /* > 0: the shape becomes a sphere of this radius */
     skim_vec3 position, displacement;
     skim_move_def def;
     float friction[4];
@@ -405,6 +417,8 @@ static skim_status run_move(const row *r)
     move_args a;
     move_defaults(&a);
     apply(r, &a);
+    if (a.sphere_radius > 0)
+        a.shape = sphere_of(a.sphere_radius);
     wire_friction(&a);
     const move_args before = a;
     skim_world *world = small_world(SKIM_ACCELERATOR_BVH);
@@ -432,8 +446,6 @@ static skim_status run_move(const row *r)
 }
 #define MV(arg, kind, field, type, value, status) \
     { F_move, arg, kind, status, offsetof(move_args, field), type, value, NULL }
-#define MV_FINDING(arg, kind, field, type, value, status, finding) \
-    { F_move, arg, kind, status, offsetof(move_args, field), type, value, finding }
 
 /* ================= move_batch ================= */
 #define BATCH 3
@@ -945,10 +957,10 @@ static const row table_rows[] = {
     FILE_ROW(F_world_load, "path", K_NULL, P_NULL, INV),
     FILE_ROW(F_world_load, "path = \"\"", K_FILE, P_EMPTY_STRING, IO),
     FILE_ROW(F_world_load, "path missing", K_FILE, P_MISSING_DIR, IO),
-    { F_world_load, "path = a directory", K_FILE, IO, offsetof(file_args, path), T_INT, P_DIRECTORY,
-      "world_load_directory_status_depends_on_filesystem" },
+    /* Was FORMAT on tmpfs: findings::world_load_directory_status_depends_on_filesystem. */
+    FILE_ROW(F_world_load, "path = a directory", K_FILE, P_DIRECTORY, IO),
     FILE_ROW(F_world_load, "an empty file", K_FILE, P_EMPTY_FILE, FMT),
-    FILE_ROW(F_world_load, "/dev/null", K_FILE, P_DEV_NULL, FMT),
+    FILE_ROW(F_world_load, "/dev/null (not a regular file)", K_FILE, P_DEV_NULL, IO),
     FILE_ROW(F_world_load, "a truncated file", K_FILE, P_TRUNCATED, FMT),
     FILE_ROW(F_world_load, "a flipped byte", K_FILE, P_FLIPPED_BYTE, FMT),
     FILE_ROW(F_world_load, "a text file", K_FILE, P_TEXT, FMT),
@@ -968,12 +980,16 @@ static const row table_rows[] = {
     SW("delta.z", K_NAN, delta.z, T_FLOAT, NAN, INV),
     SW("delta", K_ZERO, delta.z, T_FLOAT, 0, OK),
     SW("start.x (1e30, far from everything)", K_HUGE, start.x, T_FLOAT, 1e30, OK),
-    SW("delta.z (-3e38)", K_HUGE, delta.z, T_FLOAT, -HUGE_F, OK),
+    SW("delta.z (-3e38)", K_HUGE, delta.z, T_FLOAT, -HUGE_F, INV),
+    SW("delta.z (-1e6 radii = SKIM_SWEEP_MAX_RADII)", K_VALID, delta.z, T_FLOAT, -1e6, OK),
+    SW("delta.z (-1.01e6 radii)", K_RANGE, delta.z, T_FLOAT, -1.01e6, INV),
     SW("shape->radii.x", K_NAN, shape.radii.x, T_FLOAT, NAN, INV),
     SW("shape->radii.y", K_INF, shape.radii.y, T_FLOAT, INFINITY, INV),
     SW("shape->radii.z", K_ZERO, shape.radii.z, T_FLOAT, 0, INV),
     SW("shape->radii.x", K_NEGATIVE, shape.radii.x, T_FLOAT, -1, INV),
     SW("shape->radii.x (ratio 1e7)", K_RANGE, shape.radii.x, T_FLOAT, 1e7, INV),
+    SW("shape->radii.x (ratio 1e3 = SKIM_RADIUS_RATIO_MAX)", K_VALID, shape.radii.x, T_FLOAT, 1e3, OK),
+    SW("shape->radii.x (ratio 1.01e3)", K_RANGE, shape.radii.x, T_FLOAT, 1.01e3, INV),
     SW("shape->rotation.w", K_NAN, shape.rotation.w, T_FLOAT, NAN, INV),
     SW("shape->rotation.x", K_NEG_INF, shape.rotation.x, T_FLOAT, -INFINITY, INV),
     SW("shape->rotation.w (zero quaternion)", K_ZERO, shape.rotation.w, T_FLOAT, 0, INV),
@@ -981,10 +997,13 @@ static const row table_rows[] = {
     SW("query->material_mask", K_ZERO, query.material_mask, T_U64, 0, OK),
     SW("query->cull_back_faces", K_VALID, query.cull_back_faces, T_BOOL, 1, OK),
     SW("world (brute force)", K_VALID, brute_force, T_BOOL, 1, OK),
-    SW_FINDING("shape->radii (1e-12: spurious t = 0)", K_RANGE, shape.radii.x, T_FLOAT, 1e-12, OK,
-               "sweep_tiny_radius_reports_contact_at_start"),
-    SW_FINDING("shape->radii (1e15: misses what it overlaps)", K_HUGE, shape.radii.x, T_FLOAT, 1e15, OK,
-               "sweep_huge_radius_misses_overlap"),
+    /* Were wrong answers with SKIM_OK (findings::sweep_tiny_radius_reports_contact_at_start,
+       sweep_huge_radius_misses_overlap); now outside [SKIM_RADIUS_MIN, SKIM_RADIUS_MAX]. */
+    SW("shape->radii (all 1e-12)", K_RANGE, sphere_radius, T_FLOAT, 1e-12, INV),
+    SW("shape->radii (all 9.9e-7, below SKIM_RADIUS_MIN)", K_RANGE, sphere_radius, T_FLOAT, 9.9e-7, INV),
+    SW("shape->radii (all 1e-6 = SKIM_RADIUS_MIN)", K_VALID, sphere_radius, T_FLOAT, 1e-6, OK),
+    SW("shape->radii (all 1e9 = SKIM_RADIUS_MAX)", K_VALID, sphere_radius, T_FLOAT, 1e9, OK),
+    SW("shape->radii (all 1e15)", K_HUGE, sphere_radius, T_FLOAT, 1e15, INV),
 
     /* skim_move */
     MV("(all valid)", K_VALID, null_def, T_NONE, 0, OK),
@@ -1031,11 +1050,15 @@ static const row table_rows[] = {
     MV("def->material_friction[0]", K_NEGATIVE, friction[0], T_FLOAT, -0.1, INV),
     MV("def->material_friction[1]", K_RANGE, friction[1], T_FLOAT, 1.1, INV),
     MV("def->material_friction[1]", K_NAN, friction[1], T_FLOAT, NAN, INV),
-    MV("def->step_height (3e38)", K_HUGE, def.step_height, T_FLOAT, HUGE_F, OK),
-    MV_FINDING("def->gravity.z (-3e38: falls through the floor)", K_HUGE, def.gravity.z, T_FLOAT, -HUGE_F, INV,
-               "move_huge_gravity_falls_through_floor"),
-    MV_FINDING("shape->radii (1e-19: tunnels through the floor)", K_RANGE, shape.radii.x, T_FLOAT, 1e-19, OK,
-               "move_tiny_radius_tunnels_through_floor"),
+    /* Were SKIM_OK with a fall through the floor or NaN
+       (findings::move_huge_gravity_falls_through_floor,
+       move_tiny_radius_tunnels_through_floor). */
+    MV("def->step_height (3e38)", K_HUGE, def.step_height, T_FLOAT, HUGE_F, INV),
+    MV("def->snap_distance (1e19)", K_HUGE, def.snap_distance, T_FLOAT, 1e19, INV),
+    MV("def->gravity.z (-3e38)", K_HUGE, def.gravity.z, T_FLOAT, -HUGE_F, INV),
+    MV("def->step_height (1e18)", K_VALID, def.step_height, T_FLOAT, 1e18, OK),
+    MV("shape->radii (all 1e-19)", K_RANGE, sphere_radius, T_FLOAT, 1e-19, INV),
+    MV("shape->radii.z (ratio 1e4)", K_RANGE, shape.radii.z, T_FLOAT, 1e4, INV),
 
     /* skim_move_batch */
     MB("(all valid)", K_VALID, null_def, T_NONE, 0, OK),
