@@ -128,7 +128,9 @@ static void probes(const skim_world_stats *stats, skim_ellipsoid *shape, skim_ve
     skim_vec3 lo = stats->bounds_min, hi = stats->bounds_max;
     double mid[3] = { 0.5 * lo.x + 0.5 * hi.x, 0.5 * lo.y + 0.5 * hi.y, 0.5 * lo.z + 0.5 * hi.z };
     double extent = fmax(hi.x - lo.x, fmax(hi.y - lo.y, hi.z - lo.z));
-    if (!isfinite(extent) || !(extent > 1e-6) || extent > 1e12)
+    /* The probe's radius (5% of the extent) must stay inside
+       [SKIM_RADIUS_MIN, SKIM_RADIUS_MAX]; its path is 50 radii. */
+    if (!isfinite(extent) || !(extent > 1e-3) || extent > 1e9)
         extent = 1.0;
     for (int i = 0; i < 3; ++i)
         if (!isfinite(mid[i]) || fabs(mid[i]) > 1e12)

@@ -82,7 +82,10 @@ static void check_world(const skim_mesh_data *m)
     skim_vec3 lo = stats.bounds_min, hi = stats.bounds_max;
     skim_vec3 mid = { 0.5f * lo.x + 0.5f * hi.x, 0.5f * lo.y + 0.5f * hi.y, 0.5f * lo.z + 0.5f * hi.z };
     float extent = fmaxf(hi.x - lo.x, fmaxf(hi.y - lo.y, hi.z - lo.z));
-    if (isfinite(extent) && extent > 0.0f && extent < 1e30f && finite_vec(mid)) {
+    /* The probe's radius (5% of the extent) within [SKIM_RADIUS_MIN,
+       SKIM_RADIUS_MAX]; its path is 60 radii. */
+    if (isfinite(extent) && extent >= 1e-3f && extent <= 1e9f && finite_vec(mid) && fabsf(mid.x) < 1e15f &&
+        fabsf(mid.y) < 1e15f && fabsf(hi.z) < 1e15f) {
         skim_ellipsoid shape = { { extent * 0.05f, extent * 0.05f, extent * 0.05f }, { 0, 0, 0, 1 } };
         skim_vec3 start = { mid.x, mid.y, hi.z + extent };
         skim_vec3 delta = { 0, 0, -3 * extent };
