@@ -155,7 +155,9 @@ typedef struct skim_move_def {
     int       max_iterations; /* slide iterations, default 5, 1..64: Nettle's recursion depth
                                  (PM_SlideMove's numbumps). Each pass (move, step, gravity,
                                  snap) may sweep this many times */
-    /* skim extensions: */
+    /* skim extensions. Every length below, and the mover's position and displacement, must
+       be finite and at most 1e18 in magnitude (so every coordinate a move computes stays
+       finite in float); larger values are SKIM_ERROR_INVALID_ARGUMENT. */
     float     skin_width;     /* gap left between the shape and what it stops against, in radii
                                  (unit-sphere space: skin_width * r for a sphere of radius r;
                                  for an ellipsoid, that fraction of its radius toward the
