@@ -42,7 +42,9 @@ static void check_failure(skim_status status, const skim_mesh_data *mesh, const 
 
 static void check_mesh(const skim_mesh_data *m)
 {
-    FUZZ_CHECK(m->triangle_count > 0 && m->vertex_count >= 3, "%u triangles, %u vertices",
+    /* A face may repeat a vertex ("f 1 1 2" is 3 corners): fewer than 3
+       vertices is valid, the degenerate triangle is dropped by the world. */
+    FUZZ_CHECK(m->triangle_count > 0 && m->vertex_count >= 1, "%u triangles, %u vertices",
                m->triangle_count, m->vertex_count);
     FUZZ_CHECK(m->positions && m->indices && m->materials, "NULL arrays in a parsed mesh");
     for (size_t i = 0; i < 3 * (size_t)m->vertex_count; ++i)
