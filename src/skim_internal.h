@@ -22,6 +22,8 @@ skim_status skim_fail(skim_status status, const char *format, ...)
 
 /* ---- validation ---- */
 bool skim_finite3(skim_vec3 v);
+/* Finite and within SKIM_COORDINATE_MAX on every axis. */
+bool skim_within_coordinate_range(skim_vec3 v);
 /* Checks radii > 0 and finite, quaternion finite and unit within 1e-3.
    what names the argument in the error message. */
 skim_status skim_check_ellipsoid(const skim_ellipsoid *shape, const char *what);

@@ -71,10 +71,12 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
     skim_status status = skim_check_ellipsoid(shape, "skim_sweep: shape");
     if (status != SKIM_OK)
         return status;
-    if (!skim_finite3(start))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_sweep: start is not finite");
-    if (!skim_finite3(delta))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_sweep: delta is not finite");
+    if (!skim_within_coordinate_range(start))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "skim_sweep: start is not finite or beyond %g", (double)SKIM_COORDINATE_MAX);
+    if (!skim_within_coordinate_range(delta))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "skim_sweep: delta is not finite or beyond %g", (double)SKIM_COORDINATE_MAX);
     status = skim_check_sweep_length(shape, delta, "skim_sweep");
     if (status != SKIM_OK)
         return status;

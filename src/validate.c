@@ -9,6 +9,13 @@ bool skim_finite3(skim_vec3 v)
     return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
 }
 
+bool skim_within_coordinate_range(skim_vec3 v)
+{
+    /* NaN fails every comparison, so this also rejects NaN and Inf. */
+    return fabsf(v.x) <= SKIM_COORDINATE_MAX && fabsf(v.y) <= SKIM_COORDINATE_MAX &&
+           fabsf(v.z) <= SKIM_COORDINATE_MAX;
+}
+
 skim_status skim_check_ellipsoid(const skim_ellipsoid *shape, const char *what)
 {
     if (!shape)

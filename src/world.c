@@ -42,9 +42,10 @@ static skim_status check_mesh(const skim_mesh *mesh)
     if (mesh->vertex_count > UINT32_MAX / 3 || mesh->triangle_count > UINT32_MAX / 3)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "mesh: counts overflow");
     for (uint32_t i = 0; i < 3 * mesh->vertex_count; ++i)
-        if (!isfinite(mesh->positions[i]))
+        if (!(fabsf(mesh->positions[i]) <= SKIM_COORDINATE_MAX))
             return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                             "mesh: vertex %u has a non-finite coordinate", i / 3);
+                             "mesh: vertex %u has coordinate %g: not finite or beyond %g", i / 3,
+                             (double)mesh->positions[i], (double)SKIM_COORDINATE_MAX);
     for (uint32_t i = 0; i < 3 * mesh->triangle_count; ++i)
         if (mesh->indices[i] >= mesh->vertex_count)
             return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,

@@ -60,6 +60,11 @@ typedef struct skim_quat { float x, y, z, w; } skim_quat;   /* unit quaternion *
 #define SKIM_RADIUS_MIN 1e-6f
 #define SKIM_RADIUS_MAX 1e9f
 #define SKIM_RADIUS_RATIO_MAX 1e3f
+/* Largest magnitude of any world coordinate (mesh vertices, sweep starts and
+   displacements, move positions and lengths): beyond it squares of
+   coordinate differences overflow float. Larger values are
+   SKIM_ERROR_INVALID_ARGUMENT. */
+#define SKIM_COORDINATE_MAX 1e18f
 /* A single sweep may travel at most this many of the shape's smallest radii
    (the kernel's rounding grows with the square of the path in radii). */
 #define SKIM_SWEEP_MAX_RADII 1e6f
