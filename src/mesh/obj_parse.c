@@ -176,8 +176,18 @@ static skim_status vertex_statement(obj_parser *p, char *cursor)
         skim_status status = parse_float(p, token, &value);
         if (status != SKIM_OK)
             return status;
-        if (found < 3)
+        if (found < 3) {
+            /* The world takes coordinates up to SKIM_COORDINATE_MAX: a level
+               that parses must make a world, and the error belongs here,
+               where the file and line are known. */
+            if (fabsf(value) > SKIM_COORDINATE_MAX) {
+                char detail[96];
+                snprintf(detail, sizeof detail, "'%.40s' (at most %g)", token,
+                         (double)SKIM_COORDINATE_MAX);
+                return format_error(p, "coordinate beyond the world's range ", detail);
+            }
             xyz[found] = value;
+        }
     }
     if (found < 3) {
         char detail[64];
