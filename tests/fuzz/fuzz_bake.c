@@ -23,7 +23,8 @@
        index the file holds;
      - a loaded world saves and loads back, and the reloaded world answers
        every sweep bit for bit as the first did.
-   With SKIM_FUZZ_BAKE_STRICT=1 a loaded BVH world must also answer every
+   SKIM_FUZZ_BAKE_DUMP=FILE writes the file as loaded (after the fix-ups),
+   for triage. With SKIM_FUZZ_BAKE_STRICT=1 a loaded BVH world must also answer every
    sweep bit for bit as a brute-force world of the same triangles does
    (a crafted tree whose boxes do not hold their triangles passes the
    loader's structural checks and then misses hits). */
@@ -177,8 +178,34 @@ static skim_world *brute_copy(const skim_world *world)
     return status == SKIM_OK ? copy : NULL;
 }
 
+/* Finding world_load_accepts_vertices_world_create_rejects
+   (tests/hardening): the loader checks the structure and the checksum,
+   not the triangles, so a checksummed file with a vertex beyond
+   SKIM_COORDINATE_MAX (or NaN) loads, and sweeps through it return
+   non-finite hits. 1 leaves such worlds unprobed until the loader rejects
+   them; 0 probes them. */
+#define LOADED_VERTICES_KNOWN 1
+
+static bool vertices_beyond_world_range(const skim_world *world)
+{
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis)
+            for (uint32_t i = 0; i < world->triangle_count; ++i) {
+                float x = world->vertex[v][axis][i];
+                if (!(fabsf(x) <= SKIM_COORDINATE_MAX))
+                    return true;
+            }
+    return false;
+}
+
 static void check_loaded(skim_world *world)
 {
+#if LOADED_VERTICES_KNOWN
+    if (vertices_beyond_world_range(world))
+        return;
+#else
+    FUZZ_CHECK(!vertices_beyond_world_range(world), "a loaded world holds coordinates beyond 1e18 or NaN");
+#endif
     skim_world_stats stats;
     FUZZ_CHECK(skim_world_get_stats(world, &stats) == SKIM_OK, "stats of a loaded world");
     FUZZ_CHECK(stats.loaded_from_file, "loaded_from_file not set");
@@ -247,6 +274,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fix_checksum(file, file_size);
     }
     write_file(file, file_size);
+    const char *dump = getenv("SKIM_FUZZ_BAKE_DUMP"); /* triage: the file as loaded */
+    if (dump && *dump) {
+        FILE *f = fopen(dump, "wb");
+        if (f) {
+            fwrite(file, 1, file_size, f);
+            fclose(f);
+        }
+    }
     free(file);
 
     skim_world *world = (skim_world *)&control; /* must be overwritten */

@@ -523,3 +523,90 @@ Test(findings, obj_accepts_coordinates_the_world_rejects)
     skim_world_destroy(world);
     skim_mesh_data_free(&mesh);
 }
+
+/* ---- baked worlds whose triangles skim_world_create would refuse ----
+   skim_world_load (src/bvh/bake.c) checks the header, the checksum and the
+   tree's structure, then uses the triangle arrays as they are. A file with
+   a correct checksum (a modder's tool, a corrupted build pipeline that
+   recomputes it) whose vertex is 1e30 or NaN loads with SKIM_OK, and
+   sweeps through it return non-finite hits (fuzz_bake, checksum fix-up
+   mode: 514,758 executions in). skim_world_create refuses exactly these
+   (|x| <= SKIM_COORDINATE_MAX, finite). Fix: in check_layout or after it,
+   one pass over the kept triangles' coordinates (the checksum already
+   reads every byte) rejecting non-finite or |x| > SKIM_COORDINATE_MAX as
+   SKIM_ERROR_FORMAT; the padding lanes being zero and the degenerate test
+   of world.c could be checked in the same pass. The test edits a saved
+   file in place (format version 1: header 128 bytes, section table of 4
+   entries {kind u32, reserved u32, offset u64, bytes u64}, vertices =
+   kind 1) and recomputes the checksum as bake.c does. */
+static void fix_baked_checksum(unsigned char *file, size_t size)
+{
+    uint64_t sum = 0, fletcher = 0;
+    for (size_t i = 0, index = 0; i + 8 <= size; i += 8, ++index) {
+        uint64_t word;
+        memcpy(&word, file + i, 8);
+        if (index == 3 || index == 4)
+            word = 0;
+        sum += word;
+        fletcher += sum;
+    }
+    memcpy(file + 24, &sum, 8);
+    memcpy(file + 32, &fletcher, 8);
+}
+
+Test(findings, world_load_accepts_vertices_world_create_rejects)
+{
+    scratch_dir d;
+    scratch_make(&d);
+    char path[128];
+    scratch_file(&d, "far.skim", path, sizeof path);
+    skim_world *world = small_world(SKIM_ACCELERATOR_BVH);
+    cr_assert_eq(skim_world_save(world, path), SKIM_OK);
+    skim_world_destroy(world);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    unsigned char file[65536];
+    size_t size = fread(file, 1, sizeof file, f);
+    fclose(f);
+    uint32_t version;
+    memcpy(&version, file + 8, 4);
+    cr_assert(memcmp(file, "SKIMBAKE", 8) == 0 && version == 1,
+              "the baked format changed (version %u): update this test's layout", version);
+    const float values[2] = { 1e30f, NAN };
+    for (int k = 0; k < 2; ++k) {
+        unsigned char edited[65536];
+        memcpy(edited, file, size);
+        for (int s = 0; s < 4; ++s) {
+            uint32_t kind;
+            uint64_t offset;
+            memcpy(&kind, edited + 128 + 24 * s, 4);
+            memcpy(&offset, edited + 128 + 24 * s + 8, 8);
+            if (kind == 1) /* vertex[0][x][0]: corner a's x of the first stored triangle */
+                memcpy(edited + offset, &values[k], 4);
+        }
+        fix_baked_checksum(edited, size);
+        scratch_write(&d, "edited.skim", edited, size);
+        char edited_path[128];
+        scratch_file(&d, "edited.skim", edited_path, sizeof edited_path);
+        skim_world *loaded = NULL;
+        skim_status status = skim_world_load(edited_path, &loaded);
+        if (status != SKIM_OK) {
+            cr_expect_eq(status, SKIM_ERROR_FORMAT, "vertex %g", (double)values[k]);
+            continue;
+        }
+        /* Loaded: every sweep through it must still be well formed. */
+        skim_ellipsoid shape = sphere_of(1);
+        bool finite = true;
+        for (int i = 0; i < 8; ++i) {
+            skim_hit hit;
+            skim_vec3 start = { -15.0f + 4.0f * (float)i, -5, 3 };
+            if (skim_sweep(loaded, &shape, start, (skim_vec3){ 0, 0, -10 }, NULL, &hit) == SKIM_OK && hit.hit)
+                finite = finite && isfinite(hit.point.x) && isfinite(hit.normal.x) && isfinite(hit.normal.z);
+        }
+        cr_expect(finite, "a world loaded with a vertex at %g answers non-finite hits", (double)values[k]);
+        cr_expect(false, "a baked file with a vertex at %g loads (SKIM_OK); skim_world_create refuses it",
+                  (double)values[k]);
+        skim_world_destroy(loaded);
+    }
+    scratch_remove(&d);
+}
