@@ -181,30 +181,46 @@ static skim_world *brute_copy(const skim_world *world)
 /* Finding world_load_accepts_vertices_world_create_rejects
    (tests/hardening): the loader checks the structure and the checksum,
    not the triangles, so a checksummed file with a vertex beyond
-   SKIM_COORDINATE_MAX (or NaN) loads, and sweeps through it return
-   non-finite hits. 1 leaves such worlds unprobed until the loader rejects
-   them; 0 probes them. */
-#define LOADED_VERTICES_KNOWN 1
+   SKIM_COORDINATE_MAX (or NaN), or a triangle world.c would have dropped
+   as degenerate (zero area, or a normal whose length overflows), loads,
+   and sweeps through it return NaN normals. 1 leaves such worlds
+   unprobed until the loader rejects them; 0 probes them. */
+#define LOADED_TRIANGLES_KNOWN 1
 
-static bool vertices_beyond_world_range(const skim_world *world)
+/* world.c's test, same float operations (-ffp-contract=off). */
+static bool degenerate(const float a[3], const float b[3], const float c[3])
 {
-    for (int v = 0; v < 3; ++v)
-        for (int axis = 0; axis < 3; ++axis)
-            for (uint32_t i = 0; i < world->triangle_count; ++i) {
-                float x = world->vertex[v][axis][i];
-                if (!(fabsf(x) <= SKIM_COORDINATE_MAX))
+    float ab[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
+    float ac[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
+    float n[3] = { ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2], ab[0] * ac[1] - ab[1] * ac[0] };
+    float length_sq = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+    return !(length_sq > 0.0f) || !isfinite(length_sq);
+}
+
+static bool triangles_world_would_refuse(const skim_world *world)
+{
+    for (uint32_t i = 0; i < world->triangle_count; ++i) {
+        float corner[3][3];
+        for (int v = 0; v < 3; ++v)
+            for (int axis = 0; axis < 3; ++axis) {
+                corner[v][axis] = world->vertex[v][axis][i];
+                if (!(fabsf(corner[v][axis]) <= SKIM_COORDINATE_MAX))
                     return true;
             }
+        if (degenerate(corner[0], corner[1], corner[2]))
+            return true;
+    }
     return false;
 }
 
 static void check_loaded(skim_world *world)
 {
-#if LOADED_VERTICES_KNOWN
-    if (vertices_beyond_world_range(world))
+#if LOADED_TRIANGLES_KNOWN
+    if (triangles_world_would_refuse(world))
         return;
 #else
-    FUZZ_CHECK(!vertices_beyond_world_range(world), "a loaded world holds coordinates beyond 1e18 or NaN");
+    FUZZ_CHECK(!triangles_world_would_refuse(world),
+               "a loaded world holds triangles skim_world_create refuses (beyond 1e18, NaN or degenerate)");
 #endif
     skim_world_stats stats;
     FUZZ_CHECK(skim_world_get_stats(world, &stats) == SKIM_OK, "stats of a loaded world");

@@ -572,8 +572,11 @@ Test(findings, world_load_accepts_vertices_world_create_rejects)
     memcpy(&version, file + 8, 4);
     cr_assert(memcmp(file, "SKIMBAKE", 8) == 0 && version == 1,
               "the baked format changed (version %u): update this test's layout", version);
+    /* k = 0, 1: corner a's x of the first stored triangle made 1e30, NaN;
+       k = 2: corners b and c of that triangle made equal to a (zero area:
+       world.c drops such triangles; the kernel divides by its normal). */
     const float values[2] = { 1e30f, NAN };
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < 3; ++k) {
         unsigned char edited[65536];
         memcpy(edited, file, size);
         for (int s = 0; s < 4; ++s) {
@@ -581,8 +584,21 @@ Test(findings, world_load_accepts_vertices_world_create_rejects)
             uint64_t offset;
             memcpy(&kind, edited + 128 + 24 * s, 4);
             memcpy(&offset, edited + 128 + 24 * s + 8, 8);
-            if (kind == 1) /* vertex[0][x][0]: corner a's x of the first stored triangle */
+            if (kind != 1)
+                continue;
+            if (k < 2) { /* vertex[0][x][0] */
                 memcpy(edited + offset, &values[k], 4);
+            } else {
+                /* 9 arrays vertex[v][axis] of stride lanes, each padded to 64
+                   bytes: copy lane 0 of a's arrays into b's and c's. */
+                uint32_t stride;
+                memcpy(&stride, edited + 56, 4); /* header field "stride" */
+                size_t array = ((size_t)stride * 4 + 63) / 64 * 64;
+                for (int v = 1; v < 3; ++v)
+                    for (int axis = 0; axis < 3; ++axis)
+                        memcpy(edited + offset + (size_t)(3 * v + axis) * array,
+                               edited + offset + (size_t)axis * array, 4);
+            }
         }
         fix_baked_checksum(edited, size);
         scratch_write(&d, "edited.skim", edited, size);
@@ -591,7 +607,7 @@ Test(findings, world_load_accepts_vertices_world_create_rejects)
         skim_world *loaded = NULL;
         skim_status status = skim_world_load(edited_path, &loaded);
         if (status != SKIM_OK) {
-            cr_expect_eq(status, SKIM_ERROR_FORMAT, "vertex %g", (double)values[k]);
+            cr_expect_eq(status, SKIM_ERROR_FORMAT, "case %d", k);
             continue;
         }
         /* Loaded: every sweep through it must still be well formed. */
@@ -603,9 +619,9 @@ Test(findings, world_load_accepts_vertices_world_create_rejects)
             if (skim_sweep(loaded, &shape, start, (skim_vec3){ 0, 0, -10 }, NULL, &hit) == SKIM_OK && hit.hit)
                 finite = finite && isfinite(hit.point.x) && isfinite(hit.normal.x) && isfinite(hit.normal.z);
         }
-        cr_expect(finite, "a world loaded with a vertex at %g answers non-finite hits", (double)values[k]);
-        cr_expect(false, "a baked file with a vertex at %g loads (SKIM_OK); skim_world_create refuses it",
-                  (double)values[k]);
+        static const char *const what[3] = { "a vertex at 1e30", "a NaN vertex", "a zero-area triangle" };
+        cr_expect(finite, "a world loaded with %s answers non-finite hits", what[k]);
+        cr_expect(false, "a baked file with %s loads (SKIM_OK); skim_world_create would refuse it", what[k]);
         skim_world_destroy(loaded);
     }
     scratch_remove(&d);
