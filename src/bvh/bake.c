@@ -271,6 +271,33 @@ static skim_status check_layout(const char *path, const unsigned char *base, uin
     return SKIM_OK;
 }
 
+/* NULL when every kept triangle has finite coordinates within
+   SKIM_COORDINATE_MAX and a normal that can be formed in float (the test
+   world.c applies before keeping a triangle), else why not. */
+static const char *first_bad_triangle(const skim_world *world)
+{
+    for (uint32_t t = 0; t < world->triangle_count; ++t) {
+        float corner[3][3];
+        for (int v = 0; v < 3; ++v)
+            for (int axis = 0; axis < 3; ++axis) {
+                corner[v][axis] = world->vertex[v][axis][t];
+                if (!(fabsf(corner[v][axis]) <= SKIM_COORDINATE_MAX))
+                    return "a stored vertex is not finite or beyond SKIM_COORDINATE_MAX";
+            }
+        float ab[3], ac[3];
+        for (int axis = 0; axis < 3; ++axis) {
+            ab[axis] = corner[1][axis] - corner[0][axis];
+            ac[axis] = corner[2][axis] - corner[0][axis];
+        }
+        const float n[3] = { ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2],
+                             ab[0] * ac[1] - ab[1] * ac[0] };
+        const float length_sq = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+        if (!(length_sq > 0.0f) || !isfinite(length_sq))
+            return "a stored triangle is degenerate (its normal cannot be formed)";
+    }
+    return NULL;
+}
+
 skim_status skim_world_load(const char *path, skim_world **out)
 {
     if (!out)
@@ -347,6 +374,20 @@ skim_status skim_world_load(const char *path, skim_world **out)
     world->bounds_max = (skim_vec3){ h->bounds_max[0], h->bounds_max[1], h->bounds_max[2] };
     world->mapping = mapping;
     world->mapping_size = size;
+    /* The checksum proves the bytes are what some writer wrote, not that
+       they are triangles skim_world_create would have kept: a tool that
+       recomputes the checksum can store a NaN or 1e30 vertex, or a triangle
+       whose normal cannot be formed, and sweeps would then answer with
+       non-finite hits. One pass over the kept triangles refuses them. */
+    const char *bad = first_bad_triangle(world);
+    if (bad) {
+        char why[160];
+        snprintf(why, sizeof why, "%s", bad);
+        free(world);
+        free(bvh);
+        munmap(mapping, size);
+        return format_error(path, why);
+    }
     if (bvh) {
         bvh->nodes = nodes;
         bvh->node_count = h->node_count;
