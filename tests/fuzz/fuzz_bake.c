@@ -183,9 +183,10 @@ static skim_world *brute_copy(const skim_world *world)
    not the triangles, so a checksummed file with a vertex beyond
    SKIM_COORDINATE_MAX (or NaN), or a triangle world.c would have dropped
    as degenerate (zero area, or a normal whose length overflows), loads,
-   and sweeps through it return NaN normals. 1 leaves such worlds
-   unprobed until the loader rejects them; 0 probes them. */
-#define LOADED_TRIANGLES_KNOWN 1
+   and sweeps through it return NaN normals. 1 left such worlds unprobed;
+   fixed (d98da7b: the loader refuses them), so 0: a loaded world must
+   never hold one. */
+#define LOADED_TRIANGLES_KNOWN 0
 
 /* world.c's test, same float operations (-ffp-contract=off). */
 static bool degenerate(const float a[3], const float b[3], const float c[3])
@@ -213,6 +214,21 @@ static bool triangles_world_would_refuse(const skim_world *world)
     return false;
 }
 
+/* Finding sweep_nan_normal_near_huge_triangle: a triangle reaching more
+   than ~1e9 probe radii from the probe gives NaN normals even when built
+   by skim_world_create. 1 leaves such worlds unprobed; 0 probes them. */
+#define FAR_TRIANGLES_KNOWN 1
+
+static bool reaches_beyond(const skim_world *world, double limit)
+{
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis)
+            for (uint32_t i = 0; i < world->triangle_count; ++i)
+                if (!(fabs((double)world->vertex[v][axis][i]) <= limit))
+                    return true;
+    return false;
+}
+
 static void check_loaded(skim_world *world)
 {
 #if LOADED_TRIANGLES_KNOWN
@@ -228,6 +244,12 @@ static void check_loaded(skim_world *world)
     skim_ellipsoid shape;
     skim_vec3 start[PROBES], delta[PROBES];
     probes(&stats, &shape, start, delta);
+#if FAR_TRIANGLES_KNOWN
+    /* The probes start within about 1.1 extents of the box's middle, which
+       is within 1e12 of the origin. */
+    if (reaches_beyond(world, 1e9 * (double)shape.radii.x - 1e12))
+        return;
+#endif
     skim_hit hits[PROBES];
     for (int p = 0; p < PROBES; ++p) {
         check_hit(&hits[p], skim_sweep(world, &shape, start[p], delta[p], NULL, &hits[p]));

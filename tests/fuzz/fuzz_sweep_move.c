@@ -98,6 +98,11 @@
 /* move_huge_gravity_falls_through_floor: gravity, step and snap were only
    required finite. Fixed (a761e41: bounded to 1e18). */
 #define HUGE_DEF_KNOWN 0
+/* sweep_nan_normal_near_huge_triangle: a triangle reaching more than ~1e9
+   radii from the start gives NaN normals even in a world skim_world_create
+   built (the kernel's products overflow in unit space). Open: 1 leaves
+   such queries unchecked (wild mode only: the sane mode never gets there). */
+#define FAR_TRIANGLES_KNOWN 1
 
 /* Below this EPS (radii) the BVH and brute force must agree bit for bit;
    see check_sweep. Finding sweep_bvh_differs_from_brute_force_far_from_start
@@ -381,6 +386,20 @@ static bool outside_known_radius_range(const skim_ellipsoid *shape)
 }
 #endif
 
+#if FAR_TRIANGLES_KNOWN
+static bool reaches_far(const scene *s, const skim_ellipsoid *shape, skim_vec3 from)
+{
+    double r_min = fmin(shape->radii.x, fmin(shape->radii.y, shape->radii.z));
+    for (uint32_t i = 0; i < 3 * s->triangle_count; ++i) {
+        double d[3] = { (double)s->positions[3 * i] - from.x, (double)s->positions[3 * i + 1] - from.y,
+                        (double)s->positions[3 * i + 2] - from.z };
+        if (!(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) <= 1e9 * r_min))
+            return true;
+    }
+    return false;
+}
+#endif
+
 /* Every check of one sweep's answer (from either world). */
 static void check_sweep_hit(const scene *s, const skim_ellipsoid *shape, skim_vec3 start, skim_vec3 delta,
                             skim_hit hit)
@@ -391,6 +410,10 @@ static void check_sweep_hit(const scene *s, const skim_ellipsoid *shape, skim_ve
 #endif
 #if HUGE_VERTICES_KNOWN
     if (s->huge_vertices)
+        return;
+#endif
+#if FAR_TRIANGLES_KNOWN
+    if (reaches_far(s, shape, start))
         return;
 #endif
     if (hit.hit) {
@@ -555,6 +578,10 @@ static void check_move_result(const scene *s, const skim_ellipsoid *shape, skim_
 #endif
 #if HUGE_VERTICES_KNOWN
     if (s->huge_vertices)
+        return;
+#endif
+#if FAR_TRIANGLES_KNOWN
+    if (reaches_far(s, shape, position))
         return;
 #endif
 #if HUGE_DEF_KNOWN

@@ -626,3 +626,36 @@ Test(findings, world_load_accepts_vertices_world_create_rejects)
     }
     scratch_remove(&d);
 }
+
+/* ---- a huge triangle and a small shape: NaN ----
+   Found by fuzz_bake (the probe of a loaded world, then reproduced with
+   skim_world_create alone): one triangle 5.4e16 long, inside
+   SKIM_COORDINATE_MAX, and a 0.05-radius sphere swept from 1 unit away.
+   In unit-sphere space the far vertex is 1.1e18 radii out, and the
+   kernel's products of such numbers overflow float: skim_sweep reports a
+   contact at t = 0 with a NaN normal, where a radius-1 sphere correctly
+   reports none. The world bound (1e18 world units) does not bound the
+   unit-space magnitudes (1e18 / radius). Fix: clip gathered triangles to
+   the sweep's box before the transform (the far part cannot be met), or
+   compute far vertices in double, or reject queries whose gathered
+   triangles reach beyond ~1e9 radii; a NaN must never come with SKIM_OK. */
+Test(findings, sweep_nan_normal_near_huge_triangle)
+{
+    const float positions[9] = { 62.643425f, 1.83670992e-40f, 0, 5.43450372e+16f, 12665421.0f, -2.82893327e-37f,
+                                 0, 0, 9.15785789f };
+    const uint32_t indices[3] = { 0, 1, 2 };
+    skim_mesh mesh = { positions, 3, indices, 1, NULL };
+    skim_world *world = NULL;
+    cr_assert_eq(skim_world_create(&mesh, NULL, &world), SKIM_OK);
+    skim_ellipsoid shape = sphere_of(0.05f);
+    skim_hit hit;
+    skim_status status = skim_sweep(world, &shape, (skim_vec3){ 0.1f, -1, 0.03f }, (skim_vec3){ 0, 2.5f, 0 }, NULL, &hit);
+    if (status == SKIM_OK && hit.hit)
+        cr_expect(isfinite(hit.normal.x) && isfinite(hit.normal.y) && isfinite(hit.normal.z) &&
+                      isfinite(hit.point.x) && isfinite(hit.point.y) && isfinite(hit.point.z),
+                  "hit at t %g with the normal (%g %g %g)", (double)hit.t, (double)hit.normal.x,
+                  (double)hit.normal.y, (double)hit.normal.z);
+    else if (status != SKIM_OK)
+        cr_expect_eq(status, SKIM_ERROR_INVALID_ARGUMENT);
+    skim_world_destroy(world);
+}
