@@ -219,13 +219,18 @@ static bool triangles_world_would_refuse(const skim_world *world)
    by skim_world_create. 1 leaves such worlds unprobed; 0 probes them. */
 #define FAR_TRIANGLES_KNOWN 1
 
-static bool reaches_beyond(const skim_world *world, double limit)
+/* Some vertex lies more than limit away from some probe start. */
+static bool reaches_beyond(const skim_world *world, const skim_vec3 *starts, int count, double limit)
 {
-    for (int v = 0; v < 3; ++v)
-        for (int axis = 0; axis < 3; ++axis)
-            for (uint32_t i = 0; i < world->triangle_count; ++i)
-                if (!(fabs((double)world->vertex[v][axis][i]) <= limit))
+    for (uint32_t i = 0; i < world->triangle_count; ++i)
+        for (int v = 0; v < 3; ++v)
+            for (int p = 0; p < count; ++p) {
+                double dx = world->vertex[v][0][i] - (double)starts[p].x;
+                double dy = world->vertex[v][1][i] - (double)starts[p].y;
+                double dz = world->vertex[v][2][i] - (double)starts[p].z;
+                if (!(sqrt(dx * dx + dy * dy + dz * dz) <= limit))
                     return true;
+            }
     return false;
 }
 
@@ -245,9 +250,7 @@ static void check_loaded(skim_world *world)
     skim_vec3 start[PROBES], delta[PROBES];
     probes(&stats, &shape, start, delta);
 #if FAR_TRIANGLES_KNOWN
-    /* The probes start within about 1.1 extents of the box's middle, which
-       is within 1e12 of the origin. */
-    if (reaches_beyond(world, 1e9 * (double)shape.radii.x - 1e12))
+    if (reaches_beyond(world, start, PROBES, 1e9 * (double)shape.radii.x))
         return;
 #endif
     skim_hit hits[PROBES];
