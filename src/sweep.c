@@ -115,9 +115,22 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
             return status;
         kernels->sweep(candidates, delta_unit, query->cull_back_faces, &best);
     }
-    if (best.hit)
+    if (best.hit) {
         skim_unit_hit_to_world(&space, start_world, &best, out);
-    else
+        /* A triangle reaching ~1e18 radii from the start (a 5e16-long
+           triangle and a 0.05 sphere) overflows the kernel's products in
+           unit space. Until far triangles are clipped to the sweep's box
+           before the transform, a non-finite contact is refused rather than
+           returned with SKIM_OK. */
+        if (!(isfinite(out->t) && skim_finite3(out->point) && skim_finite3(out->normal))) {
+            memset(out, 0, sizeof *out);
+            return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                             "skim_sweep: a triangle near the path is too large for this shape "
+                             "(beyond float range in its unit-sphere space); the contact is "
+                             "not finite");
+        }
+    } else {
         out->t = 1.0f;
+    }
     return SKIM_OK;
 }
