@@ -68,9 +68,10 @@ static void check_mesh(const skim_mesh_data *m)
 
 /* Finding obj_accepts_coordinates_the_world_rejects (tests/hardening):
    the parser takes any coordinate within float range, skim_world_create
-   only |x| <= SKIM_COORDINATE_MAX (1e18). 1 skips the world for such
-   meshes until the parser reports them (FORMAT, with the line); 0 checks. */
-#define OBJ_WORLD_RANGE_KNOWN 1
+   only |x| <= SKIM_COORDINATE_MAX (1e18). 1 skipped the world for such
+   meshes; fixed (6989ab0: the parser reports them as FORMAT with the
+   line), so 0: a parsed mesh must make a world. */
+#define OBJ_WORLD_RANGE_KNOWN 0
 
 static void check_world(const skim_mesh_data *m)
 {

@@ -100,9 +100,10 @@
 #define HUGE_DEF_KNOWN 0
 /* sweep_nan_normal_near_huge_triangle: a triangle reaching more than ~1e9
    radii from the start gives NaN normals even in a world skim_world_create
-   built (the kernel's products overflow in unit space). Open: 1 leaves
-   such queries unchecked (wild mode only: the sane mode never gets there). */
-#define FAR_TRIANGLES_KNOWN 1
+   built (the kernel's products overflow in unit space). Since 252fb14 such
+   a sweep is refused (INVALID_ARGUMENT, which the wild mode accepts), so
+   0: answers given with SKIM_OK are checked. */
+#define FAR_TRIANGLES_KNOWN 0
 
 /* Below this EPS (radii) the BVH and brute force must agree bit for bit;
    see check_sweep. Finding sweep_bvh_differs_from_brute_force_far_from_start
