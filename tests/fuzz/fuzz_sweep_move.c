@@ -557,15 +557,19 @@ static void check_sweep(const scene *s, const skim_ellipsoid *shape, skim_vec3 s
 }
 
 #if !SLIDE_BOUND_IN_UNIT_SPACE
-/* The farthest a move may take the center: the slide (a projection never
-   lengthens what is left), a step up and back down, the gravity pass, the
-   snap probe, and skins and push-outs of a few radii's fractions. */
+/* The farthest a move may take the center: the slide (each slide clamped
+   to what is left in the world since a761e41), a step up and back down,
+   the gravity pass, the snap probe, skins, and the push-out a move may do
+   when a slide ends within rounding of a surface: SKIM_MOVE_PUSH_PER_MOVE
+   (0.125 radii, src/move/move_internal.h, part of the move's own reach).
+   The fuzzer found a sphere moving 0.037 radii past |displacement| + skins
+   with a start clear of everything, inside that allowance. */
 static double move_reach(const scene *s, const skim_ellipsoid *shape, skim_vec3 displacement)
 {
     const skim_move_def *def = &s->def;
     double r_max = fmax(shape->radii.x, fmax(shape->radii.y, shape->radii.z));
     return vec_length(displacement) + vec_length(def->gravity) + 2.0 * def->step_height +
-           def->snap_distance + (4.0 * def->skin_width + 1e-3) * r_max;
+           def->snap_distance + (0.125 + 4.0 * def->skin_width + 1e-3) * r_max;
 }
 #endif
 
