@@ -59,11 +59,21 @@ fi
 
 export OMP_TOOL_LIBRARIES="$archer"
 export SKIM_SCENES_DIR="$ROOT/../shared/scenes"
-tsan="ignore_noninstrumented_modules=1 exitcode=66 second_deadlock_stack=1"
+log=$(mktemp)
+suppressions=$(mktemp)
+trap 'rm -f "$log" "$suppressions"' EXIT
+# One suppression, for a false positive: C11 call_once. glibc implements it
+# by calling its internal __pthread_once directly, so TSan (which
+# intercepts pthread_once) never sees its happens-before, and reports the
+# once-initialiser's writes as racing with every later reader. Matched by
+# the initialiser's own name only (src/move/contacts.c make_scratch_key),
+# so a real race elsewhere in the same functions still shows.
+cat > "$suppressions" <<'SUPPRESSIONS'
+race:make_scratch_key
+SUPPRESSIONS
+tsan="ignore_noninstrumented_modules=1 exitcode=66 second_deadlock_stack=1 suppressions=$suppressions"
 
 # The negative control: a deliberate race must be caught.
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 SKIM_THREADS_RACE=1 TSAN_OPTIONS="$tsan halt_on_error=0" "$program" >"$log" 2>&1 || true
 if ! grep -q 'WARNING: ThreadSanitizer: data race' "$log"; then
     echo "scripts/tsan.sh: the deliberate race was NOT reported: this TSan set-up is blind" >&2
