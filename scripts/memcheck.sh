@@ -75,7 +75,10 @@ check() {
     runs=$((runs + 1))
     log="$work/run$runs.log"
     status=0
-    OMP_NUM_THREADS=2 nice valgrind --tool=memcheck --error-exitcode=99 --leak-check=full \
+    # OMP_WAIT_POLICY set: otherwise the tool re-executes itself to set it
+    # (tools/skim_tool.c), and valgrind follows only with --trace-children.
+    OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive nice valgrind --tool=memcheck --trace-children=yes \
+        --error-exitcode=99 --leak-check=full \
         --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
         --track-origins=yes --log-file="$log" "$skim" "$@" >"$work/out$runs.txt" 2>&1 || status=$?
     errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) errors.*/\1/p' "$log" | tail -n 1)
