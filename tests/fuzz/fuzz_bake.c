@@ -40,6 +40,11 @@ static char memfd_path[64];
 static char save_dir[64];
 static bool strict;
 
+static void remove_save_dir(void)
+{
+    rmdir(save_dir); /* empty: each save is removed after use */
+}
+
 static void setup(void)
 {
     memfd = memfd_create("skim_fuzz_bake", MFD_CLOEXEC);
@@ -53,6 +58,7 @@ static void setup(void)
         perror("mkdtemp");
         abort();
     }
+    atexit(remove_save_dir);
     const char *s = getenv("SKIM_FUZZ_BAKE_STRICT");
     strict = s && *s == '1';
 }
