@@ -171,9 +171,7 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n)
     }
     if (failed)
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for contacts");
-    c->contact_begin[0] = 0;
-    for (uint32_t i = 0; i < n; ++i)
-        c->contact_begin[i + 1] += c->contact_begin[i];
+    crowd_counts_to_offsets(c->contact_begin, n);
     size_t total = c->contact_begin[n];
     if (!crowd_reserve((void **)&c->contacts, &c->contact_capacity, total ? total : 1, sizeof *c->contacts))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for contacts");

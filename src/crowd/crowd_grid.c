@@ -315,9 +315,7 @@ skim_status crowd_build_neighbours(skim_crowd *c, uint32_t n)
     }
     if (failed)
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for neighbours");
-    c->nb_begin[0] = 0;
-    for (uint32_t i = 0; i < n; ++i)
-        c->nb_begin[i + 1] += c->nb_begin[i];
+    crowd_counts_to_offsets(c->nb_begin, n);
     size_t total = c->nb_begin[n];
     if (!crowd_reserve((void **)&c->nb_other, &c->nb_capacity, total ? total : 1, sizeof *c->nb_other))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for neighbours");

@@ -153,4 +153,13 @@ uint32_t crowd_check(skim_crowd *crowd, uint32_t n);
 
 double crowd_seconds(void);
 
+/* Per-agent counts in begin[1..n] (begin[0] ignored) become offsets:
+   begin[i] .. begin[i + 1] is agent i's range in the concatenated list. */
+static inline void crowd_counts_to_offsets(size_t *begin, uint32_t n)
+{
+    begin[0] = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        begin[i + 1] += begin[i];
+}
+
 #endif
