@@ -36,22 +36,24 @@ static void cross3(const float a[3], const float b[3], float out[3])
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* Rouwé 3.6 (FindLowestRootInInterval), with Numerical Recipes 5.6's stable
-   form: q = -1/2 (b + sign(b) sqrt(b^2 - 4ac)), roots q/a and c/q.
-   Every quadratic here has a >= 0 (it is |D|^2 or |e|^2|D|^2 - (e.D)^2, a
-   Gram determinant) and c > 0 (the sphere does not yet touch the feature at
-   t = 0; touching at the start is handled before). Then both roots have the
-   sign of -b, so an approach needs b < 0, q = (-b + sqrt(disc)) / 2 > 0 and
-   the lower root is c / q = 2c / (-b + sqrt(disc)): no division by a, so no
-   blow-up when a is tiny (motion nearly parallel to an edge, or tiny D). */
-static bool lowest_root_in_interval(float a, float b, float c, float upper_bound, float *root)
+/* Rouwé 3.6 (FindLowestRootInInterval), for a quadratic a t^2 + b t + c
+   given as c, the approach rate approach = -b/2 and the quarter
+   discriminant b^2/4 - a c, each computed by the caller in a form that does
+   not cancel (see the vertex and edge tests). Every quadratic here has
+   a >= 0 and c > 0 (the sphere does not yet touch the feature at t = 0;
+   touching at the start is handled before). Then both roots have the sign
+   of approach, so a contact needs approach > 0, and the lower root is
+   Numerical Recipes 5.6's stable c / q = c / (approach + sqrt(disc / 4)):
+   no division by a, so no blow-up when a is tiny (motion nearly parallel
+   to an edge, or tiny D). */
+static bool lowest_root_in_interval(float approach, float c, float quarter_discriminant,
+                                    float upper_bound, float *root)
 {
-    if (c < 0.0f || b >= 0.0f)
+    if (c < 0.0f || approach <= 0.0f)
         return false;
-    float discriminant = b * b - 4.0f * a * c;
-    if (discriminant < 0.0f)
+    if (quarter_discriminant < 0.0f)
         return false;
-    float t = (2.0f * c) / (-b + sqrtf(discriminant));
+    float t = c / (approach + sqrtf(quarter_discriminant));
     if (!(t >= 0.0f && t <= upper_bound))
         return false;
     *root = t;
@@ -222,14 +224,21 @@ bool skim_reference_sweep_triangle(const float a[3], const float b[3], const flo
     float dd = dot3(delta, delta);
 
     /* Rouwé 3.4: the swept sphere against each vertex v, |v - C(t)|^2 = 1:
-       a = |D|^2, b = -2 D . v, c = |v|^2 - 1. Vertices in order a, b, c; a
-       later feature replaces an earlier one only when strictly earlier, so
-       ties resolve the same way in every kernel. */
+       a = |D|^2, b = -2 D . v, c = |v|^2 - 1. The paper's discriminant
+       b^2 - 4ac subtracts two terms of size |D|^2 |v|^2 that cancel when the
+       path grazes a far vertex (a long sweep), losing u P^2 of the distance
+       (u = 2^-24, P the path in radii). By Lagrange's identity
+       |D|^2 |v|^2 - (D . v)^2 = |D x v|^2, so b^2/4 - ac = |D|^2 - |D x v|^2,
+       whose terms are of size |D|^2 and whose rounding is u P. Vertices in
+       order a, b, c; a later feature replaces an earlier one only when
+       strictly earlier, so ties resolve the same way in every kernel. */
     for (int i = 0; i < 3; ++i) {
         const float *v = vertex[i];
+        float dxv[3];
+        cross3(delta, v, dxv);
         float t;
-        if (lowest_root_in_interval(dd, -2.0f * dot3(delta, v), dot3(v, v) - 1.0f, upper_bound,
-                                    &t)) {
+        if (lowest_root_in_interval(dot3(delta, v), dot3(v, v) - 1.0f, dd - dot3(dxv, dxv),
+                                    upper_bound, &t)) {
             if (!found || t < upper_bound) {
                 float normal[3];
                 normal_toward_center(t, delta, v, normal);
@@ -241,38 +250,41 @@ bool skim_reference_sweep_triangle(const float a[3], const float b[3], const flo
     }
 
     /* Rouwé 3.5: the swept sphere against each edge v1 -> v2 (e = v2 - v1).
-       First the infinite line: for any point p of the line,
-       |e|^2 dist^2 = |e|^2 |p - C|^2 - (e . (p - C))^2 = |e|^2 gives
-         a = |e|^2 |D|^2 - (e . D)^2
-         b = 2 ((e . D)(e . p) - |e|^2 (D . p))
-         c = |e|^2 (|p|^2 - 1) - (e . p)^2
-       The paper takes p = v1. We take p = the foot of the perpendicular from
-       the start, p = v1 - ((e . v1) / |e|^2) e: the same polynomial, but
-       with v1 far along a long edge (a big floor triangle, a small sphere)
-       c's two terms are of size L^4 and cancel to |e|^2 (dist^2 - 1), losing
-       u L^2 of the distance to rounding (u = 2^-24, L the unit-space size);
-       from the foot, |p| is the distance to the line and e . p is ~0, so the
-       rounding is u L at most. Then the contact is on the segment iff
-       f |e|^2 = t (e . D) - e . v1 is in [0, |e|^2]. c < 0 means the start
-       is already within distance 1 of the infinite line but (having passed
-       the start test) not of the segment: the sphere can then only reach
-       the segment through an end vertex first, found above. */
+       First the infinite line: the centre C = t D is at distance
+       |e x (v1 - C)| / |e| from it, so |e|^2 dist^2 = |e|^2 reads
+         a = |e x D|^2,  b = -2 (e x v1) . (e x D),  c = |e x v1|^2 - |e|^2,
+       the paper's coefficients (|e|^2 |D|^2 - (e . D)^2 and so on) rewritten
+       with Lagrange's identity. Written as the paper writes them, c's terms
+       are of size |e|^2 |v1|^2 and cancel to |e|^2 (dist^2 - 1), losing u L^2
+       of the distance to rounding (u = 2^-24, L the unit-space size: a big
+       floor triangle, a small sphere); the cross products lose u L. The
+       discriminant likewise: b^2/4 - ac = |e|^2 (|e x D|^2 - h^2) with
+       h = (e x D) . v1, the scalar triple product, h / |e x D| being the
+       distance between the edge's line and the path's line. Formed as
+       b^2 - 4ac its terms are of size |e|^4 |D|^2 |v1|^2 and cancel exactly
+       when the path grazes the line (a near double root), which made a long
+       sweep across a big triangle miss it outright (finding 19); here they
+       are of size |e|^2 |e x D|^2 and only the grazing itself is lost.
+       Then the contact is on the segment iff f |e|^2 = t (e . D) - e . v1
+       is in [0, |e|^2]. c < 0 means the start is already within distance 1
+       of the infinite line but (having passed the start test) not of the
+       segment: the sphere can then only reach the segment through an end
+       vertex first, found above. */
     for (int i = 0; i < 3; ++i) {
         const float *v1 = vertex[i];
         const float *v2 = vertex[(i + 1) % 3];
-        float e[3];
+        float e[3], exd[3], exv[3];
         sub3(v2, v1, e);
+        cross3(e, delta, exd);
+        cross3(e, v1, exv);
         float ee = dot3(e, e);
         float ed = dot3(e, delta);
         float ev = dot3(e, v1);
-        float along = ev / ee;
-        float foot[3] = { v1[0] - along * e[0], v1[1] - along * e[1], v1[2] - along * e[2] };
-        float ef = dot3(e, foot);
-        float qa = ee * dd - ed * ed;
-        float qb = 2.0f * (ed * ef - ee * dot3(delta, foot));
-        float qc = ee * (dot3(foot, foot) - 1.0f) - ef * ef;
+        float triple = dot3(exd, v1);
+        float quarter_discriminant = ee * (dot3(exd, exd) - triple * triple);
         float t;
-        if (!lowest_root_in_interval(qa, qb, qc, upper_bound, &t))
+        if (!lowest_root_in_interval(dot3(exv, exd), dot3(exv, exv) - ee, quarter_discriminant,
+                                     upper_bound, &t))
             continue;
         float f = t * ed - ev;
         if (!(f >= 0.0f && f <= ee))

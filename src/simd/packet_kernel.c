@@ -149,20 +149,18 @@ static inline mw starts_touching(const v3 vertex[3], v3 n, fw start_distance, mw
 }
 
 /* Rouwé 3.6, FindLowestRootInInterval with the stable form of the
-   reference: for c >= 0 and b < 0 the lower root is 2c / (-b + sqrt(disc)).
-   Returns the lanes with a root t >= 0 (the caller applies the upper
-   bound); four_a is 4a, computed as the reference computes it. */
-static inline mw lowest_root(fw four_a, fw b, fw c, mw lanes, fw *t)
+   reference: for c >= 0 and approach = -b/2 > 0 the lower root is
+   c / (approach + sqrt(b^2/4 - ac)), the quarter discriminant given by the
+   caller in the reference's non-cancelling form. Returns the lanes with a
+   root t >= 0 (the caller applies the upper bound). */
+static inline mw lowest_root(fw approach, fw c, fw quarter_discriminant, mw lanes, fw *t)
 {
     const fw zero = fw_set1(0.0f);
-    mw ok = mw_andnot(fw_lt(c, zero), mw_andnot(fw_ge(b, zero), lanes));
+    mw ok = mw_andnot(fw_lt(c, zero), mw_andnot(fw_le(approach, zero), lanes));
+    ok = mw_andnot(fw_lt(quarter_discriminant, zero), ok);
     if (!mw_any(ok))
         return ok;
-    const fw discriminant = fw_sub(fw_mul(b, b), fw_mul(four_a, c));
-    ok = mw_andnot(fw_lt(discriminant, zero), ok);
-    if (!mw_any(ok))
-        return ok;
-    *t = fw_div(fw_mul(fw_set1(2.0f), c), fw_add(fw_neg(b), fw_sqrt(discriminant)));
+    *t = fw_div(c, fw_add(approach, fw_sqrt(quarter_discriminant)));
     return mw_and(ok, fw_ge(*t, zero));
 }
 
@@ -194,33 +192,30 @@ static inline root earliest(root first, root second)
 static inline root vertices_and_edges(const v3 vertex[3], v3 delta, fw dd, fw t_max, mw lanes)
 {
     const fw zero = fw_set1(0.0f), one = fw_set1(1.0f);
-    const fw four_dd = fw_mul(fw_set1(4.0f), dd);
-    fw delta_dot_v[3], c_vertex[3];
     root roots[6];
+    /* The quadratics in the reference's forms, rewritten with Lagrange's
+       identity so that nothing cancels but the grazing itself (see the
+       reference's comments on Rouwé 3.4 and 3.5, and finding 19). */
     for (int i = 0; i < 3; ++i) {
-        delta_dot_v[i] = v3_dot(delta, vertex[i]);
-        c_vertex[i] = fw_sub(v3_dot(vertex[i], vertex[i]), one);
+        const v3 dxv = v3_cross(delta, vertex[i]);
         fw t = zero;
-        const mw ok = lowest_root(four_dd, fw_mul(fw_set1(-2.0f), delta_dot_v[i]), c_vertex[i],
-                                  lanes, &t);
+        const mw ok = lowest_root(v3_dot(delta, vertex[i]),
+                                  fw_sub(v3_dot(vertex[i], vertex[i]), one),
+                                  fw_sub(dd, v3_dot(dxv, dxv)), lanes, &t);
         roots[i] = (root){ t, mw_and(ok, fw_le(t, t_max)),
                            fw_set1((float)(SKIM_FEATURE_VERTEX + i)) };
     }
     for (int i = 0; i < 3; ++i) {
         const v3 v1 = vertex[i];
         const v3 e = v3_sub(vertex[(i + 1) % 3], v1);
+        const v3 exd = v3_cross(e, delta), exv = v3_cross(e, v1);
         const fw ee = v3_dot(e, e), ed = v3_dot(e, delta), ev = v3_dot(e, v1);
-        /* The quadratic from the foot of the perpendicular from the start,
-           foot = v1 - ((e . v1) / |e|^2) e, as the reference does: the same
-           polynomial with rounding u L instead of u L^2 (see the reference's
-           comment on Rouwé 3.5). */
-        const v3 foot = v3_sub(v1, v3_scale(fw_div(ev, ee), e));
-        const fw ef = v3_dot(e, foot);
-        const fw qa = fw_sub(fw_mul(ee, dd), fw_mul(ed, ed));
-        const fw qb = fw_mul(fw_set1(2.0f), fw_sub(fw_mul(ed, ef), fw_mul(ee, v3_dot(delta, foot))));
-        const fw qc = fw_sub(fw_mul(ee, fw_sub(v3_dot(foot, foot), one)), fw_mul(ef, ef));
+        const fw triple = v3_dot(exd, v1);
+        const fw quarter_discriminant =
+            fw_mul(ee, fw_sub(v3_dot(exd, exd), fw_mul(triple, triple)));
         fw t = zero;
-        mw ok = lowest_root(fw_mul(fw_set1(4.0f), qa), qb, qc, lanes, &t);
+        mw ok = lowest_root(v3_dot(exv, exd), fw_sub(v3_dot(exv, exv), ee), quarter_discriminant,
+                            lanes, &t);
         /* On the segment: f |e|^2 = t (e . D) - e . v1 in [0, |e|^2]. */
         const fw f = fw_sub(fw_mul(t, ed), ev);
         ok = mw_and(ok, mw_and(mw_and(fw_ge(f, zero), fw_le(f, ee)), fw_le(t, t_max)));

@@ -43,19 +43,18 @@
 
    Tolerance of the geometric checks, in radii (unit-sphere space): the
    accuracy the project states for its kernel (tests/foundation/
-   test_sweep_property.c), EPS = 64 u (P^2 + L) + 1e-5 with u = 2^-24,
+   test_sweep_property.c), EPS = 64 u (P + L) + 1e-5 with u = 2^-24,
    P = max(1, |delta|) the path and L = max(1, max |vertex|) the
-   triangles' distance from the start, both in unit space. P squared: the
-   vertex quadratic |v - tD|^2 = 1 rounds by a few u |D|^2 at a grazing
-   contact; L linear: the plane distance, the closest points and the edge
-   quadratic (solved from the foot of the perpendicular) round by a few
-   u L. 64 is the project's headroom for the transform and the square
-   root. History: the kernel's first edge quadratic, taken from a far
-   vertex, rounded by u L^2, and this target's first finding was a
-   0.25-radius needle 180 units off by 0.0128 radii = 0.86 u L^2; the
-   kernels now solve from the foot of the perpendicular (f955c7a) and the
-   stated EPS was tightened to the form above, which is what is checked
-   here. For a move, P is the whole move's unit-space path (displacement,
+   triangles' distance from the start, both in unit space. Linear in both:
+   the quadratics are written with Lagrange's identity, so nothing cancels
+   but the grazing itself. 64 is the project's headroom for the transform
+   and the square root. History: the kernel's first edge quadratic, taken
+   from a far vertex, rounded by u L^2, and this target's first finding
+   was a 0.25-radius needle 180 units off by 0.0128 radii = 0.86 u L^2;
+   its vertex discriminant rounded by u P^2, and finding 19 was a long
+   sweep whose edge discriminant cancelled to noise (a miss). The stated
+   EPS was tightened with each fix to the form above, which is what is
+   checked here. For a move, P is the whole move's unit-space path (displacement,
    gravity, twice the step, the snap) and L covers the vertices seen from
    the start and from the end, since each sweep of the move starts
    somewhere on that path. SKIM_FUZZ_STATS=1 prints the worst error / EPS
@@ -332,7 +331,7 @@ static double triangle_distance(const scene *s, const dspace *space, dvec3 cente
                          d3(p[6], p[7], p[8]));
 }
 
-/* The stated kernel accuracy (see the top): EPS = 64 u (P^2 + L) + 1e-5,
+/* The stated kernel accuracy (see the top): EPS = 64 u (P + L) + 1e-5,
    P = max(1, path_unit), L = max(1, every vertex's unit-space distance
    from each origin). */
 static double tolerance_of(const scene *s, const dspace *space, const dvec3 *origins, int count,
@@ -344,7 +343,7 @@ static double tolerance_of(const scene *s, const dspace *space, const dvec3 *ori
         for (int k = 0; k < count; ++k)
             l = fmax(l, dlength(dmul(space->to_unit, dsub(v, origins[k]))));
     }
-    return 64.0 / 16777216.0 * (p * p + l) + 1e-5;
+    return 64.0 / 16777216.0 * (p + l) + 1e-5;
 }
 
 static double smallest_radius(const skim_ellipsoid *shape)

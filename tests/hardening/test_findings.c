@@ -669,16 +669,16 @@ Test(findings, sweep_nan_normal_near_huge_triangle)
    within 0.00006 radii of it at t = 0.746: the shape goes through it.
    skim_sweep reports no hit with every kernel set (reference, portable,
    avx2, avx512) and both accelerators, and skim_move with the same
-   displacement ends on the far side, 2.16 radii clear: tunnelling. The
-   stated EPS at this magnitude (64 u (P^2 + L) = 0.84 radii) allows a
-   miss only if the path stays farther than 1 - EPS = 0.16 radii. */
+   displacement ends on the far side, 2.16 radii clear: tunnelling. Even
+   the EPS stated then (64 u (P^2 + L) = 0.84 radii here) allowed a miss
+   only if the path stayed farther than 1 - EPS = 0.16 radii. */
 Test(findings, sweep_misses_triangle_its_centre_crosses)
 {
-    /* OPEN BUG (finding 19, found at the very end of the founding session,
-       no time left to fix): skipped so main stays green, reported as
-       skipped, not passed. Remove this skip with the fix. */
-    cr_skip("open finding 19: a long elongated-ellipsoid sweep misses a triangle its centre "
-            "crosses (see docs/hardening.md)");
+    /* Finding 19: the edge quadratic's discriminant, formed as b^2 - 4ac,
+       cancelled to rounding noise when the path grazed the edge's line
+       from ~200 radii away; the face test had just missed the same edge,
+       so nothing caught the sphere. Fixed by the Lagrange forms of Rouwé
+       3.4/3.5 (src/scalar/sweep_sphere_triangle.c). */
     const float positions[9] = { 40, -63.8843155f, 34.3843155f, -63.8450966f, 61.4901962f, -63.8450966f,
                                  24.3450985f, -13.8039217f, -63.9627457f };
     const uint32_t indices[3] = { 0, 1, 2 };

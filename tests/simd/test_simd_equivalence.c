@@ -314,15 +314,19 @@ Test(simd_equivalence, neon_emulated, .timeout = 300)
 }
 
 /* The case that showed the reference's old order dependence: one triangle
-   twice (indices 1 then 0), far away and met at a vertex whose root rounds
-   below the plane's t1. Every set, and the reference, must pick index 0,
-   whatever the order and however the candidates are split over calls. */
+   twice (indices 1 then 0), 4,000 radii away and met at a vertex whose
+   root rounds below the plane's t1 (the double-precision answer is
+   0.73480444; the kernels say 0.73480439). Every set, and the reference,
+   must pick index 0, whatever the order and however the candidates are
+   split over calls. (The original case, a vertex 1e5 radii away, became a
+   correct miss when the quadratics lost their u P^2 rounding: its true
+   distance from the path is 1.12 radii.) */
 Test(simd_equivalence, reference_order_dependence)
 {
-    static const float tri[3][3] = { { 0x1.8bfb8p+16f, -0x1.078eccp+15f, 0x1.8329ap+12f },
-                                     { 0x1.8bf848p+16f, -0x1.079028p+15f, 0x1.838e18p+12f },
-                                     { 0x1.8bfa66p+16f, -0x1.0791dap+15f, 0x1.839d8cp+12f } };
-    static const float delta[3] = { 0x1.062fe4p+19f, -0x1.5d025cp+17f, 0x1.007cdp+15f };
+    static const float tri[3][3] = { { 0x1.30f9b2p+11f, 0x1.192dc2p+11f, 0x1.c24718p+11f },
+                                     { 0x1.315776p+11f, 0x1.195d2cp+11f, 0x1.c26008p+11f },
+                                     { 0x1.30a73p+11f, 0x1.193f38p+11f, 0x1.c21ffp+11f } };
+    static const float delta[3] = { 0x1.9edda8p+11f, 0x1.7ea9a4p+11f, 0x1.3242a6p+12f };
     skim_candidates c;
     skim_candidates_init(&c);
     cr_assert_eq(skim_candidates_reserve(&c, 2), SKIM_OK);
