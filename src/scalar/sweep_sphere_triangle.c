@@ -136,6 +136,20 @@ static void normal_toward_center(float t, const float delta[3], const float poin
         normal[k] = to_center[k] / length;
 }
 
+/* The corner opposite the triangle's longest edge (ties: edge ab, then
+   bc, then ca counts as the longest), where the plane normal is formed. */
+static int plane_corner(const float *const vertex[3])
+{
+    float ab[3], bc[3], ca[3];
+    sub3(vertex[1], vertex[0], ab);
+    sub3(vertex[2], vertex[1], bc);
+    sub3(vertex[0], vertex[2], ca);
+    const float ab_sq = dot3(ab, ab), bc_sq = dot3(bc, bc), ca_sq = dot3(ca, ca);
+    if (ab_sq >= bc_sq && ab_sq >= ca_sq)
+        return 2;
+    return bc_sq >= ca_sq ? 0 : 1;
+}
+
 bool skim_reference_sweep_triangle(const float a[3], const float b[3], const float c[3],
                                    const float delta[3], float t_max, bool cull_back_faces,
                                    skim_unit_hit *hit)
@@ -143,12 +157,23 @@ bool skim_reference_sweep_triangle(const float a[3], const float b[3], const flo
     const float *const vertex[3] = { a, b, c };
 
     /* Rouwé 2: the plane N . P + C_p = 0 with the front (counter-clockwise)
-       normal N = (b - a) x (c - a) / |...|. Degenerate triangles never get
-       here: the world drops them at build. */
-    float ab[3], ac[3], n[3];
-    sub3(b, a, ab);
-    sub3(c, a, ac);
-    cross3(ab, ac, n);
+       normal N = (b - a) x (c - a) / |...|, taken at the corner opposite the
+       longest edge: N = (v[k+1] - v[k]) x (v[k+2] - v[k]), the same vector
+       for every k in exact arithmetic. The cross product's rounding is
+       u |e1| |e2| for the two edges it crosses, against |N| = 2 area; from
+       a corner of a needle's far end both edges are long and nearly
+       parallel, and N's direction is off by u L / width, enough to move a
+       face contact seen from 200 radii by 0.006 radii (fuzz, after finding
+       19). The two shortest edges meet at the largest angle (at least 60
+       degrees), so only the inherently ill-posed cap (that angle near 180)
+       stays ill-conditioned. Degenerate triangles never get here: the
+       world drops them at build. */
+    const int k0 = plane_corner(vertex);
+    const float *corner = vertex[k0];
+    float first_edge[3], second_edge[3], n[3];
+    sub3(vertex[(k0 + 1) % 3], corner, first_edge);
+    sub3(vertex[(k0 + 2) % 3], corner, second_edge);
+    cross3(first_edge, second_edge, n);
     float n_length = sqrtf(dot3(n, n));
     if (!(n_length > 0.0f))
         return false;
@@ -156,8 +181,8 @@ bool skim_reference_sweep_triangle(const float a[3], const float b[3], const flo
         n[k] /= n_length;
 
     /* Signed distance of the start B = 0 to the plane: N . B + C_p with
-       C_p = -N . a. */
-    float start_distance = -dot3(n, a);
+       C_p = -N . v[k]. */
+    float start_distance = -dot3(n, corner);
 
     /* Back faces (Nettle's "back-face culling", a query option here): a
        triangle whose back the centre starts behind is ignored. */

@@ -100,15 +100,22 @@ void skim_simd_finish(const skim_candidates *c, const float delta[3], const skim
             vertex[v][axis] = c->vertex[v][axis][lane];
 
     /* Rouwé 2: the normalised front normal and the plane turned toward the
-       start, exactly as the kernel computed them. */
-    float ab[3], ac[3], n[3];
+       start, exactly as the kernel computed them: at the corner opposite the
+       longest edge (the reference's plane_corner). */
+    float ab[3], bc[3], ca[3];
     sub3(vertex[1], vertex[0], ab);
-    sub3(vertex[2], vertex[0], ac);
-    cross3(ab, ac, n);
+    sub3(vertex[2], vertex[1], bc);
+    sub3(vertex[0], vertex[2], ca);
+    const float ab_sq = dot3(ab, ab), bc_sq = dot3(bc, bc), ca_sq = dot3(ca, ca);
+    const int corner = ab_sq >= bc_sq && ab_sq >= ca_sq ? 2 : bc_sq >= ca_sq ? 0 : 1;
+    float first_edge[3], second_edge[3], n[3];
+    sub3(vertex[(corner + 1) % 3], vertex[corner], first_edge);
+    sub3(vertex[(corner + 2) % 3], vertex[corner], second_edge);
+    cross3(first_edge, second_edge, n);
     const float n_length = sqrtf(dot3(n, n));
     for (int k = 0; k < 3; ++k)
         n[k] /= n_length;
-    const float start_distance = -dot3(n, vertex[0]);
+    const float start_distance = -dot3(n, vertex[corner]);
     const float side = start_distance < 0.0f ? -1.0f : 1.0f;
     const float plane_normal[3] = { side * n[0], side * n[1], side * n[2] };
 

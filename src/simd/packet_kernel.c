@@ -346,13 +346,25 @@ static inline __attribute__((always_inline)) void test_pass(sweep_call *k, const
     const fw zero = fw_set1(0.0f), one = fw_set1(1.0f);
     const v3 *vertex = w->vertex;
 
-    /* Rouwé 2: the plane N . P + C_p = 0, front normal (b - a) x (c - a)
-       normalised, and the start's signed distance -N . a. */
-    v3 n = v3_cross(v3_sub(vertex[1], vertex[0]), v3_sub(vertex[2], vertex[0]));
+    /* Rouwé 2: the plane N . P + C_p = 0, front normal
+       (v[k+1] - v[k]) x (v[k+2] - v[k]) normalised at the corner k opposite
+       the longest edge (the reference's plane_corner: the two shortest
+       edges keep the cross product well conditioned on needles), and the
+       start's signed distance -N . v[k]. */
+    const fw ab_sq = v3_dot(v3_sub(vertex[1], vertex[0]), v3_sub(vertex[1], vertex[0]));
+    const fw bc_sq = v3_dot(v3_sub(vertex[2], vertex[1]), v3_sub(vertex[2], vertex[1]));
+    const fw ca_sq = v3_dot(v3_sub(vertex[0], vertex[2]), v3_sub(vertex[0], vertex[2]));
+    const mw at_c = mw_and(fw_ge(ab_sq, bc_sq), fw_ge(ab_sq, ca_sq));
+    const mw at_a = mw_andnot(at_c, fw_ge(bc_sq, ca_sq));
+    /* corner, next, after: v[k], v[k+1], v[k+2] for k = 2 (at_c), 0 (at_a), else 1. */
+    const v3 corner = v3_select(at_c, vertex[2], v3_select(at_a, vertex[0], vertex[1]));
+    const v3 next = v3_select(at_c, vertex[0], v3_select(at_a, vertex[1], vertex[2]));
+    const v3 after = v3_select(at_c, vertex[1], v3_select(at_a, vertex[2], vertex[0]));
+    v3 n = v3_cross(v3_sub(next, corner), v3_sub(after, corner));
     const fw n_length = fw_sqrt(v3_dot(n, n));
     mw valid = mw_and(w->live, fw_gt(n_length, zero));
     n = (v3){ fw_div(n.x, n_length), fw_div(n.y, n_length), fw_div(n.z, n_length) };
-    const fw start_distance = fw_neg(v3_dot(n, vertex[0]));
+    const fw start_distance = fw_neg(v3_dot(n, corner));
     const mw behind = fw_lt(start_distance, zero);
     if (k->cull)
         valid = mw_andnot(behind, valid);

@@ -23,8 +23,9 @@
        EPS = 64 u (P + L) + 1e-5
    i.e. 64 units of roundoff at the kernel's working magnitudes; the 1e-5
    floor covers P = L = 1 cases where a handful of u already adds up. The
-   measured worst case is printed per family ("u (P + L)"): 21.9 for
-   grazing hits, under 5 elsewhere. History: the paper's forms needed
+   measured worst case is printed per family ("u (P + L)"): 2.8 at most
+   (grazing hits; 21.9 before the plane normal moved to the corner opposite
+   the longest edge, see the reference). History: the paper's forms needed
    64 u (P^2 + L) (the vertex discriminant loses u P^2 on a long grazing
    sweep) and fail this bound (58.4 u (P + L) and one failure among the
    grazing hits); the big-triangle family (1e3..1e4 radii across, short

@@ -720,3 +720,36 @@ Test(findings, sweep_misses_triangle_its_centre_crosses)
     }
     skim_world_destroy(world);
 }
+
+/* ---- a face contact on a needle is off by 0.006 radii ----
+   Found by fuzz_sweep_move within a minute of finding 19's fix, once the
+   fuzzer held the kernels to the tightened 64 u (P + L): a 0.25 sphere
+   swept 615 radii straight at the far end of a needle (one 0.7-radii edge,
+   two 505-radii edges) reported its face contact at t = 0.0913081 where
+   double precision says 0.0912846: 0.0058 radii short of touching, 92 u
+   (P + L). The plane normal was the cross product of the two long, nearly
+   parallel edges, whose rounding turns its direction by u L / width. Fixed
+   by forming it at the corner opposite the longest edge (reference,
+   packet kernels and finish together). */
+Test(findings, sweep_face_contact_off_on_needle)
+{
+    const float positions[9] = { -0.250980407f, 40, -31.8745098f, -64, -63.8450966f, -63.9058838f,
+                                 -64, -64, -64 };
+    const uint32_t indices[3] = { 0, 1, 2 };
+    skim_mesh mesh = { positions, 3, indices, 1, NULL };
+    skim_world *world = NULL;
+    cr_assert_eq(skim_world_create(&mesh, NULL, &world), SKIM_OK);
+    skim_ellipsoid shape = { { 0.25f, 0.25f, 0.25f }, { 0, 0, 0, 1 } };
+    skim_vec3 start = { -55.5294113f, -55.5294113f, -55.5294113f };
+    skim_vec3 delta = { -88.8470612f, -88.8470612f, -88.8470612f };
+    skim_hit hit;
+    cr_assert_eq(skim_sweep(world, &shape, start, delta, NULL, &hit), SKIM_OK);
+    cr_assert(hit.hit);
+    /* The double-precision first contact (closest point + bisection). */
+    const double expected = 0.09128464614595444;
+    const double path = 4.0 * sqrt(3.0) * 88.8470612; /* unit-space path, radii */
+    cr_expect(fabs((double)hit.t - expected) * path < 1e-4,
+              "t %.9g, double %.9g: %.3g radii along the path", (double)hit.t, expected,
+              fabs((double)hit.t - expected) * path);
+    skim_world_destroy(world);
+}
