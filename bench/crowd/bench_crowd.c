@@ -15,7 +15,10 @@
    (the machine is shared: medians, not means).
 
    usage: bench_crowd [--quick] [--threads 1|2]
-   (--quick: 1,000 and 10,000 only; --threads: only that count) */
+                      [--only plaza|default AGENTS on|off] [--frames F]
+   (--quick: 1,000 and 10,000 only; --threads: only that count; --only: one
+   scene, count and collision setting, for a profiler such as callgrind
+   --toggle-collect=skim_crowd_step; --frames: frames timed per run) */
 #include <skim/skim.h>
 
 #include <math.h>
@@ -148,7 +151,15 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-typedef struct result { double median_ms, world_ms, agents_ms; } result;
+/* Medians and means over the timed frames, the crowd's figures (means per
+   frame: what the agent-agent work scales with) and the final state hash
+   (equal hashes = the same crowd, for checking that an optimisation left
+   the behaviour bitwise as it was). */
+typedef struct result {
+    double median_ms, world_ms, agents_ms;
+    double pairs, contacts, shortened, blocked, check_rounds;
+    uint64_t hash;
+} result;
 
 static result run(const skim_world *world, const skim_vec3 *spots, uint32_t agents, int threads, bool collide,
                   int frames)
@@ -167,7 +178,8 @@ static result run(const skim_world *world, const skim_vec3 *spots, uint32_t agen
         skim_crowd_add(crowd, &a, &id);
     }
     uint64_t seed = 77;
-    double *ms = malloc((size_t)frames * sizeof *ms), world_ms = 0, agents_ms = 0;
+    double *ms = malloc((size_t)frames * sizeof *ms);
+    result r = { 0 };
     for (int frame = -WARMUP; frame < frames; ++frame) {
         for (uint32_t i = 0; i < agents; ++i)
             if ((uint32_t)(frame + WARMUP + (int)i) % 60 == 0) {
@@ -186,44 +198,103 @@ static result run(const skim_world *world, const skim_vec3 *spots, uint32_t agen
             ms[frame] = (t1 - t0) * 1e3;
             skim_crowd_stats s;
             skim_crowd_get_stats(crowd, &s);
-            world_ms += s.seconds_world * 1e3;
-            agents_ms += s.seconds_agents * 1e3;
+            r.world_ms += s.seconds_world * 1e3 / frames;
+            r.agents_ms += s.seconds_agents * 1e3 / frames;
+            r.pairs += (double)s.pairs / frames;
+            r.contacts += (double)s.contacts / frames;
+            r.shortened += (double)s.shortened / frames;
+            r.blocked += (double)s.blocked / frames;
+            r.check_rounds += (double)s.check_rounds / frames;
         }
     }
     qsort(ms, (size_t)frames, sizeof *ms, by_value);
-    result r = { ms[frames / 2], world_ms / frames, agents_ms / frames };
+    r.median_ms = ms[frames / 2];
+    r.hash = skim_crowd_hash(crowd);
     free(ms);
     skim_crowd_destroy(crowd);
     return r;
 }
 
 static int only_threads; /* --threads T: just that count */
+static int frames_asked;  /* --frames F: instead of the default per count */
+static const char *only_scene; /* --only SCENE AGENTS on|off: one run */
+static uint32_t only_agents;
+static int only_collide = -1;
 
 static void bench(const char *scene, const skim_world *world, const skim_vec3 *spots, uint32_t agents)
 {
-    int frames = agents >= 100000 ? 20 : agents >= 10000 ? 60 : 300;
+    int frames = frames_asked ? frames_asked : agents >= 100000 ? 20 : agents >= 10000 ? 60 : 300;
     for (int threads = 1; threads <= 2; ++threads) {
         if (only_threads && threads != only_threads)
             continue;
         result with = { 0 }, without = { 0 };
         for (int collide = 1; collide >= 0; --collide) {
+            if (only_collide >= 0 && collide != only_collide)
+                continue;
             result r = run(world, spots, agents, threads, collide, frames);
             printf("{\"bench\":\"crowd\",\"scene\":\"%s\",\"agents\":%u,\"threads\":%d,\"agent_collisions\":%s,"
                    "\"frames\":%d,\"ms_per_frame_median\":%.3f,\"crowd_steps_per_second\":%.1f,"
-                   "\"mover_steps_per_second\":%.0f,\"ms_world_mean\":%.3f,\"ms_agents_mean\":%.3f}\n",
+                   "\"mover_steps_per_second\":%.0f,\"ms_world_mean\":%.3f,\"ms_agents_mean\":%.3f,"
+                   "\"pairs_mean\":%.0f,\"contacts_mean\":%.0f,\"shortened_mean\":%.1f,\"blocked_mean\":%.1f,"
+                   "\"check_rounds_mean\":%.2f,\"state_hash\":\"%016llx\"}\n",
                    scene, agents, threads, collide ? "true" : "false", frames, r.median_ms, 1e3 / r.median_ms,
-                   agents * 1e3 / r.median_ms, r.world_ms, r.agents_ms);
+                   agents * 1e3 / r.median_ms, r.world_ms, r.agents_ms, r.pairs, r.contacts, r.shortened, r.blocked,
+                   r.check_rounds, (unsigned long long)r.hash);
             fflush(stdout);
             if (collide)
                 with = r;
             else
                 without = r;
         }
+        if (only_collide >= 0)
+            continue;
         printf("{\"bench\":\"crowd_overhead\",\"scene\":\"%s\",\"agents\":%u,\"threads\":%d,"
                "\"agent_collision_overhead_percent\":%.1f,\"target_percent\":30}\n",
                scene, agents, threads, 100.0 * (with.median_ms / without.median_ms - 1.0));
         fflush(stdout);
     }
+}
+
+/* The plaza sized for agents; 0 when it ran. */
+static int bench_plaza(uint32_t agents)
+{
+    float half;
+    skim_world *world = plaza(agents, &half);
+    skim_vec3 *spots = malloc(agents * sizeof *spots);
+    if (place(world, half, agents, 5, spots) < agents) {
+        fprintf(stderr, "plaza too small\n");
+        return 1;
+    }
+    bench("plaza", world, spots, agents);
+    free(spots);
+    skim_world_destroy(world);
+    return 0;
+}
+
+/* The default level with each of the count_number counts; 0 when it ran. */
+static int bench_default(const uint32_t *counts, int count_number)
+{
+    skim_mesh_data scene;
+    skim_scene_default(&scene);
+    skim_mesh mesh = skim_mesh_data_view(&scene);
+    skim_world *world = NULL;
+    skim_world_create(&mesh, NULL, &world);
+    int failed = 0;
+    for (int k = 0; k < count_number && !failed; ++k) {
+        /* The level's ground floor, away from its props: spots on the plaza
+           grid within the outer walls that stand free on z = 0. */
+        skim_vec3 *spots = malloc(counts[k] * sizeof *spots);
+        if (place(world, 2048.0f, counts[k], 9, spots) < counts[k]) {
+            fprintf(stderr, "default scene too small for %u\n", counts[k]);
+            failed = 1;
+        } else {
+            bench("default", world, spots, counts[k]);
+        }
+        free(spots);
+    }
+    skim_world_destroy(world);
+    skim_mesh_data_free(&scene);
+    return failed;
 }
 
 int main(int argc, char **argv)
@@ -234,43 +305,29 @@ int main(int argc, char **argv)
             quick = true;
         else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
             only_threads = atoi(argv[++i]);
-        else {
-            fprintf(stderr, "usage: bench_crowd [--quick] [--threads 1|2]\n");
+        else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0)
+            frames_asked = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--only") == 0 && i + 3 < argc &&
+                 (strcmp(argv[i + 1], "plaza") == 0 || strcmp(argv[i + 1], "default") == 0) &&
+                 (strcmp(argv[i + 3], "on") == 0 || strcmp(argv[i + 3], "off") == 0)) {
+            only_scene = argv[i + 1];
+            only_agents = (uint32_t)strtoul(argv[i + 2], NULL, 10);
+            only_collide = strcmp(argv[i + 3], "on") == 0;
+            i += 3;
+        } else {
+            fprintf(stderr, "usage: bench_crowd [--quick] [--threads 1|2] [--only plaza|default AGENTS on|off] "
+                            "[--frames F]\n");
             return 2;
         }
     }
     const uint32_t counts[3] = { 1000, 10000, 100000 };
-    for (int k = 0; k < (quick ? 2 : 3); ++k) {
-        float half;
-        skim_world *world = plaza(counts[k], &half);
-        skim_vec3 *spots = malloc(counts[k] * sizeof *spots);
-        if (place(world, half, counts[k], 5, spots) < counts[k]) {
-            fprintf(stderr, "plaza too small\n");
+    if (only_scene && strcmp(only_scene, "plaza") == 0)
+        return bench_plaza(only_agents);
+    if (only_scene)
+        return bench_default(&only_agents, 1);
+    for (int k = 0; k < (quick ? 2 : 3); ++k)
+        if (bench_plaza(counts[k]))
             return 1;
-        }
-        bench("plaza", world, spots, counts[k]);
-        free(spots);
-        skim_world_destroy(world);
-    }
-    skim_mesh_data scene;
-    skim_scene_default(&scene);
-    skim_mesh mesh = skim_mesh_data_view(&scene);
-    skim_world *world = NULL;
-    skim_world_create(&mesh, NULL, &world);
-    skim_world_stats stats;
-    skim_world_get_stats(world, &stats);
-    for (int k = 0; k < 2; ++k) {
-        /* The level's ground floor, away from its props: spots on the plaza
-           grid within the outer walls that stand free on z = 0. */
-        skim_vec3 *spots = malloc(counts[k] * sizeof *spots);
-        if (place(world, 2048.0f, counts[k], 9, spots) < counts[k]) {
-            fprintf(stderr, "default scene too small for %u\n", counts[k]);
-            return 1;
-        }
-        bench("default", world, spots, counts[k]);
-        free(spots);
-    }
-    skim_world_destroy(world);
-    skim_mesh_data_free(&scene);
-    return 0;
+    return bench_default(counts, 2);
 }
+
