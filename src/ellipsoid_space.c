@@ -10,8 +10,38 @@ void skim_mat3_mul_vec(const float m[3][3], const float v[3], float out[3])
         out[i] = m[i][0] * v[0] + m[i][1] * v[1] + m[i][2] * v[2];
 }
 
+/* No rotation (the common case: spheres and upright characters): the
+   general path below computes exactly these values, since the renormalised
+   identity quaternion gives a rotation matrix of exact 0s and 1s and
+   (float)(1.0 * r), (float)(1.0 / r), (float)(0.0 / r) are what its double
+   expressions round to; skipping its double arithmetic saves ~150
+   instructions on every sweep and move. */
+static void axis_aligned_space(skim_ellipsoid_space *space, const skim_vec3 radii)
+{
+    const double r[3] = { radii.x, radii.y, radii.z };
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            space->to_world[i][j] = 0.0f;
+            space->to_unit[i][j] = 0.0f;
+            space->normal_to_world[i][j] = 0.0f;
+        }
+        space->to_world[i][i] = (float)r[i];
+        space->to_unit[i][i] = (float)(1.0 / r[i]);
+        space->normal_to_world[i][i] = (float)(1.0 / r[i]);
+    }
+    float largest = radii.x > radii.y ? radii.x : radii.y;
+    float smallest = radii.x < radii.y ? radii.x : radii.y;
+    space->bounding_radius = largest > radii.z ? largest : radii.z;
+    space->smallest_radius = smallest < radii.z ? smallest : radii.z;
+}
+
 void skim_ellipsoid_space_init(skim_ellipsoid_space *space, const skim_ellipsoid *shape)
 {
+    if (shape->rotation.x == 0.0f && shape->rotation.y == 0.0f && shape->rotation.z == 0.0f &&
+        shape->rotation.w == 1.0f) {
+        axis_aligned_space(space, shape->radii);
+        return;
+    }
     /* Renormalise in double: the API accepts quaternions within 1e-3 of unit
        length, and a rotation matrix must be orthonormal for M^-1 = S^-1 R^T. */
     double qx = shape->rotation.x, qy = shape->rotation.y, qz = shape->rotation.z,

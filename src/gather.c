@@ -142,8 +142,10 @@ enum { LEAF_BATCH = 64 };
 static void setup_box(gather_setup *g, const skim_ellipsoid_space *space, const float start[3],
                       const float box_min[3], const float box_max[3], uint64_t material_mask)
 {
-    gather_setup zero = { .swept = false };
-    *g = zero;
+    /* Not zeroed as a whole (a dozen cache lines of broadcasts on every
+       sweep): the segment fields are set by skim_path_gather_init and read
+       only when swept. */
+    g->swept = false;
     for (int axis = 0; axis < 3; ++axis) {
         g->start[axis] = simde_mm_set1_ps(start[axis]);
         g->box_min[axis] = simde_mm_set1_ps(box_min[axis]);

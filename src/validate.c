@@ -16,6 +16,21 @@ bool skim_within_coordinate_range(skim_vec3 v)
            fabsf(v.z) <= SKIM_COORDINATE_MAX;
 }
 
+/* Largest and smallest of three finite radii. Plain comparisons rather than
+   fmaxf/fminf: without -ffinite-math-only those are library calls, and
+   these run on every sweep and move. */
+static float largest_radius(skim_vec3 r)
+{
+    float m = r.x > r.y ? r.x : r.y;
+    return m > r.z ? m : r.z;
+}
+
+static float smallest_radius(skim_vec3 r)
+{
+    float m = r.x < r.y ? r.x : r.y;
+    return m < r.z ? m : r.z;
+}
+
 skim_status skim_check_ellipsoid(const skim_ellipsoid *shape, const char *what)
 {
     if (!shape)
@@ -30,8 +45,8 @@ skim_status skim_check_ellipsoid(const skim_ellipsoid *shape, const char *what)
        coordinates beyond what float resolves (the kernel then reports
        contacts in open air, or none through a floor); above 1e9 the sweep
        box and its squares overflow. */
-    float largest = fmaxf(r.x, fmaxf(r.y, r.z));
-    float smallest = fminf(r.x, fminf(r.y, r.z));
+    float largest = largest_radius(r);
+    float smallest = smallest_radius(r);
     if (smallest < SKIM_RADIUS_MIN || largest > SKIM_RADIUS_MAX)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "%s radii must lie in [%g, %g] (got %g, %g, %g)", what,
@@ -58,7 +73,7 @@ skim_status skim_check_sweep_length(const skim_ellipsoid *shape, skim_vec3 delta
 {
     double length = sqrt((double)delta.x * delta.x + (double)delta.y * delta.y +
                          (double)delta.z * delta.z);
-    float smallest = fminf(shape->radii.x, fminf(shape->radii.y, shape->radii.z));
+    float smallest = smallest_radius(shape->radii);
     if (length > (double)SKIM_SWEEP_MAX_RADII * smallest)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "%s: a displacement of %g is %g radii; at most %g radii resolve in float "
