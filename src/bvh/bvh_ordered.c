@@ -30,6 +30,9 @@
 #include "bvh_ordered.h"
 
 #include <string.h>
+#if defined(SKIM_BVH_ORDERED_AVX2)
+#include <simde/x86/avx2.h>
+#endif
 
 /* Leaves are not run through the kernel one by one: a kernel call has a
    fixed cost (broadcasts, reduction, the winner's point and normal), about
@@ -70,6 +73,52 @@ static inline void bytes_to_floats(simde__m128i row, bool upper, simde__m128 out
     out[1] = simde_mm_cvtepi32_ps(simde_mm_unpackhi_epi16(words, zero));
 }
 
+#if defined(SKIM_BVH_ORDERED_AVX2)
+/* The same slab test on all eight children at once in 256-bit lanes (this
+   file is compiled a second time with -mavx2, see src/simd/meson.build):
+   each lane performs exactly the operations of the 128-bit version below,
+   in the same order, so the entry t and the mask are the same bits; only
+   the byte-to-float widening (one vpmovzxbd instead of two unpacks) and
+   the halves are saved. */
+static inline simde__m256 bytes_to_floats8(simde__m128i row, bool upper)
+{
+    return simde_mm256_cvtepi32_ps(simde_mm256_cvtepu8_epi32(upper ? simde_mm_srli_si128(row, 8) : row));
+}
+
+static inline unsigned children_entered(const skim_bvh_node *node, const path_lanes *p,
+                                        float limit, float entry[SKIM_BVH_WIDTH])
+{
+    const simde__m128i *rows = (const simde__m128i *)node->bounds;
+    const simde__m128i row_xy = simde_mm_load_si128(rows), row_cxy = simde_mm_load_si128(rows + 1),
+                       row_z = simde_mm_load_si128(rows + 2);
+    const simde__m256 lo_q[3] = { bytes_to_floats8(row_xy, false), bytes_to_floats8(row_xy, true),
+                                  bytes_to_floats8(row_z, false) };
+    const simde__m256 c_q[3] = { bytes_to_floats8(row_cxy, false), bytes_to_floats8(row_cxy, true),
+                                 bytes_to_floats8(row_z, true) };
+    simde__m256 near = simde_mm256_set1_ps(-SKIM_PATH_T_SLACK);
+    simde__m256 far = simde_mm256_set1_ps(limit);
+    for (int axis = 0; axis < 3; ++axis) {
+        float scale;
+        int32_t bits = (127 + node->exponent[axis]) << 23;
+        memcpy(&scale, &bits, sizeof scale);
+        const float origin = node->origin[axis];
+        const simde__m256 scale_v = simde_mm256_set1_ps(scale);
+        const simde__m256 lo_base = simde_mm256_set1_ps((origin - p->reach[axis]) - p->start[axis]);
+        const simde__m256 hi_base =
+            simde_mm256_set1_ps(((origin + 255.0f * scale) + p->reach[axis]) - p->start[axis]);
+        const simde__m256 inverse = simde_mm256_set1_ps(p->inverse_delta[axis]);
+        simde__m256 t1 = simde_mm256_mul_ps(
+            simde_mm256_add_ps(lo_base, simde_mm256_mul_ps(lo_q[axis], scale_v)), inverse);
+        simde__m256 t2 = simde_mm256_mul_ps(
+            simde_mm256_sub_ps(hi_base, simde_mm256_mul_ps(c_q[axis], scale_v)), inverse);
+        near = simde_mm256_max_ps(near, simde_mm256_min_ps(t1, t2));
+        far = simde_mm256_min_ps(far, simde_mm256_max_ps(t1, t2));
+    }
+    simde_mm256_storeu_ps(entry, near);
+    return (unsigned)simde_mm256_movemask_ps(simde_mm256_cmp_ps(near, far, SIMDE_CMP_LE_OQ)) &
+           node->child_mask;
+}
+#else
 static inline unsigned children_entered(const skim_bvh_node *node, const path_lanes *p,
                                         float limit, float entry[SKIM_BVH_WIDTH])
 {
@@ -111,6 +160,8 @@ static inline unsigned children_entered(const skim_bvh_node *node, const path_la
     unsigned high = (unsigned)simde_mm_movemask_ps(simde_mm_cmple_ps(near[1], far[1]));
     return (low | (high << 4)) & node->child_mask;
 }
+
+#endif
 
 /* Pads lanes [count, count + SKIM_MAX_PACKET_WIDTH) with the far triangle
    and index UINT32_MAX (the candidate buffer's contract, see
@@ -160,10 +211,18 @@ static void flush(ordered_sweep *s)
     s->pending->count = 0;
 }
 
-skim_status skim_bvh_sweep_ordered(const skim_world *world, const skim_path_gather *g,
-                                   const float delta_unit[3], bool cull_back_faces,
-                                   const skim_kernel_set *kernels, skim_candidates *pending,
-                                   skim_unit_hit *best)
+/* The traversal, compiled once per node test (see children_entered). */
+#if defined(SKIM_BVH_ORDERED_AVX2)
+skim_status skim_bvh_sweep_ordered_avx2(const skim_world *world, const skim_path_gather *g,
+                                        const float delta_unit[3], bool cull_back_faces,
+                                        const skim_kernel_set *kernels, skim_candidates *pending,
+                                        skim_unit_hit *best)
+#else
+static skim_status sweep_ordered(const skim_world *world, const skim_path_gather *g,
+                                 const float delta_unit[3], bool cull_back_faces,
+                                 const skim_kernel_set *kernels, skim_candidates *pending,
+                                 skim_unit_hit *best)
+#endif
 {
     /* Room for a flush's worth, one more leaf and a padded packet. */
     skim_status status = skim_candidates_reserve(
@@ -238,3 +297,20 @@ skim_status skim_bvh_sweep_ordered(const skim_world *world, const skim_path_gath
     flush(&s);
     return SKIM_OK;
 }
+
+#if !defined(SKIM_BVH_ORDERED_AVX2)
+skim_status skim_bvh_sweep_ordered(const skim_world *world, const skim_path_gather *g,
+                                   const float delta_unit[3], bool cull_back_faces,
+                                   const skim_kernel_set *kernels, skim_candidates *pending,
+                                   skim_unit_hit *best)
+{
+#if defined(SKIM_BVH_HAVE_AVX2_TRAVERSAL)
+    /* Kernel sets of 8 lanes or more (avx2, avx512) are only chosen on a
+       CPU with AVX2, so the 8-wide node test can run with them. */
+    if (kernels->width >= 8)
+        return skim_bvh_sweep_ordered_avx2(world, g, delta_unit, cull_back_faces, kernels, pending,
+                                           best);
+#endif
+    return sweep_ordered(world, g, delta_unit, cull_back_faces, kernels, pending, best);
+}
+#endif

@@ -66,4 +66,15 @@ skim_status skim_bvh_sweep_ordered(const skim_world *world, const skim_path_gath
                                    const skim_kernel_set *kernels, skim_candidates *pending,
                                    skim_unit_hit *best);
 
+/* The same traversal with the 8-wide node test in 256-bit lanes, built
+   only on x86 (src/simd/meson.build) and used by skim_bvh_sweep_ordered
+   when the kernel set has at least 8 lanes. */
+#if defined(__x86_64__) || defined(__i386__)
+#define SKIM_BVH_HAVE_AVX2_TRAVERSAL 1
+skim_status skim_bvh_sweep_ordered_avx2(const skim_world *world, const skim_path_gather *g,
+                                        const float delta_unit[3], bool cull_back_faces,
+                                        const skim_kernel_set *kernels, skim_candidates *pending,
+                                        skim_unit_hit *best);
+#endif
+
 #endif
