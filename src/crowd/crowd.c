@@ -145,8 +145,9 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(grounded, n); ALLOC(in_work, n); ALLOC(work, n); ALLOC(moved, n); ALLOC(check_next, n); ALLOC(check_stamp, n); ALLOC(result, n); ALLOC(group_index, n); ALLOC(batch_shape, n);
     ALLOC(batch_position, n); ALLOC(batch_displacement, n); ALLOC(batch_result, n);
     ALLOC(cell_lo, 2 * n); ALLOC(entry_offset, n + 1); ALLOC(big, n);
-    ALLOC(big_list, n); ALLOC(contact_begin, n + 1);
-    ALLOC(bound, n); ALLOC(vbound, n); ALLOC(built_proj, 3 * n); ALLOC(nb_begin, n + 1);
+    ALLOC(big_list, n); ALLOC(rank, n); ALLOC(contact_end, n);
+    ALLOC(bound, n); ALLOC(vbound, n); ALLOC(built_proj, 3 * n); ALLOC(half_begin, n + 1);
+    ALLOC(list_begin, n + 1); ALLOC(list_fill, n);
 #undef ALLOC
     if (!ok) {
         skim_crowd_destroy(c);
@@ -170,13 +171,11 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->result, c->group_index, c->batch_shape, c->batch_position,
                        c->batch_displacement, c->batch_result, c->cell_lo,
                        c->entry_offset, c->big, c->big_list, c->entries, c->sorted,
-                       c->bucket_start, c->contacts, c->contact_begin, c->bound, c->vbound,
-                       c->built_proj, c->nb_begin, c->nb_other };
+                       c->bucket_start, c->rank, c->contacts, c->contact_end, c->bound, c->vbound,
+                       c->built_proj, c->half_begin, c->half_other, c->list_begin, c->list_fill, c->list,
+                       c->pair_near, c->pair_contact };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
         free(fields[i]);
-    for (int t = 0; t < c->thread_buffer_count; ++t)
-        free(c->thread_buffers[t].items);
-    free(c->thread_buffers);
     for (int t = 0; t < c->index_buffer_count; ++t)
         free(c->index_buffers[t].items);
     free(c->index_buffers);

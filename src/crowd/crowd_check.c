@@ -150,7 +150,7 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n)
             uint32_t i = list[k];
             float lambda = c->lambda[i];
             uint8_t bad = 0;
-            for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1] && lambda > 0.0f; ++e) {
+            for (size_t e = c->list_begin[i]; e < c->contact_end[i] && lambda > 0.0f; ++e) {
                 const crowd_contact *ct = &c->contacts[e];
                 if (holds(c, i, ct))
                     continue;
@@ -195,7 +195,7 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n)
                 c->check_next[next++] = i;
             }
             if (changed[i])
-                for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
+                for (size_t e = c->list_begin[i]; e < c->contact_end[i]; ++e) {
                     uint32_t j = c->contacts[e].other;
                     if (c->check_stamp[j] != stamp) {
                         c->check_stamp[j] = stamp;
@@ -225,7 +225,7 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n)
 #pragma omp parallel for schedule(static) reduction(min : closest)
     for (long i = 0; i < count; ++i) {
         uint8_t standing = 0;
-        for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
+        for (size_t e = c->list_begin[i]; e < c->contact_end[i]; ++e) {
             const crowd_contact *ct = &c->contacts[e];
             if (ct->other > (uint32_t)i) {
                 float gap = (float)cylinder_gap(c, (uint32_t)i, ct->other);

@@ -16,26 +16,19 @@
    put in a new order.
 
    The contact records are then made from the listed pairs whose reaches
-   overlap now: the constraint is worked out once per pair on the lower
-   index's side (crowd_contact_setup) and mirrored to the other. */
+   overlap now: the constraint is worked out once per pair, from the lower
+   index's side (crowd_contact_setup), in the pair's slot (its entry in
+   the half lists), and each agent copies it into its own contact list, as
+   it is or mirrored, from its full list (crowd_lists.c), which names the
+   slot: no agent searches another's list, and every agent writes only its
+   own entries, so nothing is gathered from per-thread buffers. */
 #include "crowd_internal.h"
 
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* The skin added to an agent's reach for its bound, as a fraction of its
    radius: larger keeps the lists good for longer but makes them longer. */
 #define LIST_SKIN 1.0f
-
-static bool is_ghost(const skim_crowd *c, uint32_t i)
-{
-    return (c->flags[c->active[i]] & SKIM_AGENT_GHOST) != 0;
-}
 
 static bool lists_still_good(const skim_crowd *c, uint32_t n)
 {
@@ -61,10 +54,20 @@ static skim_status rebuild_lists(skim_crowd *c, uint32_t n)
         for (int k = 0; k < 3; ++k)
             c->built_proj[3 * i + k] = c->proj[3 * i + k];
     }
-    skim_status status = crowd_build_neighbours(c, n);
-    c->lists_valid = status == SKIM_OK;
     c->list_builds++;
-    return status;
+    c->lists_valid = false;
+    skim_status status = crowd_build_neighbours(c, n);
+    if (status == SKIM_OK)
+        status = crowd_complete_lists(c, n);
+    if (status != SKIM_OK)
+        return status;
+    size_t pairs = c->half_begin[n], sides = c->list_begin[n];
+    if (!crowd_reserve((void **)&c->pair_contact, &c->pair_capacity, pairs ? pairs : 1, sizeof *c->pair_contact) ||
+        !crowd_reserve((void **)&c->pair_near, &c->pair_near_capacity, pairs ? pairs : 1, sizeof *c->pair_near) ||
+        !crowd_reserve((void **)&c->contacts, &c->contact_capacity, sides ? sides : 1, sizeof *c->contacts))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for contacts");
+    c->lists_valid = true;
+    return SKIM_OK;
 }
 
 static inline bool reaches_overlap(const skim_crowd *c, uint32_t i, uint32_t j)
@@ -77,43 +80,20 @@ static inline bool reaches_overlap(const skim_crowd *c, uint32_t i, uint32_t j)
     return fabsf(dz) <= c->vreach[i] + c->vreach[j];
 }
 
-static bool reserve_buffers(skim_crowd *c, int threads)
+/* The pair's constraint seen from the other side (self, the higher index,
+   whose partner is other): bitwise what crowd_contact_setup would give, as
+   it works in the pair's canonical order and negates for the higher
+   index. */
+static void mirror(const crowd_contact *from, uint32_t other, crowd_contact *out)
 {
-    if (c->thread_buffer_count >= threads)
-        return true;
-    crowd_contact_buffer *grown = realloc(c->thread_buffers, (size_t)threads * sizeof *grown);
-    if (!grown)
-        return false;
-    for (int t = c->thread_buffer_count; t < threads; ++t)
-        grown[t] = (crowd_contact_buffer){ 0 };
-    c->thread_buffers = grown;
-    c->thread_buffer_count = threads;
-    return true;
-}
-
-/* Copies into ct (self i, other j) the mirror of j's record for i: the
-   same constraint seen from the other side, bitwise what
-   crowd_contact_setup would give (it works in the pair's canonical order and
-   negates for the higher index). */
-static void mirror(const skim_crowd *c, uint32_t i, crowd_contact *ct)
-{
-    uint32_t j = ct->other;
-    for (size_t f = c->contact_begin[j]; f < c->contact_begin[j + 1]; ++f) {
-        const crowd_contact *from = &c->contacts[f];
-        if (from->other != i)
-            continue;
-        for (int k = 0; k < 3; ++k)
-            ct->n[k] = -from->n[k];
-        ct->target = from->target;
-        ct->allowed = from->allowed;
-        ct->share = from->share_other;
-        ct->share_other = from->share;
-        ct->vertical = from->vertical;
-        ct->pending = 0;
-        return;
-    }
-    /* The reach test is symmetric, so j always lists i; but never garbage. */
-    crowd_contact_setup(c, i, j, ct);
+    for (int k = 0; k < 3; ++k)
+        out->n[k] = -from->n[k];
+    out->other = other;
+    out->target = from->target;
+    out->allowed = from->allowed;
+    out->share = from->share_other;
+    out->share_other = from->share;
+    out->vertical = from->vertical;
 }
 
 skim_status crowd_find_contacts(skim_crowd *c, uint32_t n)
@@ -123,69 +103,35 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n)
         if (status != SKIM_OK)
             return status;
     }
-    int threads = 1;
-#ifdef _OPENMP
-    threads = omp_get_max_threads();
-#endif
-    if (!reserve_buffers(c, threads))
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory");
-    for (int t = 0; t < c->thread_buffer_count; ++t)
-        c->thread_buffers[t].count = 0;
-    int failed = 0;
-    /* Each thread takes a contiguous range of agents and makes their
-       records in its own buffer; the ranges are then laid end to end in
-       agent order, so the layout is the same for any thread count. */
-#pragma omp parallel num_threads(threads) reduction(| : failed)
-    {
-        int t = 0, used = 1;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-        used = omp_get_num_threads();
-#endif
-        crowd_contact_buffer *buffer = &c->thread_buffers[t];
-        uint32_t first = (uint32_t)((uint64_t)n * (uint64_t)t / (uint64_t)used);
-        uint32_t last = (uint32_t)((uint64_t)n * (uint64_t)(t + 1) / (uint64_t)used);
-        for (uint32_t i = first; i < last && !failed; ++i) {
-            size_t before = buffer->count;
-            if (!is_ghost(c, i))
-                for (size_t e = c->nb_begin[i]; e < c->nb_begin[i + 1]; ++e) {
-                    uint32_t j = c->nb_other[e];
-                    if (!reaches_overlap(c, i, j))
-                        continue;
-                    if (buffer->count == buffer->capacity &&
-                        !crowd_reserve((void **)&buffer->items, &buffer->capacity, buffer->count + 1,
-                                       sizeof *buffer->items)) {
-                        failed = 1;
-                        break;
-                    }
-                    crowd_contact *out = &buffer->items[buffer->count++];
-                    if (i < j) {
-                        crowd_contact_setup(c, i, j, out);
-                    } else {
-                        out->other = j;
-                        out->pending = 1;
-                    }
-                }
-            c->contact_begin[i + 1] = buffer->count - before; /* a count until the prefix below */
-        }
-    }
-    if (failed)
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for contacts");
-    crowd_counts_to_offsets(c->contact_begin, n);
-    size_t total = c->contact_begin[n];
-    if (!crowd_reserve((void **)&c->contacts, &c->contact_capacity, total ? total : 1, sizeof *c->contacts))
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for contacts");
-    size_t at = 0;
-    for (int t = 0; t < c->thread_buffer_count; ++t) {
-        crowd_contact_buffer *buffer = &c->thread_buffers[t];
-        if (buffer->count)
-            memcpy(c->contacts + at, buffer->items, buffer->count * sizeof *buffer->items);
-        at += buffer->count;
-    }
-#pragma omp parallel for schedule(static)
+    /* Each pair once, in its slot. */
+    uint32_t pairs = 0;
+#pragma omp parallel for schedule(static) reduction(+ : pairs)
     for (long i = 0; i < (long)n; ++i)
-        for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e)
-            if (c->contacts[e].pending)
-                mirror(c, (uint32_t)i, &c->contacts[e]);
+        for (size_t h = c->half_begin[i]; h < c->half_begin[i + 1]; ++h) {
+            uint32_t j = c->half_other[h];
+            bool near = reaches_overlap(c, (uint32_t)i, j);
+            c->pair_near[h] = near;
+            if (near) {
+                crowd_contact_setup(c, (uint32_t)i, j, &c->pair_contact[h]);
+                pairs++;
+            }
+        }
+    c->pair_count = pairs;
+    /* Each agent's contacts, in the order of its full list. */
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < (long)n; ++i) {
+        size_t at = c->list_begin[i];
+        for (size_t e = c->list_begin[i]; e < c->list_begin[i + 1]; ++e) {
+            crowd_list_entry entry = c->list[e];
+            if (!c->pair_near[entry.pair])
+                continue;
+            if (entry.other > (uint32_t)i)
+                c->contacts[at] = c->pair_contact[entry.pair];
+            else
+                mirror(&c->pair_contact[entry.pair], entry.other, &c->contacts[at]);
+            at++;
+        }
+        c->contact_end[i] = at;
+    }
     return SKIM_OK;
 }

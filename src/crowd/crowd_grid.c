@@ -2,17 +2,19 @@
    where each object sits in one cell and tests only the objects in its own
    and the surrounding cells).
 
-   This builds each agent's neighbour list: the agents whose bounds overlap
-   its bound, a bound being its reach (how far it can get this step, see
-   crowd_contacts.c) grown by a skin so the list stays good for several
-   steps: a disc across up and an extent along up.
+   This builds each agent's half list: the agents of higher index whose
+   bounds overlap its bound, a bound being its reach (how far it can get
+   this step, see crowd_contacts.c) grown by a skin so the list stays good
+   for several steps: a disc across up and an extent along up. Each pair is
+   so listed once, and its entry is the pair's slot for the step's
+   constraint; crowd_lists.c makes the lists both ways from them.
 
    The grid: square cells across up, twice the mean bound wide. Each agent
    is entered once, in the cell of its center, with what the pair test needs
    (its position and bounds), so the test reads the grid alone. An agent
    looks through the cells within its bound plus the largest bound in the
-   grid, which holds every agent whose bound can overlap its own; both
-   agents of a pair find each other, and each lists the other once. Agents
+   grid, which holds every agent whose bound can overlap its own, and lists
+   those of higher index. Agents
    whose bound is more than BIG_FACTOR times the mean (a very fast one) are
    kept out of the grid, so that one bullet does not widen everyone's
    search: they are tested against every agent directly.
@@ -21,7 +23,9 @@
    box is small (then a row of cells is one run of memory), else hashed.
    The result depends only on the agents, not on the thread count: entries
    are made in agent order, the bucket sort is stable, and each agent's
-   list is built by one thread in cell order. */
+   list is built by one thread in cell order. That order is also kept as
+   each agent's rank (its position in the sorted grid, big agents after),
+   by which crowd_lists.c puts the full lists in the same order. */
 #include "crowd_internal.h"
 
 #include <math.h>
@@ -149,6 +153,7 @@ static skim_status build_grid(skim_crowd *c, uint32_t n)
         total++;
     }
     c->largest_reach = largest;
+    c->grid_count = total;
     size_t buckets = 64;
     c->grid_dense = false;
     if (total > 0) {
@@ -200,10 +205,19 @@ static skim_status build_grid(skim_crowd *c, uint32_t n)
     for (size_t b = buckets; b > 0; --b)
         c->bucket_start[b] = c->bucket_start[b - 1];
     c->bucket_start[0] = 0;
+    /* The scan's order: a grid agent lists others in sorted order (in the
+       row-major layout; in the hashed one, cells come in scan order, so
+       this is only the same order for every list, which is all
+       crowd_lists.c needs), then the big agents. */
+    for (uint32_t e = 0; e < total; ++e)
+        c->rank[c->sorted[e].agent] = e;
+    for (uint32_t k = 0; k < c->big_count; ++k)
+        c->rank[c->big_list[k]] = total + k;
     return SKIM_OK;
 }
 
-/* Tests agent i against the entries [first, last) of the sorted grid. */
+/* Tests agent i against the entries [first, last) of the sorted grid of
+   higher index. */
 static bool test_entries(const skim_crowd *c, uint32_t i, uint32_t first, uint32_t last, bool check_cell,
                          int32_t cx, int32_t cy, crowd_index_buffer *out)
 {
@@ -211,7 +225,7 @@ static bool test_entries(const skim_crowd *c, uint32_t i, uint32_t first, uint32
     const float reach = c->bound[i], vreach = c->vbound[i];
     for (uint32_t e = first; e < last; ++e) {
         const crowd_grid_entry *entry = &c->sorted[e];
-        if (entry->agent == i || (check_cell && (entry->cx != cx || entry->cy != cy)))
+        if (entry->agent <= i || (check_cell && (entry->cx != cx || entry->cy != cy)))
             continue;
         if (overlap(p, reach, vreach, entry->p, entry->reach, entry->vreach) &&
             !push_neighbour(out, entry->agent))
@@ -220,7 +234,8 @@ static bool test_entries(const skim_crowd *c, uint32_t i, uint32_t first, uint32
     return true;
 }
 
-/* The neighbours of grid agent i, in cell order, then the big agents. */
+/* The neighbours of higher index of grid agent i, in cell order, then the
+   big agents. */
 static bool find_for_small(const skim_crowd *c, uint32_t i, crowd_index_buffer *out)
 {
     const float *p = c->proj + 3 * (size_t)i;
@@ -254,7 +269,7 @@ static bool find_for_small(const skim_crowd *c, uint32_t i, crowd_index_buffer *
     }
     for (uint32_t k = 0; k < c->big_count; ++k) {
         uint32_t j = c->big_list[k];
-        if (bounds_overlap(c, i, j) && !push_neighbour(out, j))
+        if (j > i && bounds_overlap(c, i, j) && !push_neighbour(out, j))
             return false;
     }
     return true;
@@ -262,8 +277,8 @@ static bool find_for_small(const skim_crowd *c, uint32_t i, crowd_index_buffer *
 
 static bool find_for_big(const skim_crowd *c, uint32_t i, uint32_t n, crowd_index_buffer *out)
 {
-    for (uint32_t j = 0; j < n; ++j)
-        if (j != i && !is_ghost(c, j) && bounds_overlap(c, i, j) && !push_neighbour(out, j))
+    for (uint32_t j = i + 1; j < n; ++j)
+        if (!is_ghost(c, j) && bounds_overlap(c, i, j) && !push_neighbour(out, j))
             return false;
     return true;
 }
@@ -310,20 +325,20 @@ skim_status crowd_build_neighbours(skim_crowd *c, uint32_t n)
                 ok = c->big[i] ? find_for_big(c, i, n, buffer) : find_for_small(c, i, buffer);
             if (!ok)
                 failed = 1;
-            c->nb_begin[i + 1] = buffer->count - before; /* a count until the prefix below */
+            c->half_begin[i + 1] = buffer->count - before; /* a count until the prefix below */
         }
     }
     if (failed)
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for neighbours");
-    crowd_counts_to_offsets(c->nb_begin, n);
-    size_t total = c->nb_begin[n];
-    if (!crowd_reserve((void **)&c->nb_other, &c->nb_capacity, total ? total : 1, sizeof *c->nb_other))
+    crowd_counts_to_offsets(c->half_begin, n);
+    size_t total = c->half_begin[n];
+    if (!crowd_reserve((void **)&c->half_other, &c->half_capacity, total ? total : 1, sizeof *c->half_other))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for neighbours");
     size_t at = 0;
     for (int t = 0; t < c->index_buffer_count; ++t) {
         crowd_index_buffer *buffer = &c->index_buffers[t];
         if (buffer->count)
-            memcpy(c->nb_other + at, buffer->items, buffer->count * sizeof *buffer->items);
+            memcpy(c->half_other + at, buffer->items, buffer->count * sizeof *buffer->items);
         at += buffer->count;
     }
     return SKIM_OK;

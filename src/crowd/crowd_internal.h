@@ -1,5 +1,7 @@
 /* Crowd internals shared by crowd.c (the API), crowd_grid.c (broadphase),
-   crowd_solver.c (agent-agent constraints) and crowd_step.c (one step).
+   crowd_lists.c (neighbour lists both ways), crowd_contacts.c (this step's
+   contacts), crowd_solver.c (agent-agent constraints), crowd_check.c (the
+   check) and crowd_step.c (one step).
 
    Two index spaces: an agent's id is its slot in the capacity-long arrays
    of struct skim_crowd; during a step the active agents are numbered
@@ -25,20 +27,20 @@ typedef struct crowd_contact {
     float    share;    /* fraction of a violation self moves */
     float    share_other; /* and the other agent */
     uint8_t  vertical; /* n is +-up */
-    uint8_t  pending;  /* broadphase only: to be mirrored from the other agent's list */
 } crowd_contact;
-
-/* Growable per-thread array of contacts. */
-typedef struct crowd_contact_buffer {
-    crowd_contact *items;
-    size_t count, capacity;
-} crowd_contact_buffer;
 
 /* Growable per-thread array of agent indices. */
 typedef struct crowd_index_buffer {
     uint32_t *items;
     size_t count, capacity;
 } crowd_index_buffer;
+
+/* An entry of an agent's full neighbour list: the other agent and the
+   pair's slot (the other's or its own half-list entry, crowd_lists.c). */
+typedef struct crowd_list_entry {
+    uint32_t other;    /* active index */
+    uint32_t pair;     /* slot */
+} crowd_list_entry;
 
 /* The grid's entry: an agent in its home cell, with what the pair test
    reads. */
@@ -98,6 +100,7 @@ struct skim_crowd {
     uint8_t  *big;                      /* reach spans too many cells: tested against all */
     uint32_t *big_list;
     uint32_t  big_count;
+    uint32_t  grid_count;               /* agents entered in the grid (sorted holds them) */
     crowd_grid_entry *entries, *sorted;
     size_t    entry_capacity, sorted_capacity;
     uint32_t  bucket_mask;              /* hash layout */
@@ -112,20 +115,35 @@ struct skim_crowd {
     /* ---- neighbour lists (valid for several steps, crowd_contacts.c) ---- */
     float    *bound, *vbound;           /* reach and vreach grown by the skin, at the build */
     float    *built_proj;               /* 3 per agent: proj at the build */
-    size_t   *nb_begin;                 /* n + 1 */
-    uint32_t *nb_other;
-    size_t    nb_capacity;
+    /* Half lists (crowd_grid.c): agent i's neighbours j > i, each pair once;
+       an entry's index is the pair's slot. */
+    size_t   *half_begin;               /* n + 1 */
+    uint32_t *half_other;
+    size_t    half_capacity;
+    uint32_t *rank;                     /* the grid's order: position in sorted, big agents after */
+    /* Full lists (crowd_lists.c): both directions, each in the order the
+       grid scan would list it, with the pair's slot in the half lists. */
+    size_t   *list_begin;               /* n + 1 */
+    size_t   *list_fill;                /* n: cursor while filling */
+    crowd_list_entry *list;
+    size_t    list_capacity;
     bool      lists_valid;
     crowd_index_buffer *index_buffers;
     int       index_buffer_count;
     uint32_t  list_builds;              /* count of rebuilds, for the stats */
 
     /* ---- contacts ---- */
-    crowd_contact *contacts;            /* all agents' lists, in active order */
+    /* Per pair slot: whether the reaches overlap this step, and then the
+       constraint seen from the lower index. */
+    uint8_t       *pair_near;
+    crowd_contact *pair_contact;
+    size_t         pair_capacity, pair_near_capacity;
+    uint32_t       pair_count;          /* pairs near this step */
+    /* Agent i's contacts are contacts[list_begin[i] .. contact_end[i]): in
+       the room of its full list, so every agent writes its own. */
+    crowd_contact *contacts;
     size_t         contact_capacity;
-    size_t        *contact_begin;       /* n + 1 */
-    crowd_contact_buffer *thread_buffers;
-    int            thread_buffer_count;
+    size_t        *contact_end;         /* n */
 
     skim_crowd_stats stats;
 };
@@ -133,10 +151,12 @@ struct skim_crowd {
 /* Grows a buffer to hold at least need items of size bytes; false if out of memory. */
 bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size);
 
-/* Broadphase (crowd_grid.c): neighbour lists nb_begin / nb_other of the n
-   active agents from proj, bound and vbound. */
+/* Broadphase (crowd_grid.c): the half lists half_begin / half_other and
+   rank of the n active agents from proj, bound and vbound. */
 skim_status crowd_build_neighbours(skim_crowd *crowd, uint32_t n);
-/* This step's contacts (crowd_contacts.c): crowd->contacts / contact_begin
+/* The full lists (crowd_lists.c) from the half lists. */
+skim_status crowd_complete_lists(skim_crowd *crowd, uint32_t n);
+/* This step's contacts (crowd_contacts.c): crowd->contacts / contact_end
    from the neighbour lists (rebuilt when no longer good) and reach, vreach. */
 skim_status crowd_find_contacts(skim_crowd *crowd, uint32_t n);
 

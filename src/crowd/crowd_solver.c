@@ -215,7 +215,6 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t self, uint32_t other, cro
     out->share = self_is_a ? share_a : share_b;
     out->share_other = self_is_a ? share_b : share_a;
     out->vertical = vertical;
-    out->pending = 0;
 }
 
 /* One Jacobi update of agent i: its position from the previous sweep's
@@ -226,7 +225,7 @@ static bool relax_agent(skim_crowd *c, const float *q, float *next, long i, uint
     const float *qi = q + 3 * i;
     float push[3] = { 0, 0, 0 };
     bool violated = false;
-    for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
+    for (size_t e = c->list_begin[i]; e < c->contact_end[i]; ++e) {
         const crowd_contact *ct = &c->contacts[e];
         const float *qj = q + 3 * (size_t)ct->other;
         float gap = (qi[0] - qj[0]) * ct->n[0] + (qi[1] - qj[1]) * ct->n[1] + (qi[2] - qj[2]) * ct->n[2];
@@ -304,7 +303,7 @@ void crowd_solve(skim_crowd *c, uint32_t n)
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; ++i) {
         bool near = c->in_work[i];
-        for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1] && !near; ++e)
+        for (size_t e = c->list_begin[i]; e < c->contact_end[i] && !near; ++e)
             near = c->in_work[c->contacts[e].other];
         if (near)
             c->work[m++] = i;
@@ -333,7 +332,7 @@ void crowd_solve(skim_crowd *c, uint32_t n)
         for (uint32_t k = 0; k < m; ++k) {
             uint32_t i = c->work[k];
             bool near = c->in_work[i];
-            for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1] && !near; ++e)
+            for (size_t e = c->list_begin[i]; e < c->contact_end[i] && !near; ++e)
                 near = c->in_work[c->contacts[e].other];
             if (near)
                 c->work[kept++] = i;

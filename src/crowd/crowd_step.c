@@ -344,7 +344,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     }
     commit(c, n, dt, agents);
     double t4 = crowd_seconds();
-    c->stats.pairs = agents ? (uint32_t)(c->contact_begin[n] / 2) : 0;
+    c->stats.pairs = agents ? c->pair_count : 0;
     c->stats.check_rounds = rounds;
     c->stats.closest_gap = closest;
     c->stats.seconds_agents = (t2 - t1) + (t4 - t3);
