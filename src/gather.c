@@ -98,6 +98,17 @@ static void gather_run(const skim_world *world, const gather_setup *g, uint32_t 
             simde__m128 rel[3];
             for (int axis = 0; axis < 3; ++axis)
                 rel[axis] = simde_mm_sub_ps(corner[v][axis], g->start[axis]);
+            /* Without rotation the off-diagonal products are zeros and the
+               sums below return the diagonal product unchanged (up to the
+               sign of an exact zero), so one multiply per coordinate does:
+               the common case of spheres and upright shapes. Every gather
+               (BVH, brute force, moves) takes the same branch for the same
+               shape, so they still hand the kernels identical bits. */
+            if (g->diagonal) {
+                for (int k = 0; k < 3; ++k)
+                    unit[v][k] = simde_mm_mul_ps(g->to_unit[k][k], rel[k]);
+                continue;
+            }
             for (int k = 0; k < 3; ++k)
                 unit[v][k] = simde_mm_add_ps(
                     simde_mm_add_ps(simde_mm_mul_ps(g->to_unit[k][0], rel[0]),
@@ -146,12 +157,16 @@ static void setup_box(gather_setup *g, const skim_ellipsoid_space *space, const 
        sweep): the segment fields are set by skim_path_gather_init and read
        only when swept. */
     g->swept = false;
+    g->diagonal = true;
     for (int axis = 0; axis < 3; ++axis) {
         g->start[axis] = simde_mm_set1_ps(start[axis]);
         g->box_min[axis] = simde_mm_set1_ps(box_min[axis]);
         g->box_max[axis] = simde_mm_set1_ps(box_max[axis]);
-        for (int j = 0; j < 3; ++j)
+        for (int j = 0; j < 3; ++j) {
             g->to_unit[axis][j] = simde_mm_set1_ps(space->to_unit[axis][j]);
+            if (j != axis && space->to_unit[axis][j] != 0.0f)
+                g->diagonal = false;
+        }
     }
     g->material_mask = material_mask;
     g->all_materials = material_mask == UINT64_MAX;

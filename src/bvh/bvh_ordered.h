@@ -32,6 +32,7 @@
 typedef struct skim_path_gather {
     simde__m128 start[3];
     simde__m128 to_unit[3][3];
+    bool        diagonal; /* to_unit has exact zeros off its diagonal (no rotation) */
     simde__m128 box_min[3], box_max[3];
     bool        swept;  /* false: a plain box gather (no segment test) */
     simde__m128 inverse_delta[3], reach[3];
