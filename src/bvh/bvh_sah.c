@@ -8,7 +8,7 @@
 
    A full-sweep variant (exact SAH over centroids sorted on each axis) is
    kept as the yardstick the binned builder is measured against. */
-#include "bvh_binary.h"
+#include "bvh_sah_binning.h"
 
 #include <math.h>
 #include <omp.h>
@@ -17,13 +17,9 @@
 #include <string.h>
 
 enum {
-    MAX_BINS = 32,
     /* Below this many primitives a subtree is built by the thread that
        found it: a task costs more than the work. */
     TASK_MIN_PRIMS = 4096,
-    /* Nodes this large are binned by several tasks, chunk by chunk. */
-    PARALLEL_BIN_MIN_PRIMS = 1 << 17,
-    BIN_CHUNK = 1 << 15,
     /* Past this depth splits go to the middle of the primitive order, which
        halves the count: the depth stays below SKIM_BVH_MAX_DEPTH for any
        input, however adversarial its geometry. */
@@ -53,265 +49,48 @@ static float leaf_cost(uint32_t triangles)
     return (float)((triangles + LEAF_PACKET - 1) / LEAF_PACKET);
 }
 
-typedef struct range_info {
-    simde__m128 lo, hi;                   /* box of the primitives */
-    simde__m128 centroid_lo, centroid_hi; /* bounds of lo + hi (twice the centroid) */
-} range_info;
-
-typedef struct bin_map {
-    simde__m128 offset, scale, top;
-} bin_map;
-
-typedef struct bins {
-    simde__m128 lo[3][MAX_BINS], hi[3][MAX_BINS];
-    uint32_t    count[3][MAX_BINS];
-} bins;
-
-typedef struct split {
-    bool     found;
-    int      axis, bin;
-    float    cost;          /* A_left * N_left + A_right * N_right */
-    uint32_t left_count, right_count;
-    float    left_area, right_area;
-} split;
-
 typedef struct build_context {
     skim_bvh_prim        *prims;
+    skim_bvh_prim        *scratch; /* for the chunked partition; NULL when no node is that large */
     skim_bvh_binary_node *nodes;
     int                   bin_count;
     uint32_t              max_leaf;
     skim_bvh_split_method method;
     bool                  parallel;
+    bool                  out_of_memory; /* set (only ever to true) by any task that ran out */
 } build_context;
 
 static const float infinity = INFINITY;
 
-/* The box halves of a primitive with the id lane zeroed. */
-static inline simde__m128 load_lo(const skim_bvh_prim *p)
+static void note_out_of_memory(build_context *ctx)
 {
-    const simde__m128 xyz = simde_mm_castsi128_ps(simde_mm_set_epi32(0, -1, -1, -1));
-    return simde_mm_and_ps(simde_mm_load_ps(p->lo), xyz);
-}
-static inline simde__m128 load_hi(const skim_bvh_prim *p) { return simde_mm_load_ps(p->hi); }
-
-static void range_clear(range_info *r)
-{
-    r->lo = r->centroid_lo = simde_mm_set1_ps(infinity);
-    r->hi = r->centroid_hi = simde_mm_set1_ps(-infinity);
+    #pragma omp atomic write
+    ctx->out_of_memory = true;
 }
 
-static void range_add(range_info *r, simde__m128 lo, simde__m128 hi)
+/* The best binned split of a node and the bins it came from (kept for the
+   chunked partition of large nodes). Kept out of build_node so the bins'
+   few kilobytes are off the stack while the recursion goes deeper. */
+static skim_sah_split choose_binned_split(build_context *ctx, uint32_t begin, uint32_t end,
+                                          const skim_sah_range *r, skim_sah_bin_map *map,
+                                          skim_sah_chunks *chunks)
 {
-    simde__m128 centroid = simde_mm_add_ps(lo, hi);
-    r->lo = simde_mm_min_ps(r->lo, lo);
-    r->hi = simde_mm_max_ps(r->hi, hi);
-    r->centroid_lo = simde_mm_min_ps(r->centroid_lo, centroid);
-    r->centroid_hi = simde_mm_max_ps(r->centroid_hi, centroid);
-}
-
-static void range_of(const skim_bvh_prim *prims, uint32_t begin, uint32_t end, range_info *r)
-{
-    range_clear(r);
-    for (uint32_t i = begin; i < end; ++i)
-        range_add(r, load_lo(&prims[i]), load_hi(&prims[i]));
-}
-
-/* skim_bvh_half_area in registers: dx*dy + dy*dz + dz*dx, summed in that
-   order (so it equals the scalar form bit for bit). */
-static inline float half_area_m128(simde__m128 lo, simde__m128 hi)
-{
-    simde__m128 d = simde_mm_sub_ps(hi, lo);
-    simde__m128 products = simde_mm_mul_ps(d, simde_mm_shuffle_ps(d, d, SIMDE_MM_SHUFFLE(3, 0, 2, 1)));
-    simde__m128 sum = simde_mm_add_ss(products, simde_mm_shuffle_ps(products, products, SIMDE_MM_SHUFFLE(1, 1, 1, 1)));
-    sum = simde_mm_add_ss(sum, simde_mm_shuffle_ps(products, products, SIMDE_MM_SHUFFLE(2, 2, 2, 2)));
-    return simde_mm_cvtss_f32(sum);
-}
-
-static bin_map make_bin_map(const range_info *r, int bin_count)
-{
-    float lo[4], hi[4], scale[4] = { 0 };
-    simde_mm_storeu_ps(lo, r->centroid_lo);
-    simde_mm_storeu_ps(hi, r->centroid_hi);
-    for (int axis = 0; axis < 3; ++axis) {
-        float extent = hi[axis] - lo[axis];
-        /* Slightly under bin_count / extent so the largest centroid lands
-           in the last bin rather than one past it. */
-        scale[axis] = extent > 0.0f ? (float)bin_count * 0.99999f / extent : 0.0f;
-        if (!isfinite(scale[axis]))
-            scale[axis] = 0.0f;
-    }
-    lo[3] = 0.0f;
-    bin_map map = {
-        .offset = simde_mm_loadu_ps(lo),
-        .scale = simde_mm_loadu_ps(scale),
-        .top = simde_mm_set1_ps((float)(bin_count - 1)),
-    };
-    return map;
-}
-
-/* The bin of a primitive on each axis. Clamping happens in float before
-   the conversion (max returns its second operand for NaN), so the index is
-   in range for any input. The partition uses this very function, so a
-   primitive always goes to the side its bin was counted on. */
-static inline simde__m128i bin_of(const bin_map *map, simde__m128 lo, simde__m128 hi)
-{
-    simde__m128 t = simde_mm_mul_ps(simde_mm_sub_ps(simde_mm_add_ps(lo, hi), map->offset),
-                                    map->scale);
-    t = simde_mm_min_ps(simde_mm_max_ps(t, simde_mm_setzero_ps()), map->top);
-    return simde_mm_cvttps_epi32(t);
-}
-
-static void bins_clear(bins *b, int bin_count)
-{
-    for (int axis = 0; axis < 3; ++axis)
-        for (int k = 0; k < bin_count; ++k) {
-            b->lo[axis][k] = simde_mm_set1_ps(infinity);
-            b->hi[axis][k] = simde_mm_set1_ps(-infinity);
-            b->count[axis][k] = 0;
-        }
-}
-
-static void bins_add(bins *b, const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
-                     const bin_map *map)
-{
-    for (uint32_t i = begin; i < end; ++i) {
-        simde__m128 lo = load_lo(&prims[i]), hi = load_hi(&prims[i]);
-        int32_t k[4];
-        simde_mm_storeu_si128((simde__m128i *)k, bin_of(map, lo, hi));
-        for (int axis = 0; axis < 3; ++axis) {
-            b->lo[axis][k[axis]] = simde_mm_min_ps(b->lo[axis][k[axis]], lo);
-            b->hi[axis][k[axis]] = simde_mm_max_ps(b->hi[axis][k[axis]], hi);
-            b->count[axis][k[axis]]++;
-        }
-    }
-}
-
-static void bins_merge(bins *into, const bins *from, int bin_count)
-{
-    for (int axis = 0; axis < 3; ++axis)
-        for (int k = 0; k < bin_count; ++k) {
-            into->lo[axis][k] = simde_mm_min_ps(into->lo[axis][k], from->lo[axis][k]);
-            into->hi[axis][k] = simde_mm_max_ps(into->hi[axis][k], from->hi[axis][k]);
-            into->count[axis][k] += from->count[axis][k];
-        }
-}
-
-/* Fills b for [begin, end): in chunks over tasks when the node is large. */
-static void bin_node(const build_context *ctx, uint32_t begin, uint32_t end, const bin_map *map,
-                     int bin_count, bins *b)
-{
-    bins_clear(b, bin_count);
-    uint32_t n = end - begin;
-    bins *partial = NULL;
-    uint32_t chunks = (n + BIN_CHUNK - 1) / BIN_CHUNK;
-    if (ctx->parallel && n >= PARALLEL_BIN_MIN_PRIMS)
-        partial = aligned_alloc(64, (size_t)chunks * sizeof *partial);
-    if (!partial) { /* small node, or no memory for the partial bins: bin here */
-        bins_add(b, ctx->prims, begin, end, map);
-        return;
-    }
-    for (uint32_t c = 0; c < chunks; ++c) {
-        #pragma omp task firstprivate(c) shared(partial)
-        {
-            uint32_t from = begin + c * BIN_CHUNK;
-            uint32_t to = n - c * BIN_CHUNK > BIN_CHUNK ? from + BIN_CHUNK : end;
-            bins_clear(&partial[c], bin_count);
-            bins_add(&partial[c], ctx->prims, from, to, map);
-        }
-    }
-    #pragma omp taskwait
-    for (uint32_t c = 0; c < chunks; ++c)
-        bins_merge(b, &partial[c], bin_count);
-    free(partial);
-}
-
-/* The best binned split of a node: sweep each axis's bins from the right
-   recording areas and counts, then from the left. Ties keep the first
-   (lowest axis, lowest bin), so the choice is deterministic. Kept out of
-   build_node so the bins' few kilobytes are off the stack while the
-   recursion goes deeper. */
-static split choose_binned_split(const build_context *ctx, uint32_t begin, uint32_t end,
-                                 const range_info *r, bin_map *map)
-{
-    bins b;
+    skim_sah_bins b;
     /* A node of n primitives gets at most n bins: more cannot separate
        more centroids, and evaluating 16 or 32 bins on three axes at every
        small node was 40% of the build's instructions. */
     uint32_t n_prims = end - begin;
     const int n = n_prims < (uint32_t)ctx->bin_count ? (int)n_prims : ctx->bin_count;
-    *map = make_bin_map(r, n);
-    bin_node(ctx, begin, end, map, n, &b);
-    split best = { .found = false, .cost = infinity };
-    float centroid_lo[4], centroid_hi[4];
-    simde_mm_storeu_ps(centroid_lo, r->centroid_lo);
-    simde_mm_storeu_ps(centroid_hi, r->centroid_hi);
-    for (int axis = 0; axis < 3; ++axis) {
-        if (!(centroid_hi[axis] > centroid_lo[axis]))
-            continue;
-        float right_area[MAX_BINS];
-        uint32_t right_count[MAX_BINS];
-        simde__m128 lo = simde_mm_set1_ps(infinity), hi = simde_mm_set1_ps(-infinity);
-        uint32_t count = 0;
-        for (int k = n - 1; k > 0; --k) {
-            lo = simde_mm_min_ps(lo, b.lo[axis][k]);
-            hi = simde_mm_max_ps(hi, b.hi[axis][k]);
-            count += b.count[axis][k];
-            right_area[k] = count ? half_area_m128(lo, hi) : 0.0f;
-            right_count[k] = count;
+    *map = skim_sah_make_bin_map(r, n);
+    if (n_prims >= SKIM_SAH_CHUNKED_MIN_PRIMS) {
+        if (!skim_sah_bin_chunked(ctx->prims, begin, end, map, ctx->parallel, chunks, &b)) {
+            note_out_of_memory(ctx);
+            return (skim_sah_split){ .found = false };
         }
-        lo = simde_mm_set1_ps(infinity);
-        hi = simde_mm_set1_ps(-infinity);
-        count = 0;
-        for (int k = 1; k < n; ++k) {
-            lo = simde_mm_min_ps(lo, b.lo[axis][k - 1]);
-            hi = simde_mm_max_ps(hi, b.hi[axis][k - 1]);
-            count += b.count[axis][k - 1];
-            if (count == 0 || right_count[k] == 0)
-                continue;
-            float left_area = half_area_m128(lo, hi);
-            float cost = left_area * (float)count + right_area[k] * (float)right_count[k];
-            if (cost < best.cost) {
-                best = (split){ .found = true, .axis = axis, .bin = k, .cost = cost,
-                                .left_count = count, .right_count = right_count[k],
-                                .left_area = left_area, .right_area = right_area[k] };
-            }
-        }
+    } else {
+        skim_sah_bin_range(ctx->prims, begin, end, map, &b);
     }
-    return best;
-}
-
-/* Hoare partition by bin: [begin, mid) below split->bin, [mid, end) at or
-   above, accumulating each side's box and centroid bounds on the way. */
-static uint32_t partition_by_bin(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
-                                 const bin_map *map, const split *s, range_info *left,
-                                 range_info *right)
-{
-    range_clear(left);
-    range_clear(right);
-    uint32_t i = begin, j = end;
-    for (;;) {
-        for (; i < j; ++i) {
-            simde__m128 lo = load_lo(&prims[i]), hi = load_hi(&prims[i]);
-            int32_t k[4];
-            simde_mm_storeu_si128((simde__m128i *)k, bin_of(map, lo, hi));
-            if (k[s->axis] >= s->bin)
-                break;
-            range_add(left, lo, hi);
-        }
-        for (; i < j; --j) {
-            simde__m128 lo = load_lo(&prims[j - 1]), hi = load_hi(&prims[j - 1]);
-            int32_t k[4];
-            simde_mm_storeu_si128((simde__m128i *)k, bin_of(map, lo, hi));
-            if (k[s->axis] < s->bin)
-                break;
-            range_add(right, lo, hi);
-        }
-        if (i >= j)
-            return i;
-        skim_bvh_prim swap = prims[i];
-        prims[i] = prims[j - 1];
-        prims[j - 1] = swap;
-    }
+    return skim_sah_best_split(&b, map, r);
 }
 
 /* ---- the full-sweep yardstick ---- */
@@ -326,34 +105,39 @@ static int compare_centroids(const void *a, const void *b, void *axis_ptr)
     return ip < iq ? -1 : (ip > iq);
 }
 
+static void accumulate_box(simde__m128 *lo, simde__m128 *hi, const skim_bvh_prim *p)
+{
+    *lo = simde_mm_min_ps(*lo, skim_sah_load_lo(p));
+    *hi = simde_mm_max_ps(*hi, skim_sah_load_hi(p));
+}
+
 /* Exact SAH: every position between centroids sorted on every axis. Leaves
    [begin, end) sorted on the chosen axis. Returns false without memory. */
 static bool choose_full_sweep_split(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
-                                    split *best)
+                                    skim_sah_split *best)
 {
     uint32_t n = end - begin;
     float *right_area = malloc((size_t)n * sizeof *right_area);
     if (!right_area)
         return false;
-    *best = (split){ .found = false, .cost = infinity };
+    *best = (skim_sah_split){ .found = false, .cost = infinity };
     for (int axis = 0; axis < 3; ++axis) {
         qsort_r(prims + begin, n, sizeof *prims, compare_centroids, &axis);
-        range_info acc;
-        range_clear(&acc);
+        simde__m128 lo = simde_mm_set1_ps(infinity), hi = simde_mm_set1_ps(-infinity);
         for (uint32_t k = n; k-- > 1;) {
-            range_add(&acc, load_lo(&prims[begin + k]), load_hi(&prims[begin + k]));
-            right_area[k] = half_area_m128(acc.lo, acc.hi);
+            accumulate_box(&lo, &hi, &prims[begin + k]);
+            right_area[k] = skim_sah_half_area(lo, hi);
         }
-        range_clear(&acc);
+        lo = simde_mm_set1_ps(infinity);
+        hi = simde_mm_set1_ps(-infinity);
         for (uint32_t k = 1; k < n; ++k) {
-            range_add(&acc, load_lo(&prims[begin + k - 1]),
-                      load_hi(&prims[begin + k - 1]));
-            float left_area = half_area_m128(acc.lo, acc.hi);
+            accumulate_box(&lo, &hi, &prims[begin + k - 1]);
+            float left_area = skim_sah_half_area(lo, hi);
             float cost = left_area * (float)k + right_area[k] * (float)(n - k);
             if (cost < best->cost)
-                *best = (split){ .found = true, .axis = axis, .bin = (int)k, .cost = cost,
-                                 .left_count = k, .right_count = n - k,
-                                 .left_area = left_area, .right_area = right_area[k] };
+                *best = (skim_sah_split){ .found = true, .axis = axis, .bin = (int)k, .cost = cost,
+                                          .left_count = k, .right_count = n - k,
+                                          .left_area = left_area, .right_area = right_area[k] };
         }
     }
     free(right_area);
@@ -362,8 +146,25 @@ static bool choose_full_sweep_split(skim_bvh_prim *prims, uint32_t begin, uint32
     return true;
 }
 
-static void build_node(const build_context *ctx, uint32_t slot, uint32_t begin, uint32_t end,
-                       const range_info *r, uint32_t depth)
+/* Splits [begin, end) at the binned split s: in chunks (stable, in
+   parallel when the build is) for large nodes, in place otherwise. */
+static uint32_t partition_binned(build_context *ctx, uint32_t begin, uint32_t end,
+                                 const skim_sah_bin_map *map, const skim_sah_split *s,
+                                 const skim_sah_chunks *chunks, skim_sah_range *left,
+                                 skim_sah_range *right)
+{
+    if (end - begin < SKIM_SAH_CHUNKED_MIN_PRIMS)
+        return skim_sah_partition(ctx->prims, begin, end, map, s, left, right);
+    bool ok;
+    uint32_t mid = skim_sah_partition_chunked(ctx->prims, ctx->scratch, begin, end, map, s, chunks,
+                                              ctx->parallel, left, right, &ok);
+    if (!ok)
+        note_out_of_memory(ctx);
+    return mid;
+}
+
+static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32_t end,
+                       const skim_sah_range *r, uint32_t depth)
 {
     skim_bvh_binary_node *node = &ctx->nodes[slot];
     float lo[4], hi[4];
@@ -378,13 +179,14 @@ static void build_node(const build_context *ctx, uint32_t slot, uint32_t begin, 
     if (n == 1)
         return;
 
-    split s = { .found = false };
-    bin_map map;
+    skim_sah_split s = { .found = false };
+    skim_sah_bin_map map;
+    skim_sah_chunks chunks = { 0 };
     bool binned = false;
     if (depth < MEDIAN_SPLIT_DEPTH) {
         if (ctx->method == SKIM_BVH_SPLIT_FULL_SWEEP && choose_full_sweep_split(ctx->prims, begin, end, &s)) {
         } else {
-            s = choose_binned_split(ctx, begin, end, r, &map);
+            s = choose_binned_split(ctx, begin, end, r, &map, &chunks);
             binned = true;
         }
     }
@@ -397,24 +199,27 @@ static void build_node(const build_context *ctx, uint32_t slot, uint32_t begin, 
         bool leaf = !s.found || !(area > 0.0f) ||
                     leaf_cost(n) <= split_cost + (s.left_area * leaf_cost(s.left_count) +
                                                   s.right_area * leaf_cost(s.right_count)) / area;
-        if (leaf)
+        if (leaf) {
+            skim_sah_chunks_free(&chunks);
             return;
+        }
     }
 
     uint32_t mid = begin + n / 2;
-    range_info left, right;
-    if (s.found && binned) {
-        mid = partition_by_bin(ctx->prims, begin, end, &map, &s, &left, &right);
-    } else if (s.found) {
+    skim_sah_range left, right;
+    if (s.found && binned)
+        mid = partition_binned(ctx, begin, end, &map, &s, &chunks, &left, &right);
+    else if (s.found)
         mid = begin + s.left_count;
-    }
+    skim_sah_chunks_free(&chunks);
     if (!(s.found && binned) || mid == begin || mid == end) {
-        /* No usable split (identical centroids, the depth cap, or the
-           full sweep's sorted order): split the primitive order in two. */
+        /* No usable split (identical centroids, the depth cap, the full
+           sweep's sorted order, or no memory for a chunked partition):
+           split the primitive order in two. */
         if (mid == begin || mid == end)
             mid = begin + n / 2;
-        range_of(ctx->prims, begin, mid, &left);
-        range_of(ctx->prims, mid, end, &right);
+        skim_sah_range_of(ctx->prims, begin, mid, &left);
+        skim_sah_range_of(ctx->prims, mid, end, &right);
     }
     node->count = 0;
     node->first = slot + 1;
@@ -498,19 +303,31 @@ skim_status skim_bvh_build_binary(const skim_world *world, const skim_world_def 
         memcpy(&prims[i].lo[3], &i, sizeof i);
         prims[i].hi[3] = 0.0f;
     }
-    range_info root;
-    range_of(prims, 0, n, &root);
+    skim_sah_range root;
+    skim_sah_range_of(prims, 0, n, &root);
 
     build_context ctx = {
         .prims = prims, .nodes = out->nodes, .bin_count = def->sah_bins,
         .max_leaf = (uint32_t)def->max_leaf_triangles, .method = method, .parallel = parallel,
     };
+    if (n >= SKIM_SAH_CHUNKED_MIN_PRIMS && method == SKIM_BVH_SPLIT_BINNED) {
+        ctx.scratch = aligned_alloc(64, ((size_t)n * sizeof(skim_bvh_prim) + 63) / 64 * 64);
+        if (!ctx.scratch) {
+            skim_bvh_binary_free(out);
+            return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: partition buffer for %u triangles", n);
+        }
+    }
     if (parallel) {
         #pragma omp parallel num_threads(threads)
         #pragma omp single
         build_node(&ctx, 0, 0, n, &root, 1);
     } else {
         build_node(&ctx, 0, 0, n, &root, 1);
+    }
+    free(ctx.scratch);
+    if (ctx.out_of_memory) {
+        skim_bvh_binary_free(out);
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: %u triangles", n);
     }
     measure_binary(out);
     return SKIM_OK;

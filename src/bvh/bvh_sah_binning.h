@@ -1,0 +1,134 @@
+/* The binned SAH's per-node steps (internal to the builder, src/bvh/):
+   binning primitive centroids on three axes, choosing the best bin
+   boundary, and partitioning the primitives at it. Wald 2007, "On fast
+   construction of SAH-based bounding volume hierarchies", section 3.
+
+   Every result depends only on the set of primitives of a node, never on
+   their order or on which thread looked at them: bins are reduced with
+   min, max and integer sums. Nodes of at least SKIM_SAH_CHUNKED_MIN_PRIMS
+   primitives are binned and partitioned chunk by chunk (OpenMP tasks when
+   the build is parallel); smaller ones in place by the thread that owns
+   them. Which path a node takes depends on its size alone, so the tree is
+   the same bit for bit for any thread count. */
+#ifndef SKIM_BVH_SAH_BINNING_H
+#define SKIM_BVH_SAH_BINNING_H
+
+#include "bvh_binary.h"
+
+#include <simde/x86/sse2.h>
+
+enum {
+    SKIM_SAH_MAX_BINS = 32,
+    /* Nodes this large are binned and partitioned in chunks of
+       SKIM_SAH_CHUNK primitives: in parallel when the build is, and always
+       with the stable, chunk-ordered partition (so one thread and two
+       give the same order). */
+    SKIM_SAH_CHUNKED_MIN_PRIMS = 1 << 16,
+    SKIM_SAH_CHUNK = 1 << 14,
+};
+
+/* A node's primitives: their box and the bounds of lo + hi (twice the
+   centroid, which is all binning needs and saves a multiply). */
+typedef struct skim_sah_range {
+    simde__m128 lo, hi;
+    simde__m128 centroid_lo, centroid_hi;
+} skim_sah_range;
+
+/* Centroid -> bin: bin = (lo + hi - offset) * scale, clamped to
+   [0, bin_count - 1] and truncated. */
+typedef struct skim_sah_bin_map {
+    simde__m128 offset, scale, top;
+    int         bin_count;
+} skim_sah_bin_map;
+
+/* One bin of one axis, a cache line: the box of the primitives whose
+   centroids fell in it and their count. */
+typedef struct skim_sah_bin {
+    simde__m128 lo, hi;
+    uint32_t    count;
+    uint32_t    unused[7];
+} skim_sah_bin;
+
+typedef struct skim_sah_bins {
+    skim_sah_bin bin[3][SKIM_SAH_MAX_BINS];
+} skim_sah_bins;
+
+/* The best boundary: primitives whose bin on axis is below bin go left.
+   cost = A_left * N_left + A_right * N_right (half areas). The children's
+   boxes come with it (the unions of the bins on either side), so the
+   partition need not recompute them. */
+typedef struct skim_sah_split {
+    bool        found;
+    int         axis, bin;
+    float       cost;
+    uint32_t    left_count, right_count;
+    float       left_area, right_area;
+    simde__m128 left_lo, left_hi, right_lo, right_hi;
+} skim_sah_split;
+
+/* The bins of a large node, chunk by chunk, kept from the binning to the
+   partition (which needs each chunk's count on either side). */
+typedef struct skim_sah_chunks {
+    skim_sah_bins *bins;  /* one per chunk */
+    uint32_t       count;
+} skim_sah_chunks;
+
+void skim_sah_range_clear(skim_sah_range *r);
+/* The box and centroid bounds of prims [begin, end). */
+void skim_sah_range_of(const skim_bvh_prim *prims, uint32_t begin, uint32_t end, skim_sah_range *r);
+
+skim_sah_bin_map skim_sah_make_bin_map(const skim_sah_range *r, int bin_count);
+
+/* Bins prims [begin, end) into b (cleared first). */
+void skim_sah_bin_range(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
+                  const skim_sah_bin_map *map, skim_sah_bins *b);
+
+/* Bins a large node chunk by chunk into chunks (allocated here; false
+   without memory) and merges the chunks into total. Tasks when parallel. */
+bool skim_sah_bin_chunked(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
+                          const skim_sah_bin_map *map, bool parallel, skim_sah_chunks *chunks,
+                          skim_sah_bins *total);
+void skim_sah_chunks_free(skim_sah_chunks *chunks);
+
+/* The best boundary over b on the axes where the centroids spread. Ties
+   keep the first (lowest axis, then lowest bin). */
+skim_sah_split skim_sah_best_split(const skim_sah_bins *b, const skim_sah_bin_map *map,
+                                   const skim_sah_range *r);
+
+/* Hoare partition in place: [begin, mid) goes left of s, [mid, end)
+   right; returns mid. Fills the children's centroid bounds (their boxes
+   are s's). */
+uint32_t skim_sah_partition(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
+                            const skim_sah_bin_map *map, const skim_sah_split *s,
+                            skim_sah_range *left, skim_sah_range *right);
+
+/* The same for a node binned by skim_sah_bin_chunked: a stable partition,
+   each chunk scattered into scratch at offsets its counts give, then
+   copied back. Tasks when parallel. Returns mid; false in *ok without
+   memory (prims are then unchanged). */
+uint32_t skim_sah_partition_chunked(skim_bvh_prim *prims, skim_bvh_prim *scratch, uint32_t begin,
+                                    uint32_t end, const skim_sah_bin_map *map, const skim_sah_split *s,
+                                    const skim_sah_chunks *chunks, bool parallel, skim_sah_range *left,
+                                    skim_sah_range *right, bool *ok);
+
+/* skim_bvh_half_area in registers, summed in the same order, so the two
+   agree bit for bit. */
+static inline float skim_sah_half_area(simde__m128 lo, simde__m128 hi)
+{
+    simde__m128 d = simde_mm_sub_ps(hi, lo);
+    simde__m128 products = simde_mm_mul_ps(d, simde_mm_shuffle_ps(d, d, SIMDE_MM_SHUFFLE(3, 0, 2, 1)));
+    simde__m128 sum = simde_mm_add_ss(products, simde_mm_shuffle_ps(products, products, SIMDE_MM_SHUFFLE(1, 1, 1, 1)));
+    sum = simde_mm_add_ss(sum, simde_mm_shuffle_ps(products, products, SIMDE_MM_SHUFFLE(2, 2, 2, 2)));
+    return simde_mm_cvtss_f32(sum);
+}
+
+/* A primitive's box halves with the id lane zeroed (the id's bits would
+   be a denormal or NaN operand otherwise). */
+static inline simde__m128 skim_sah_load_lo(const skim_bvh_prim *p)
+{
+    const simde__m128 xyz = simde_mm_castsi128_ps(simde_mm_set_epi32(0, -1, -1, -1));
+    return simde_mm_and_ps(simde_mm_load_ps(p->lo), xyz);
+}
+static inline simde__m128 skim_sah_load_hi(const skim_bvh_prim *p) { return simde_mm_load_ps(p->hi); }
+
+#endif
