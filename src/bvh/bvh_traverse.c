@@ -2,7 +2,11 @@
 #include "bvh.h"
 
 #include <simde/x86/sse2.h>
+#include <stddef.h>
 #include <string.h>
+
+_Static_assert(offsetof(skim_bvh_node, origin) + 16 <= sizeof(skim_bvh_node),
+               "overlapping_children loads 16 bytes at origin");
 
 /* The query box in a node's 8-bit grid, then eight children tested at once
    (SSE2, native on every x86-64 and through SIMDe elsewhere).
@@ -19,11 +23,27 @@ static inline unsigned overlapping_children(const skim_bvh_node *node, simde__m1
     const simde__m128 margin = simde_mm_set1_ps(1.0f / 256.0f);
     const simde__m128 top = simde_mm_set1_ps(255.0f);
     const simde__m128 zero = simde_mm_setzero_ps();
-    int32_t inverse_bits[4] = { (127 - node->exponent[0]) << 23, (127 - node->exponent[1]) << 23,
-                                (127 - node->exponent[2]) << 23, 127 << 23 };
-    simde__m128 inverse_scale = simde_mm_castsi128_ps(simde_mm_loadu_si128((const void *)inverse_bits));
-    float origin_values[4] = { node->origin[0], node->origin[1], node->origin[2], 0.0f };
-    simde__m128 origin = simde_mm_loadu_ps(origin_values);
+    /* origin[0..2] and 2^-exponent[0..2] as vectors whose fourth lanes are
+       0.0f and 1.0f, built in registers rather than through arrays on the
+       stack: this runs for every node of every move's gathers. The node
+       stores origin[3], then exponent[3] and child_mask, so the 16 bytes
+       loaded at origin are inside it; the fourth is masked off. */
+    const simde__m128i first_three = simde_mm_set_epi32(0, -1, -1, -1);
+    const unsigned char *origin_bytes = (const unsigned char *)node + offsetof(skim_bvh_node, origin);
+    simde__m128 origin = simde_mm_and_ps(simde_mm_loadu_ps((const float *)(const void *)origin_bytes),
+                                         simde_mm_castsi128_ps(first_three));
+    /* Byte k of the register = exponent[k], whatever the host's byte order. */
+    const uint32_t exponent_bytes = (uint32_t)(uint8_t)node->exponent[0] |
+                                    (uint32_t)(uint8_t)node->exponent[1] << 8 |
+                                    (uint32_t)(uint8_t)node->exponent[2] << 16;
+    simde__m128i spread = simde_mm_cvtsi32_si128((int32_t)exponent_bytes);
+    spread = simde_mm_unpacklo_epi8(spread, spread);
+    spread = simde_mm_unpacklo_epi16(spread, spread);
+    /* Each int8 exponent sign-extended to its 32-bit lane; lane 3 is 0, so
+       its scale is 2^0. */
+    const simde__m128i exponent = simde_mm_srai_epi32(spread, 24);
+    const simde__m128 inverse_scale = simde_mm_castsi128_ps(
+        simde_mm_slli_epi32(simde_mm_sub_epi32(simde_mm_set1_epi32(127), exponent), 23));
 
     simde__m128 low = simde_mm_sub_ps(simde_mm_mul_ps(simde_mm_sub_ps(query_min, origin), inverse_scale),
                                       margin);
