@@ -9,8 +9,16 @@
    the open half (y < 0), on a level at random points that have a floor
    below, a roof above and room around.
 
+   Each line carries "state_hash", an FNV-1a hash of every result's position
+   and contact flags over the whole run: an optimisation that claims to
+   change no result must leave it alone (it is the same for any thread
+   count and any kernel set but the reference).
+
    Usage: bench_move [--movers N] [--frames N] [--scene default|oa_dm1|oa_dm4_hull|all]
-                     [--threads 1,2] [--scenes-dir DIR]
+                     [--threads 1,2] [--reps N] [--scenes-dir DIR]
+   --reps: timed runs per thread count, the best is reported (default 3; 1
+   for callgrind, e.g. valgrind --tool=callgrind
+   --toggle-collect='skim_move_batch_with._omp_fn.0' with SKIM_ISA=avx2).
    SKIM_SCENES_DIR (or --scenes-dir) points at ../shared/scenes; levels that
    are not found are reported as skipped. */
 #include <skim/skim.h>
@@ -105,11 +113,23 @@ static void crowd_free(crowd *c)
     free(c->fall);
 }
 
-/* Runs the crowd from its spawn points; returns seconds spent in the batch
-   calls and fills how many moves met geometry. */
-static double crowd_run(crowd *c, const skim_world *world, int frames, int threads,
-                        double *on_floor_fraction)
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t size)
 {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < size; ++i) {
+        h ^= p[i];
+        h *= 1099511628211ull; /* FNV-1a */
+    }
+    return h;
+}
+
+/* Runs the crowd from its spawn points; returns seconds spent in the batch
+   calls and fills the fraction of moves that ended on a floor and the hash
+   of every result. */
+static double crowd_run(crowd *c, const skim_world *world, int frames, int threads,
+                        double *on_floor_fraction, uint64_t *state_hash)
+{
+    uint64_t hash = 1469598103934665603ull;
     omp_set_num_threads(threads);
     memcpy(c->positions, c->start, (size_t)c->count * sizeof *c->positions);
     uint64_t seed = 12345;
@@ -143,6 +163,8 @@ static double crowd_run(crowd *c, const skim_world *world, int frames, int threa
             exit(1);
         }
         for (int i = 0; i < c->count; ++i) {
+            hash = hash_bytes(hash, &c->results[i].position, sizeof c->results[i].position);
+            hash = hash_bytes(hash, &c->results[i].touched, sizeof c->results[i].touched);
             c->positions[i] = c->results[i].position;
             if (c->results[i].touched & SKIM_TOUCH_FLOOR) {
                 c->fall[i] = 0;
@@ -151,12 +173,13 @@ static double crowd_run(crowd *c, const skim_world *world, int frames, int threa
         }
     }
     *on_floor_fraction = (double)on_floor / ((double)c->count * frames);
+    *state_hash = hash;
     return seconds;
 }
 
 int main(int argc, char **argv)
 {
-    int movers = 10000, frames = 300;
+    int movers = 10000, frames = 300, reps = 3;
     const char *only = "all";
     const char *scenes_dir = getenv("SKIM_SCENES_DIR");
     int thread_counts[8] = { 1, 2 }, thread_count_n = 2;
@@ -167,6 +190,8 @@ int main(int argc, char **argv)
             frames = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--scene") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--scenes-dir") && i + 1 < argc)
             scenes_dir = argv[++i];
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
@@ -175,11 +200,11 @@ int main(int argc, char **argv)
                 thread_counts[thread_count_n++] = atoi(t);
         } else {
             fprintf(stderr, "usage: bench_move [--movers N] [--frames N] [--scene NAME|all] "
-                            "[--threads 1,2] [--scenes-dir DIR]\n");
+                            "[--threads 1,2] [--reps N] [--scenes-dir DIR]\n");
             return 2;
         }
     }
-    if (movers < 1 || frames < 1 || thread_count_n < 1)
+    if (movers < 1 || frames < 1 || reps < 1 || thread_count_n < 1)
         return 2;
     const char *scenes[] = { "default", "oa_dm1", "oa_dm4_hull" };
     for (int s = 0; s < 3; ++s) {
@@ -226,18 +251,22 @@ int main(int argc, char **argv)
         double rate[8] = { 0 };
         for (int k = 0; k < thread_count_n; ++k) {
             double floor_fraction;
-            /* best of three: the machine is shared */
+            uint64_t state_hash;
+            /* best of reps: the machine is shared */
             double best = INFINITY;
-            for (int rep = 0; rep < 3; ++rep) {
-                double seconds = crowd_run(&c, world, frames, thread_counts[k], &floor_fraction);
+            for (int rep = 0; rep < reps; ++rep) {
+                double seconds = crowd_run(&c, world, frames, thread_counts[k], &floor_fraction,
+                                           &state_hash);
                 best = fmin(best, seconds);
             }
             rate[k] = (double)movers * frames / best;
             printf("{\"bench\":\"move_crowd\",\"scene\":\"%s\",\"triangles\":%u,\"isa\":\"%s\","
                    "\"threads\":%d,\"movers\":%d,\"frames\":%d,\"seconds\":%.4f,"
-                   "\"mover_steps_per_second\":%.0f,\"per_thread\":%.0f,\"on_floor\":%.3f}\n",
+                   "\"mover_steps_per_second\":%.0f,\"per_thread\":%.0f,\"on_floor\":%.3f,"
+                   "\"state_hash\":\"%016llx\"}\n",
                    scenes[s], stats.triangles, skim_isa_name(), thread_counts[k], movers, frames,
-                   best, rate[k], rate[k] / thread_counts[k], floor_fraction);
+                   best, rate[k], rate[k] / thread_counts[k], floor_fraction,
+                   (unsigned long long)state_hash);
             fflush(stdout);
         }
         for (int k = 1; k < thread_count_n; ++k)
