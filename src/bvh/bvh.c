@@ -7,18 +7,26 @@
 #include <string.h>
 
 /* Rewrites the world's triangle storage in the order of tree->prims, so
-   every leaf is a contiguous run of the SoA arrays. */
+   every leaf is a contiguous run of the SoA arrays. The new arrays are
+   sized for the triangles kept: world.c sized the first ones before it
+   dropped the degenerate ones (216 of 9052 on oa_dm4_hull, a byte a
+   triangle). Only the padding lanes are zeroed; the loop writes the rest. */
 static skim_status reorder_storage(skim_world *world, const skim_bvh_binary_tree *tree,
                                    int threads)
 {
-    size_t bytes = skim_world_storage_bytes(world->stride);
+    const uint32_t n = world->triangle_count, stride = skim_world_stride(n);
+    size_t bytes = skim_world_storage_bytes(stride);
     void *block = aligned_alloc(64, bytes);
     if (!block)
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: %zu bytes of triangles", bytes);
-    memset(block, 0, bytes);
     skim_world sorted = { 0 };
-    skim_world_bind_storage(&sorted, block, world->stride);
-    const uint32_t n = world->triangle_count;
+    skim_world_bind_storage(&sorted, block, stride);
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis)
+            memset((float *)sorted.vertex[v][axis] + n, 0, (stride - n) * sizeof(float));
+    memset((uint32_t *)sorted.triangle_index + n, 0, (stride - n) * sizeof(uint32_t));
+    char *materials_end = (char *)(uint16_t *)sorted.material + (size_t)n * sizeof(uint16_t);
+    memset(materials_end, 0, (size_t)((char *)block + bytes - materials_end));
     #pragma omp parallel for schedule(static) num_threads(threads) if(n >= 65536 && threads > 1)
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t from = skim_bvh_prim_id(&tree->prims[i]);
@@ -30,7 +38,7 @@ static skim_status reorder_storage(skim_world *world, const skim_bvh_binary_tree
     }
     free(world->owned_storage);
     world->owned_storage = block;
-    skim_world_bind_storage(world, block, world->stride);
+    skim_world_bind_storage(world, block, stride);
     return SKIM_OK;
 }
 
@@ -73,6 +81,8 @@ void skim_bvh_add_stats(const skim_world *world, skim_world_stats *out)
     out->nodes = bvh->node_count;
     out->leaves = bvh->leaf_count;
     out->depth = bvh->depth;
-    out->bytes += sizeof *bvh + (uint64_t)bvh->node_count * sizeof(skim_bvh_node);
+    /* The node array as allocated (skim_bvh_collapse rounds it up to 64
+       bytes); a loaded world's nodes are in its mapping, same size. */
+    out->bytes += sizeof *bvh + ((uint64_t)bvh->node_count * sizeof(skim_bvh_node) + 63) / 64 * 64;
     out->sah_cost = bvh->sah_cost;
 }

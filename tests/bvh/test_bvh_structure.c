@@ -307,3 +307,45 @@ Test(bvh_structure, statistics)
     skim_world_destroy(flat);
     skim_mesh_data_free(&data);
 }
+
+/* Memory, all included (the world, its triangle arrays, the node array as
+   allocated): at most 48 bytes a triangle (issue 3) on the default scene
+   and the shared levels, and the triangle arrays sized for the triangles
+   kept, not for the mesh's count before degenerate ones were dropped. */
+static void expect_bytes_within_48(const char *name, const skim_mesh *mesh)
+{
+    skim_world *w = build(mesh, 1, 4);
+    skim_world_stats s;
+    cr_assert_eq(skim_world_get_stats(w, &s), SKIM_OK);
+    cr_expect_eq(w->stride, skim_world_stride(w->triangle_count), "%s: stride %u for %u triangles", name,
+                 w->stride, w->triangle_count);
+    uint64_t nodes = ((uint64_t)s.nodes * sizeof(skim_bvh_node) + 63) / 64 * 64;
+    cr_expect_eq(s.bytes, sizeof *w + skim_world_storage_bytes(w->stride) + sizeof *w->bvh + nodes,
+                 "%s: the statistics miss something", name);
+    cr_expect(s.bytes <= 48ull * s.triangles, "%s: %.3f bytes a triangle", name,
+              (double)s.bytes / s.triangles);
+    skim_world_destroy(w);
+}
+
+Test(bvh_structure, at_most_48_bytes_a_triangle)
+{
+    skim_mesh_data data;
+    cr_assert_eq(skim_scene_default(&data), SKIM_OK);
+    skim_mesh mesh = skim_mesh_data_view(&data);
+    expect_bytes_within_48("default", &mesh);
+    skim_mesh_data_free(&data);
+    static const char *const levels[] = { "oa_dm1.obj", "oa_dm4_hull.obj" };
+    int found = 0;
+    for (int l = 0; l < 2; ++l) {
+        char buffer[1024];
+        const char *path = scene_path(levels[l], buffer, sizeof buffer);
+        if (!path || !scene_read_obj(path, &data))
+            continue;
+        mesh = skim_mesh_data_view(&data);
+        expect_bytes_within_48(levels[l], &mesh);
+        skim_mesh_data_free(&data);
+        found++;
+    }
+    if (!found)
+        cr_log_warn("shared levels not available (SKIM_SCENES_DIR): default scene only");
+}
