@@ -142,7 +142,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(q_next, 3 * n); ALLOC(final, 3 * n); ALLOC(world_end, 3 * n); ALLOC(lambda, n); ALLOC(lambda_next, n);
     ALLOC(free_path, n); ALLOC(proj, 3 * n); ALLOC(reach, n); ALLOC(vreach, n);
     ALLOC(margin, n); ALLOC(pushed, n); ALLOC(reverted, n); ALLOC(on_agent, n);
-    ALLOC(grounded, n); ALLOC(in_work, n); ALLOC(work, n); ALLOC(moved, n); ALLOC(check_next, n); ALLOC(check_stamp, n); ALLOC(result, n); ALLOC(group_index, n); ALLOC(batch_shape, n);
+    ALLOC(grounded, n); ALLOC(check_changed, n); ALLOC(work, n); ALLOC(solver_mark, n); ALLOC(moved, n); ALLOC(check_next, n); ALLOC(check_stamp, n); ALLOC(result, n); ALLOC(group_index, n); ALLOC(batch_shape, n);
     ALLOC(batch_position, n); ALLOC(batch_displacement, n); ALLOC(batch_result, n);
     ALLOC(cell_lo, 2 * n); ALLOC(entry_offset, n + 1); ALLOC(big, n);
     ALLOC(big_list, n); ALLOC(rank, n); ALLOC(contact_end, n);
@@ -167,7 +167,7 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->state, c->shape, c->radius, c->half_height, c->inverse_mass, c->flags,
                        c->active, c->sort_key, c->sort_key_spare, c->active_spare, c->start, c->planned, c->q, c->q_next, c->final, c->world_end, c->lambda, c->lambda_next,
                        c->free_path, c->proj, c->reach,
-                       c->vreach, c->margin, c->pushed, c->reverted, c->on_agent, c->grounded, c->in_work, c->work, c->moved, c->check_next, c->check_stamp,
+                       c->vreach, c->margin, c->pushed, c->reverted, c->on_agent, c->grounded, c->check_changed, c->work, c->solver_mark, c->moved, c->check_next, c->check_stamp,
                        c->result, c->group_index, c->batch_shape, c->batch_position,
                        c->batch_displacement, c->batch_result, c->cell_lo,
                        c->entry_offset, c->big, c->big_list, c->entries, c->sorted,

@@ -55,6 +55,26 @@ static double cylinder_gap(const skim_crowd *c, uint32_t i, uint32_t j)
     return across > along ? across : along;
 }
 
+/* cylinder_gap in float, with a bound on how far it can be from the double
+   value: each float step of it is off by a few units in the last place of
+   the pair's offset (L1 length L) or of the sums of radii and half heights
+   (R, H), under 25 u (L + R + H) in all with u = 2^-24; the bound allows
+   about seven times that. */
+static float cylinder_gap_estimate(const skim_crowd *c, uint32_t i, uint32_t j, float *error)
+{
+    const float *fi = c->final + 3 * (size_t)i, *fj = c->final + 3 * (size_t)j;
+    const float *up = c->up;
+    float d[3] = { fi[0] - fj[0], fi[1] - fj[1], fi[2] - fj[2] };
+    float z = d[0] * up[0] + d[1] * up[1] + d[2] * up[2];
+    float hx = d[0] - z * up[0], hy = d[1] - z * up[1], hz = d[2] - z * up[2];
+    uint32_t idi = c->active[i], idj = c->active[j];
+    float radii = c->radius[idi] + c->radius[idj], heights = c->half_height[idi] + c->half_height[idj];
+    float across = sqrtf(hx * hx + hy * hy + hz * hz) - radii;
+    float along = fabsf(z) - heights;
+    *error = 1e-5f * (fabsf(d[0]) + fabsf(d[1]) + fabsf(d[2]) + radii + heights);
+    return across > along ? across : along;
+}
+
 /* The most rounds of shortening before every agent still in a violated pair
    is simply put back at its start (which always ends the check). */
 #define SHORTEN_ROUNDS 32
@@ -131,9 +151,9 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n)
        it found nothing to do. The list of those is made from the last
        round's list alone (a stamp per agent keeps each in once); its order
        does not matter, since every agent's decision reads the last round
-       only. violated and changed reuse the solver's flag arrays and are
-       read only for agents on the list, where they were just written. */
-    uint8_t *violated = c->moved, *changed = c->in_work;
+       only. violated (the solver's moved array, free by now) and changed
+       are read only for agents on the list, where they were just written. */
+    uint8_t *violated = c->moved, *changed = c->check_changed;
     uint32_t *list = c->work, listed = n;
     for (uint32_t i = 0; i < n; ++i) {
         list[i] = i;
@@ -228,9 +248,15 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n)
         for (size_t e = c->list_begin[i]; e < c->contact_end[i]; ++e) {
             const crowd_contact *ct = &c->contacts[e];
             if (ct->other > (uint32_t)i) {
-                float gap = (float)cylinder_gap(c, (uint32_t)i, ct->other);
-                if (gap < closest)
-                    closest = gap;
+                /* Only a pair that may come below the closest so far is
+                   measured in double: the result is the same exact minimum
+                   in any order, so for any thread count. */
+                float error, estimate = cylinder_gap_estimate(c, (uint32_t)i, ct->other, &error);
+                if (estimate - error < closest) {
+                    float gap = (float)cylinder_gap(c, (uint32_t)i, ct->other);
+                    if (gap < closest)
+                        closest = gap;
+                }
             }
             /* On another's head: a vertical contact from above, touching
                within twice the skin. */

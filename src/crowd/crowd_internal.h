@@ -80,8 +80,9 @@ struct skim_crowd {
     float    *lambda, *lambda_next; /* fraction of its move an agent keeps after the check */
     float    *proj;          /* 3 per agent: start along axis1, axis2, up */
     float    *reach, *vreach, *margin; /* broadphase extents across and along up; push limit */
-    uint8_t  *pushed, *reverted, *on_agent, *grounded, *in_work;
+    uint8_t  *pushed, *reverted, *on_agent, *grounded, *check_changed;
     uint32_t *work;          /* the solver's agents after its first sweep */
+    uint32_t *solver_mark;   /* stamp of the sweep after which the agent or a partner moved */
     uint8_t  *moved;         /* per entry of work: moved in the last sweep */
     uint32_t *check_next, *check_stamp; /* the check's next list, and who is on it */
     uint8_t  *free_path;     /* the world move went straight: any point between start and

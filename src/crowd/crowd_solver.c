@@ -263,6 +263,14 @@ static bool relax_agent(skim_crowd *c, const float *q, float *next, long i, uint
     return violated;
 }
 
+/* Marks agent i and its contact partners with stamp. */
+static void mark_with_partners(skim_crowd *c, uint32_t i, uint32_t stamp)
+{
+    c->solver_mark[i] = stamp;
+    for (size_t e = c->list_begin[i]; e < c->contact_end[i]; ++e)
+        c->solver_mark[c->contacts[e].other] = stamp;
+}
+
 static void swap_buffers(skim_crowd *c)
 {
     float *swap = c->q;
@@ -294,20 +302,20 @@ void crowd_solve(skim_crowd *c, uint32_t n)
        moves into it, and the first list holds every pushed agent's
        neighbours; what a later push does to an agent outside the list is
        left to the check. In a sparse crowd the list is a few percent of
-       the agents and empties in a few sweeps. in_work holds "moved in the
-       last sweep"; agents that leave the list did not move, so it stays
-       right for them. */
+       the agents and empties in a few sweeps. The agents near a mover are
+       found from the movers (each marks itself and its partners, contacts
+       being symmetric), so the cost follows the movers, not the crowd;
+       the list keeps agent order, which any thread count gives alike. */
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < count; ++i)
-        c->in_work[i] = c->pushed[i];
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-        bool near = c->in_work[i];
-        for (size_t e = c->list_begin[i]; e < c->contact_end[i] && !near; ++e)
-            near = c->in_work[c->contacts[e].other];
-        if (near)
+        c->solver_mark[i] = 0;
+    uint32_t stamp = 1, m = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        if (c->pushed[i])
+            mark_with_partners(c, i, stamp);
+    for (uint32_t i = 0; i < n; ++i)
+        if (c->solver_mark[i] == stamp)
             c->work[m++] = i;
-    }
     for (int iteration = 1; iteration < c->def.solver_iterations && m > 0; ++iteration) {
         violated = 0;
         const float *q = c->q;
@@ -325,18 +333,14 @@ void crowd_solve(skim_crowd *c, uint32_t n)
         swap_buffers(c);
         if (!violated)
             break;
-#pragma omp parallel for schedule(static)
-        for (long k = 0; k < (long)m; ++k)
-            c->in_work[c->work[k]] = c->moved[k];
+        ++stamp;
+        for (uint32_t k = 0; k < m; ++k)
+            if (c->moved[k])
+                mark_with_partners(c, c->work[k], stamp);
         uint32_t kept = 0;
-        for (uint32_t k = 0; k < m; ++k) {
-            uint32_t i = c->work[k];
-            bool near = c->in_work[i];
-            for (size_t e = c->list_begin[i]; e < c->contact_end[i] && !near; ++e)
-                near = c->in_work[c->contacts[e].other];
-            if (near)
-                c->work[kept++] = i;
-        }
+        for (uint32_t k = 0; k < m; ++k)
+            if (c->solver_mark[c->work[k]] == stamp)
+                c->work[kept++] = c->work[k];
         m = kept;
     }
 }
