@@ -17,10 +17,12 @@
 
    Usage: bench_bvh [--quick] [--only NAME] [--bvh-only] (NAME: default,
    oa_dm1, oa_dm4_hull, terrain). --quick shrinks the terrain and query
-   counts; --bvh-only skips brute force and the yardstick, for profilers. */
+   counts; --bvh-only skips brute force and the yardstick, for profilers.
+   The scenes and queries are bench_workload.c's; bench_embree (built when
+   Embree is installed) casts the same queries as rays through Embree. */
 #include "bvh/bvh.h"
 #include "bvh/bvh_binary.h"
-#include "bvh_scenes.h"
+#include "bench_workload.h"
 #include "swept_sweep.h"
 
 #include <math.h>
@@ -28,28 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, int count)
-{
-    qsort(values, (size_t)count, sizeof *values, compare_doubles);
-    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
-}
 
 static skim_world *build(const skim_mesh *mesh, skim_accelerator accelerator, int threads,
                          double *seconds)
@@ -58,13 +39,13 @@ static skim_world *build(const skim_mesh *mesh, skim_accelerator accelerator, in
     def.accelerator = accelerator;
     def.build_threads = threads;
     skim_world *world = NULL;
-    double started = now();
+    double started = bench_now();
     if (skim_world_create(mesh, &def, &world) != SKIM_OK) {
         fprintf(stderr, "build failed: %s\n", skim_last_error_message());
         exit(1);
     }
     if (seconds)
-        *seconds = now() - started;
+        *seconds = bench_now() - started;
     return world;
 }
 
@@ -105,8 +86,12 @@ static void sah_of(const skim_world *world, skim_bvh_split_method method, double
 
 static bool bvh_only;
 
-static void bench_scene(const char *name, const skim_mesh *mesh, int queries, bool yardstick)
+static void bench_scene_run(const bench_scene *scene, int queries, void *context)
 {
+    (void)context;
+    const char *name = scene->name;
+    const skim_mesh *mesh = &scene->mesh;
+    const bool yardstick = scene->yardstick;
     /* Build: 1 and 2 threads, best of a few to see through the noise of a
        shared machine. */
     int rounds = mesh->triangle_count > 1000000 ? 2 : 5;
@@ -160,38 +145,37 @@ static void bench_scene(const char *name, const skim_mesh *mesh, int queries, bo
 
     /* Sweeps: the same queries through the BVH and brute force. */
     skim_world *brute = build(mesh, SKIM_ACCELERATOR_BRUTE_FORCE, 1, NULL);
-    float level = scene_level_size(one);
-    scene_query_mix mix = { .radius = 16.0f, .max_radii = 32.0f };
-    scene_query *q = malloc((size_t)queries * sizeof *q);
-    scene_rng rng = { 0x5eed0001 };
-    for (int i = 0; i < queries; ++i)
-        q[i] = scene_make_query(&rng, mesh, level, &mix);
+    scene_query *q = bench_sweep_queries(mesh, one, queries);
+    if (!q) {
+        fprintf(stderr, "no memory for %d queries\n", queries);
+        exit(1);
+    }
     skim_hit hit;
     uint64_t hits = 0;
-    double started = now();
+    double started = bench_now();
     for (int i = 0; i < queries; ++i) {
         skim_sweep(one, &q[i].shape, q[i].start, q[i].delta, &q[i].query, &hit);
         hits += hit.hit;
     }
-    double bvh_seconds = now() - started;
+    double bvh_seconds = bench_now() - started;
     /* Brute force is slow on big worlds: time a slice of the same queries. */
     int brute_queries = bvh_only ? 16 : queries;
     double budget = 2.0;
-    started = now();
+    started = bench_now();
     int done = 0;
     for (; done < brute_queries; ++done) {
         skim_sweep(brute, &q[done].shape, q[done].start, q[done].delta, &q[done].query, &hit);
-        if ((done & 15) == 15 && now() - started > budget) {
+        if ((done & 15) == 15 && bench_now() - started > budget) {
             ++done;
             break;
         }
     }
-    double brute_seconds = now() - started;
+    double brute_seconds = bench_now() - started;
     /* Where the time goes: the gather alone, and how much it gathers. */
     skim_candidates candidates;
     skim_candidates_init(&candidates);
     uint64_t gathered = 0;
-    started = now();
+    started = bench_now();
     for (int i = 0; i < queries; ++i) {
         skim_ellipsoid_space space;
         skim_ellipsoid_space_init(&space, &q[i].shape);
@@ -202,16 +186,16 @@ static void bench_scene(const char *name, const skim_mesh *mesh, int queries, bo
         skim_gather_candidates(one, &space, start, lo, hi, q[i].query.material_mask, &candidates);
         gathered += candidates.count;
     }
-    double gather_seconds = now() - started;
+    double gather_seconds = bench_now() - started;
     /* The same sweeps with the swept gather (skim_sweep's steps with
        skim_gather_candidates_swept), and what that gathers. */
     uint64_t swept_hits = 0;
-    started = now();
+    started = bench_now();
     for (int i = 0; i < queries; ++i) {
         swept_sweep(one, &q[i].shape, q[i].start, q[i].delta, &q[i].query, &candidates, &hit);
         swept_hits += hit.hit;
     }
-    double swept_seconds = now() - started;
+    double swept_seconds = bench_now() - started;
     uint64_t swept_gathered = 0;
     for (int i = 0; i < queries; ++i) {
         skim_ellipsoid_space space;
@@ -274,12 +258,12 @@ static void bench_scene(const char *name, const skim_mesh *mesh, int queries, bo
     double load[9];
     for (int r = 0; r < 9; ++r) {
         skim_world *loaded = NULL;
-        started = now();
+        started = bench_now();
         if (skim_world_load(path1, &loaded) != SKIM_OK) {
             fprintf(stderr, "load failed: %s\n", skim_last_error_message());
             exit(1);
         }
-        load[r] = now() - started;
+        load[r] = bench_now() - started;
         skim_world_destroy(loaded);
     }
     FILE *file = fopen(path1, "rb");
@@ -288,7 +272,7 @@ static void bench_scene(const char *name, const skim_mesh *mesh, int queries, bo
     fclose(file);
     printf("{\"bench\":\"bvh_load\",\"scene\":\"%s\",\"file_bytes\":%ld,\"load_ms_median\":%.3f,"
            "\"build_ms_1_thread\":%.3f}\n",
-           name, file_bytes, 1e3 * median(load, 9), 1e3 * best1);
+           name, file_bytes, 1e3 * bench_median(load, 9), 1e3 * best1);
     fflush(stdout);
     remove(path1);
     free(q);
@@ -308,36 +292,6 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = argv[++i];
     }
-    int queries = quick ? 20000 : 200000;
-    skim_mesh_data data;
-    if ((!only || strcmp(only, "default") == 0) && skim_scene_default(&data) == SKIM_OK) {
-        skim_mesh mesh = skim_mesh_data_view(&data);
-        bench_scene("default", &mesh, queries, true);
-        skim_mesh_data_free(&data);
-    }
-    if (!getenv("SKIM_SCENES_DIR"))
-        setenv("SKIM_SCENES_DIR", SKIM_DEFAULT_SCENES_DIR, 0);
-    static const char *const levels[] = { "oa_dm1", "oa_dm4_hull" };
-    for (int l = 0; l < 2; ++l) {
-        if (only && strcmp(only, levels[l]) != 0)
-            continue;
-        char file[64], path[1024];
-        snprintf(file, sizeof file, "%s.obj", levels[l]);
-        if (!scene_path(file, path, sizeof path) || !scene_read_obj(path, &data)) {
-            printf("{\"bench\":\"bvh_build\",\"scene\":\"%s\",\"skipped\":\"not found\"}\n", levels[l]);
-            continue;
-        }
-        skim_mesh mesh = skim_mesh_data_view(&data);
-        bench_scene(levels[l], &mesh, queries, true);
-        skim_mesh_data_free(&data);
-    }
-    if (!only || strcmp(only, "terrain") == 0) {
-        uint32_t cells = quick ? 256 : 1024; /* 1024^2 * 2 = 2.1 million triangles */
-        if (scene_generate_terrain(cells, 32.0f, 7, &data)) {
-            skim_mesh mesh = skim_mesh_data_view(&data);
-            bench_scene(quick ? "terrain_131k" : "terrain_2m", &mesh, queries / 4, quick);
-            skim_mesh_data_free(&data);
-        }
-    }
+    bench_for_each_scene("bvh_build", only, quick, bench_scene_run, NULL);
     return 0;
 }
