@@ -11,9 +11,9 @@
    while every agent's reach plus the distance it has moved since the build
    stays within its bound: then any pair whose reaches overlap now had
    overlapping bounds at the build, so it is listed. Each step checks that
-   (one pass, a logical AND over agents: the same for any thread count) and
-   rebuilds when it fails, when agents came or went, or when the agents were
-   put in a new order.
+   (crowd_bound_holds, in the step's planning pass: a logical AND over
+   agents, the same for any thread count) and rebuilds when it fails, when
+   agents came or went, or when the agents were put in a new order.
 
    The contact records are then made from the listed pairs whose reaches
    overlap now: the constraint is worked out once per pair, from the lower
@@ -29,20 +29,6 @@
 /* The skin added to an agent's reach for its bound, as a fraction of its
    radius: larger keeps the lists good for longer but makes them longer. */
 #define LIST_SKIN 1.0f
-
-static bool lists_still_good(const skim_crowd *c, uint32_t n)
-{
-    int bad = 0;
-#pragma omp parallel for schedule(static) reduction(| : bad)
-    for (long i = 0; i < (long)n; ++i) {
-        const float *p = c->proj + 3 * i, *b = c->built_proj + 3 * i;
-        float dx = p[0] - b[0], dy = p[1] - b[1], dz = fabsf(p[2] - b[2]);
-        float across = sqrtf(dx * dx + dy * dy);
-        if (c->reach[i] + across > c->bound[i] || c->vreach[i] + dz > c->vbound[i])
-            bad = 1;
-    }
-    return !bad;
-}
 
 static skim_status rebuild_lists(skim_crowd *c, uint32_t n)
 {
@@ -96,9 +82,9 @@ static void mirror(const crowd_contact *from, uint32_t other, crowd_contact *out
     out->vertical = from->vertical;
 }
 
-skim_status crowd_find_contacts(skim_crowd *c, uint32_t n)
+skim_status crowd_find_contacts(skim_crowd *c, uint32_t n, bool lists_good)
 {
-    if (!c->lists_valid || !lists_still_good(c, n)) {
+    if (!c->lists_valid || !lists_good) {
         skim_status status = rebuild_lists(c, n);
         if (status != SKIM_OK)
             return status;

@@ -14,6 +14,8 @@
 
 #include "../skim_internal.h"
 
+#include <math.h>
+
 /* One agent-agent constraint as seen from one agent of the pair ("self"):
    (q_self - q_other) . n >= target, n being the axis that separated the two
    cylinders at the start of the step, pointing from other toward self. */
@@ -71,7 +73,7 @@ struct skim_crowd {
     uint32_t *sort_key, *sort_key_spare, *active_spare; /* for that order */
     bool      active_dirty;
     bool      active_reset;      /* active was rebuilt in id order: reorder it */
-    uint32_t  reorder_countdown; /* steps until the spatial order is refreshed */
+    uint32_t  reorder_countdown; /* steps until the spatial order may be refreshed */
     float    *start;         /* 3 per agent: position at the start of the step */
     float    *planned;       /* 3 per agent: displacement before agent contacts */
     float    *q, *q_next;    /* 3 per agent: solver positions (Jacobi double buffer) */
@@ -157,13 +159,27 @@ bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size);
 skim_status crowd_build_neighbours(skim_crowd *crowd, uint32_t n);
 /* The full lists (crowd_lists.c) from the half lists. */
 skim_status crowd_complete_lists(skim_crowd *crowd, uint32_t n);
-/* This step's contacts (crowd_contacts.c): crowd->contacts / contact_end
-   from the neighbour lists (rebuilt when no longer good) and reach, vreach. */
-skim_status crowd_find_contacts(skim_crowd *crowd, uint32_t n);
+/* Whether agent i's bound at the last list build still holds all it can
+   reach this step, wherever it has gone since: while that holds for every
+   agent, the neighbour lists hold every pair that can meet
+   (crowd_contacts.c). */
+static inline bool crowd_bound_holds(const skim_crowd *c, uint32_t i)
+{
+    const float *p = c->proj + 3 * (size_t)i, *b = c->built_proj + 3 * (size_t)i;
+    float dx = p[0] - b[0], dy = p[1] - b[1], dz = fabsf(p[2] - b[2]);
+    float across = sqrtf(dx * dx + dy * dy);
+    return !(c->reach[i] + across > c->bound[i] || c->vreach[i] + dz > c->vbound[i]);
+}
 
-/* Agent-agent solver (crowd_solver.c). The contact for the pair (self, other)
-   given the start positions, planned displacements and cylinders. */
-void crowd_contact_setup(const skim_crowd *crowd, uint32_t self, uint32_t other, crowd_contact *out);
+/* This step's contacts (crowd_contacts.c): crowd->contacts / contact_end
+   from the neighbour lists, rebuilt first unless lists_good (every
+   agent's bound holds, see crowd_bound_holds), and reach, vreach. */
+skim_status crowd_find_contacts(skim_crowd *crowd, uint32_t n, bool lists_good);
+
+/* Agent-agent solver (crowd_solver.c). The contact of active agent a with
+   b > a (as a sees it) given the start positions, planned displacements
+   and cylinders. */
+void crowd_contact_setup(const skim_crowd *crowd, uint32_t a, uint32_t b, crowd_contact *out);
 /* Jacobi projection: crowd->q from start + planned, pushed apart. */
 void crowd_solve(skim_crowd *crowd, uint32_t n);
 /* The check after the world move (crowd_check.c): shortens or reverts the moves of agents

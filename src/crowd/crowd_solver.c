@@ -75,12 +75,11 @@ static double horizontal_closing_time(const double h0[3], const double h1[3], do
     return t < 0.0 ? 0.0 : t;
 }
 
-void crowd_contact_setup(const skim_crowd *c, uint32_t self, uint32_t other, crowd_contact *out)
+void crowd_contact_setup(const skim_crowd *c, uint32_t a, uint32_t b, crowd_contact *out)
 {
-    /* Computed for the pair in canonical order (a = lower index) and
-       negated for the other side, so both sides hold bitwise opposite
-       constraints. */
-    uint32_t a = self < other ? self : other, b = self < other ? other : self;
+    /* Computed for the pair in canonical order (a = lower index); the other
+       side is its mirror (crowd_contacts.c), so both sides hold bitwise
+       opposite constraints. */
     uint32_t ida = c->active[a], idb = c->active[b];
     const float *pa = c->start + 3 * (size_t)a, *pb = c->start + 3 * (size_t)b;
     const float *da = c->planned + 3 * (size_t)a, *db = c->planned + 3 * (size_t)b;
@@ -174,14 +173,18 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t self, uint32_t other, cro
         if (z0 < 0.0 && c->grounded[a])
             wa = 0.0;
     }
-    double sum = wa + wb;
-    float share_a = sum > 0.0 ? (float)(wa / sum) : 0.0f;
-    float share_b = sum > 0.0 ? (float)(wb / sum) : 0.0f;
+    float share_a, share_b;
+    if (wa == wb && wa > 0.0) {
+        share_a = share_b = 0.5f; /* what wa / (wa + wb) gives, exactly, without dividing */
+    } else {
+        double sum = wa + wb;
+        share_a = sum > 0.0 ? (float)(wa / sum) : 0.0f;
+        share_b = sum > 0.0 ? (float)(wb / sum) : 0.0f;
+    }
 
-    bool self_is_a = self == a;
     for (int k = 0; k < 3; ++k)
-        out->n[k] = self_is_a ? n[k] : -n[k];
-    out->other = other;
+        out->n[k] = n[k];
+    out->other = b;
     /* A pair that starts overlapping (placed so, or pushed in by the
        world) is asked to open by at most a fifth of the touching distance a
        step: asking for all of it at once, with dozens of such pairs on one
@@ -212,8 +215,8 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t self, uint32_t other, cro
     if ((double)allowed_f > allowed)
         allowed_f = nextafterf(allowed_f, -INFINITY);
     out->allowed = allowed_f;
-    out->share = self_is_a ? share_a : share_b;
-    out->share_other = self_is_a ? share_b : share_a;
+    out->share = share_a;
+    out->share_other = share_b;
     out->vertical = vertical;
 }
 

@@ -12,7 +12,9 @@
 #define PUSH_MARGIN 0.4f
 #define WORLD_SLACK 0.05f
 
-/* Steps between two refreshes of the agents' spatial order. */
+/* Steps between two refreshes of the agents' spatial order, at least: a
+   refresh renumbers the agents, which makes the neighbour lists useless,
+   so it waits for the first step after these that rebuilds them anyway. */
 #define REORDER_STEPS 8
 
 static void rebuild_active(skim_crowd *c)
@@ -100,12 +102,16 @@ static bool falls(const skim_crowd *c, uint32_t id)
     return c->def.gravity > 0.0f && !(c->flags[id] & SKIM_AGENT_NO_GRAVITY);
 }
 
-/* Phase 1: every agent's displacement before it meets anyone. */
-static void plan(skim_crowd *c, uint32_t n, float dt)
+/* Phase 1: every agent's displacement before it meets anyone. Returns
+   whether the neighbour lists are still good for this step (in the same
+   pass: see crowd_bound_holds). */
+static bool plan(skim_crowd *c, uint32_t n, float dt)
 {
     const float g = c->def.gravity;
     const float world_extra = c->def.move.step_height + c->def.move.snap_distance + g * dt * dt;
-#pragma omp parallel for schedule(static)
+    const bool check_lists = c->def.agent_collisions && c->lists_valid;
+    int bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad)
     for (long i = 0; i < (long)n; ++i) {
         uint32_t id = c->active[i];
         float *start = c->start + 3 * i, *d = c->planned + 3 * i;
@@ -142,7 +148,10 @@ static void plan(skim_crowd *c, uint32_t n, float dt)
         proj[1] = start[0] * c->axis2[0] + start[1] * c->axis2[1] + start[2] * c->axis2[2];
         proj[2] = start[0] * c->up[0] + start[1] * c->up[1] + start[2] * c->up[2];
         c->pushed[i] = 0;
+        if (check_lists && !crowd_bound_holds(c, (uint32_t)i))
+            bad = 1;
     }
+    return check_lists && !bad;
 }
 
 /* Phase 3: the world. Standing agents move with Nettle's two-pass gravity
@@ -304,29 +313,40 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     if (c->active_dirty)
         rebuild_active(c);
     const uint32_t n = c->count;
+    const bool agents = c->def.agent_collisions;
     /* Agents move a fraction of a cell per step, so the order goes stale
-       slowly: it is refreshed every REORDER_STEPS steps and whenever agents
-       came or went (a step count, so still the same for any thread count). */
-    if (c->def.agent_collisions && n > 1 && (c->reorder_countdown == 0 || c->active_reset)) {
+       slowly: it is refreshed whenever agents came or went, and otherwise
+       at the first list rebuild REORDER_STEPS steps or more after the last
+       refresh (step counts and the lists' state, so still the same for any
+       thread count). */
+    bool ordered = false;
+    if (agents && n > 1 && c->active_reset) {
         order_agents(c, n);
-        c->reorder_countdown = REORDER_STEPS;
-        c->lists_valid = false; /* the lists are in the old order */
+        ordered = true;
     }
     c->active_reset = false;
-    if (c->reorder_countdown > 0)
-        c->reorder_countdown--;
     skim_crowd_stats stats = { 0 };
     stats.closest_gap = INFINITY;
     c->stats = stats;
     if (n == 0)
         return SKIM_OK;
-    const bool agents = c->def.agent_collisions;
 
-    plan(c, n, dt);
+    bool lists_good = plan(c, n, dt);
+    if (agents && !lists_good && !ordered && n > 1 && c->reorder_countdown == 0) {
+        order_agents(c, n);
+        ordered = true;
+        plan(c, n, dt); /* its arrays follow the new order */
+    }
+    if (ordered) {
+        c->reorder_countdown = REORDER_STEPS;
+        c->lists_valid = false; /* the lists are in the old order */
+    }
+    if (c->reorder_countdown > 0)
+        c->reorder_countdown--;
     skim_status status = SKIM_OK;
     double t1 = crowd_seconds();
     if (agents) {
-        status = crowd_find_contacts(c, n);
+        status = crowd_find_contacts(c, n, lists_good && !ordered);
         if (status != SKIM_OK)
             return status;
         crowd_solve(c, n);
