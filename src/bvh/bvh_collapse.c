@@ -17,34 +17,55 @@ typedef struct collapser {
     double         sah_cost;
 } collapser;
 
+/* 2^e as a double, exactly, for e in the normal range (the exponents here
+   are within -100..125): ldexp without the library call. */
+static inline double power_of_two(int e)
+{
+    uint64_t bits = (uint64_t)(e + 1023) << 52;
+    double value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
 /* The smallest power of two 2^e with 255 * 2^e >= extent, so 8-bit offsets
-   from the node's lower corner reach its upper corner. */
+   from the node's lower corner reach its upper corner. The first guess is
+   the binary exponent of extent / 255; exact comparisons settle it. */
 static int grid_exponent(double extent)
 {
     if (!(extent > 0.0))
         return SKIM_BVH_MIN_EXPONENT;
-    int e = (int)ceil(log2(extent / 255.0));
+    double ratio = extent / 255.0;
+    uint64_t bits;
+    memcpy(&bits, &ratio, sizeof bits);
+    int e = (int)((bits >> 52) & 0x7ff) - 1023 + 1; /* 2^(e-1) <= ratio < 2^e */
     if (e < SKIM_BVH_MIN_EXPONENT)
         e = SKIM_BVH_MIN_EXPONENT;
     if (e > SKIM_BVH_MAX_EXPONENT)
         e = SKIM_BVH_MAX_EXPONENT;
-    while (e < SKIM_BVH_MAX_EXPONENT && ldexp(255.0, e) < extent)
+    while (e < SKIM_BVH_MAX_EXPONENT && 255.0 * power_of_two(e) < extent)
         ++e;
-    while (e > SKIM_BVH_MIN_EXPONENT && ldexp(255.0, e - 1) >= extent)
+    while (e > SKIM_BVH_MIN_EXPONENT && 255.0 * power_of_two(e - 1) >= extent)
         --e;
     return e;
 }
 
 /* Conservative 8-bit bounds: origin + q_lo * s <= lo and origin + q_hi * s
    >= hi, checked in double where origin + q * s is exact (q has 8 bits, s
-   is a power of two and origin a float). */
-static void quantize_child(double origin, double scale, float lo, float hi, uint8_t *q_lo,
-                           uint8_t *q_hi)
+   is a power of two and origin a float). Clamping comes before rounding,
+   so floor and ceil are integer conversions of values in [0, 255]. */
+static void quantize_child(double origin, double scale, double inverse_scale, float lo, float hi,
+                           uint8_t *q_lo, uint8_t *q_hi)
 {
-    double low = floor(((double)lo - origin) / scale);
-    double high = ceil(((double)hi - origin) / scale);
-    low = low < 0.0 ? 0.0 : (low > 255.0 ? 255.0 : low);
-    high = high < 0.0 ? 0.0 : (high > 255.0 ? 255.0 : high);
+    double low = ((double)lo - origin) * inverse_scale, high = ((double)hi - origin) * inverse_scale;
+    low = low <= 0.0 ? 0.0 : (low >= 255.0 ? 255.0 : (double)(int)low);
+    if (high <= 0.0) {
+        high = 0.0;
+    } else if (high >= 255.0) {
+        high = 255.0;
+    } else {
+        double whole = (double)(int)high;
+        high = whole < high ? whole + 1.0 : whole;
+    }
     while (low > 0.0 && origin + low * scale > (double)lo)
         low -= 1.0;
     while (high < 255.0 && origin + high * scale < (double)hi)
@@ -58,8 +79,9 @@ static void encode_bounds(skim_bvh_node *node, const skim_bvh_binary_node *const
     float lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
     for (int i = 0; i < count; ++i)
         for (int axis = 0; axis < 3; ++axis) {
-            lo[axis] = fminf(lo[axis], child[i]->lo[axis]);
-            hi[axis] = fmaxf(hi[axis], child[i]->hi[axis]);
+            /* Comparisons, not fminf (a library call): the bounds are finite. */
+            lo[axis] = child[i]->lo[axis] < lo[axis] ? child[i]->lo[axis] : lo[axis];
+            hi[axis] = child[i]->hi[axis] > hi[axis] ? child[i]->hi[axis] : hi[axis];
         }
     memset(node->bounds, 255, sizeof node->bounds);
     static const int lo_row[3] = { SKIM_BVH_LO_X, SKIM_BVH_LO_Y, SKIM_BVH_LO_Z };
@@ -68,10 +90,11 @@ static void encode_bounds(skim_bvh_node *node, const skim_bvh_binary_node *const
         int e = grid_exponent((double)hi[axis] - (double)lo[axis]);
         node->origin[axis] = lo[axis];
         node->exponent[axis] = (int8_t)e;
-        double scale = ldexp(1.0, e);
+        double scale = power_of_two(e), inverse_scale = power_of_two(-e);
         for (int i = 0; i < count; ++i) {
             uint8_t q_lo, q_hi;
-            quantize_child(lo[axis], scale, child[i]->lo[axis], child[i]->hi[axis], &q_lo, &q_hi);
+            quantize_child(lo[axis], scale, inverse_scale, child[i]->lo[axis], child[i]->hi[axis], &q_lo,
+                           &q_hi);
             node->bounds[lo_row[axis]][i] = q_lo;
             node->bounds[chi_row[axis]][i] = (uint8_t)(255 - q_hi);
         }
@@ -109,8 +132,13 @@ typedef struct collapse_plan {
     uint8_t (*choice)[SKIM_BVH_WIDTH];/* 0: one root here; a: a roots left, k - a right */
 } collapse_plan;
 
-static void plan_subtree(const skim_bvh_binary_tree *tree, collapse_plan *plan, uint32_t slot,
-                         double root_area)
+/* Plans the subtree at slot and returns how many roots its forests can
+   use at most: min(8, its leaves). A forest of more roots than that costs
+   what one of exactly that many does, so only shares a <= the left's
+   roots and k - a <= the right's are tried (most binary nodes are near
+   the leaves, where that is one or two shares instead of 28). */
+static unsigned plan_subtree(const skim_bvh_binary_tree *tree, collapse_plan *plan, uint32_t slot,
+                             double root_area)
 {
     const skim_bvh_binary_node *node = &tree->nodes[slot];
     float *cost = plan->cost[slot];
@@ -120,26 +148,33 @@ static void plan_subtree(const skim_bvh_binary_tree *tree, collapse_plan *plan, 
             cost[k] = 0.0f;
             choice[k] = 0;
         }
-        return;
+        return 1;
     }
-    plan_subtree(tree, plan, node->first, root_area);
-    plan_subtree(tree, plan, node->right, root_area);
+    unsigned left_roots = plan_subtree(tree, plan, node->first, root_area);
+    unsigned right_roots = plan_subtree(tree, plan, node->right, root_area);
+    unsigned roots = left_roots + right_roots < SKIM_BVH_WIDTH ? left_roots + right_roots : SKIM_BVH_WIDTH;
     const float *left = plan->cost[node->first], *right = plan->cost[node->right];
     /* split[k-1]: best cost with k roots shared between the two children. */
     float split[SKIM_BVH_WIDTH];
     uint8_t split_choice[SKIM_BVH_WIDTH];
     split[0] = INFINITY;
     split_choice[0] = 0;
-    for (unsigned k = 2; k <= SKIM_BVH_WIDTH; ++k) {
+    for (unsigned k = 2; k <= roots; ++k) {
         split[k - 1] = INFINITY;
         split_choice[k - 1] = 1;
-        for (unsigned a = 1; a < k; ++a) {
+        unsigned first = k > right_roots ? k - right_roots : 1;
+        unsigned last = k - 1 < left_roots ? k - 1 : left_roots;
+        for (unsigned a = first; a <= last; ++a) {
             float c = left[a - 1] + right[k - a - 1];
             if (c < split[k - 1]) {
                 split[k - 1] = c;
                 split_choice[k - 1] = (uint8_t)a;
             }
         }
+    }
+    for (unsigned k = roots + 1; k <= SKIM_BVH_WIDTH; ++k) {
+        split[k - 1] = split[roots - 1];
+        split_choice[k - 1] = split_choice[roots - 1];
     }
     float as_node = (float)(skim_bvh_half_area(node->lo, node->hi) / root_area) + NODE_VISIT_FLOOR +
                     split[SKIM_BVH_WIDTH - 1];
@@ -152,6 +187,7 @@ static void plan_subtree(const skim_bvh_binary_tree *tree, collapse_plan *plan, 
             choice[k - 1] = 0;
         }
     }
+    return roots;
 }
 
 /* Appends the roots of slot's best forest of at most k roots. */

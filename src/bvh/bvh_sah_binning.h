@@ -9,7 +9,8 @@
    primitives are binned and partitioned chunk by chunk (OpenMP tasks when
    the build is parallel); smaller ones in place by the thread that owns
    them. Which path a node takes depends on its size alone, so the tree is
-   the same bit for bit for any thread count. */
+   the same bit for bit for any thread count (and instruction set: see
+   bvh_sah_binning.c). */
 #ifndef SKIM_BVH_SAH_BINNING_H
 #define SKIM_BVH_SAH_BINNING_H
 
@@ -42,9 +43,11 @@ typedef struct skim_sah_bin_map {
 } skim_sah_bin_map;
 
 /* One bin of one axis, a cache line: the box of the primitives whose
-   centroids fell in it and their count. */
+   centroids fell in it, its upper corner negated (so one min extends both
+   corners: a single 256-bit min with AVX2), and their count. */
 typedef struct skim_sah_bin {
-    simde__m128 lo, hi;
+    _Alignas(64) simde__m128 lo;
+    simde__m128 neg_hi;
     uint32_t    count;
     uint32_t    unused[7];
 } skim_sah_bin;
@@ -73,43 +76,47 @@ typedef struct skim_sah_chunks {
     uint32_t       count;
 } skim_sah_chunks;
 
-void skim_sah_range_clear(skim_sah_range *r);
-/* The box and centroid bounds of prims [begin, end). */
+/* The box and centroid bounds of prims [begin, end) (bvh_sah.c). */
 void skim_sah_range_of(const skim_bvh_prim *prims, uint32_t begin, uint32_t end, skim_sah_range *r);
-
+/* The bin map of a node with range r and bin_count bins (bvh_sah.c). */
 skim_sah_bin_map skim_sah_make_bin_map(const skim_sah_range *r, int bin_count);
 
-/* Bins prims [begin, end) into b (cleared first). */
-void skim_sah_bin_range(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
-                  const skim_sah_bin_map *map, skim_sah_bins *b);
+/* The steps, as compiled for one instruction set (bvh_sah_binning.c). */
+typedef struct skim_sah_steps {
+    /* Bins prims [begin, end) into b (cleared first). */
+    void (*bin)(const skim_bvh_prim *prims, uint32_t begin, uint32_t end, const skim_sah_bin_map *map,
+                skim_sah_bins *b);
+    /* Bins a large node chunk by chunk into chunks (allocated here, freed
+       with free(chunks->bins); false without memory) and merges the chunks
+       into total. Tasks when parallel. */
+    bool (*bin_chunked)(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
+                        const skim_sah_bin_map *map, bool parallel, skim_sah_chunks *chunks,
+                        skim_sah_bins *total);
+    /* The best boundary over b on the axes where the centroids spread. Ties
+       keep the first (lowest axis, then lowest bin). */
+    skim_sah_split (*best_split)(const skim_sah_bins *b, const skim_sah_bin_map *map,
+                                 const skim_sah_range *r);
+    /* Hoare partition in place: [begin, mid) goes left of s, [mid, end)
+       right; returns mid. Fills the children's centroid bounds (their
+       boxes are s's). */
+    uint32_t (*partition)(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
+                          const skim_sah_bin_map *map, const skim_sah_split *s, skim_sah_range *left,
+                          skim_sah_range *right);
+    /* The same for a node binned by bin_chunked: a stable partition, each
+       chunk scattered into scratch at offsets its counts give, then copied
+       back. Tasks when parallel. Returns mid; false in *ok without memory
+       (prims are then unchanged). */
+    uint32_t (*partition_chunked)(skim_bvh_prim *prims, skim_bvh_prim *scratch, uint32_t begin,
+                                  uint32_t end, const skim_sah_bin_map *map, const skim_sah_split *s,
+                                  const skim_sah_chunks *chunks, bool parallel, skim_sah_range *left,
+                                  skim_sah_range *right, bool *ok);
+} skim_sah_steps;
 
-/* Bins a large node chunk by chunk into chunks (allocated here; false
-   without memory) and merges the chunks into total. Tasks when parallel. */
-bool skim_sah_bin_chunked(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
-                          const skim_sah_bin_map *map, bool parallel, skim_sah_chunks *chunks,
-                          skim_sah_bins *total);
-void skim_sah_chunks_free(skim_sah_chunks *chunks);
-
-/* The best boundary over b on the axes where the centroids spread. Ties
-   keep the first (lowest axis, then lowest bin). */
-skim_sah_split skim_sah_best_split(const skim_sah_bins *b, const skim_sah_bin_map *map,
-                                   const skim_sah_range *r);
-
-/* Hoare partition in place: [begin, mid) goes left of s, [mid, end)
-   right; returns mid. Fills the children's centroid bounds (their boxes
-   are s's). */
-uint32_t skim_sah_partition(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
-                            const skim_sah_bin_map *map, const skim_sah_split *s,
-                            skim_sah_range *left, skim_sah_range *right);
-
-/* The same for a node binned by skim_sah_bin_chunked: a stable partition,
-   each chunk scattered into scratch at offsets its counts give, then
-   copied back. Tasks when parallel. Returns mid; false in *ok without
-   memory (prims are then unchanged). */
-uint32_t skim_sah_partition_chunked(skim_bvh_prim *prims, skim_bvh_prim *scratch, uint32_t begin,
-                                    uint32_t end, const skim_sah_bin_map *map, const skim_sah_split *s,
-                                    const skim_sah_chunks *chunks, bool parallel, skim_sah_range *left,
-                                    skim_sah_range *right, bool *ok);
+extern const skim_sah_steps skim_sah_steps_baseline;
+#if defined(__x86_64__) || defined(__i386__)
+#define SKIM_SAH_HAVE_AVX2 1
+extern const skim_sah_steps skim_sah_steps_avx2; /* only for CPUs with AVX2 */
+#endif
 
 /* skim_bvh_half_area in registers, summed in the same order, so the two
    agree bit for bit. */
