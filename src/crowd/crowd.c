@@ -173,7 +173,7 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->entry_offset, c->big, c->big_list, c->entries, c->sorted,
                        c->bucket_start, c->rank, c->contacts, c->contact_end, c->bound, c->vbound,
                        c->built_proj, c->half_begin, c->half_other, c->list_begin, c->list_fill, c->list,
-                       c->pair_near, c->pair_contact };
+                       c->pair_near, c->pairs };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
         free(fields[i]);
     for (int t = 0; t < c->index_buffer_count; ++t)

@@ -258,9 +258,9 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n)
                         closest = gap;
                 }
             }
-            /* On another's head: a vertical contact from above, touching
-               within twice the skin. */
-            if (ct->vertical && ct->n[0] * c->up[0] + ct->n[1] * c->up[1] + ct->n[2] * c->up[2] > 0.0f &&
+            /* On another's head: a vertical contact from above (n is
+               exactly up), touching within twice the skin. */
+            if (ct->n[0] * c->up[0] + ct->n[1] * c->up[1] + ct->n[2] * c->up[2] > 0.5f &&
                 separation(c, (uint32_t)i, ct) <= (double)ct->target * (1.0 + c->def.agent_skin) + 1e-3)
                 standing = 1;
         }

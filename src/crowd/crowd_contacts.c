@@ -11,9 +11,9 @@
    while every agent's reach plus the distance it has moved since the build
    stays within its bound: then any pair whose reaches overlap now had
    overlapping bounds at the build, so it is listed. Each step checks that
-   (crowd_bound_holds, in the step's planning pass: a logical AND over
-   agents, the same for any thread count) and rebuilds when it fails, when
-   agents came or went, or when the agents were put in a new order.
+   (one pass, a logical AND over agents: the same for any thread count) and
+   rebuilds when it fails, when agents came or went, or when the agents were
+   put in a new order.
 
    The contact records are then made from the listed pairs whose reaches
    overlap now: the constraint is worked out once per pair, from the lower
@@ -29,6 +29,22 @@
 /* The skin added to an agent's reach for its bound, as a fraction of its
    radius: larger keeps the lists good for longer but makes them longer. */
 #define LIST_SKIN 1.0f
+
+bool crowd_lists_still_good(const skim_crowd *c, uint32_t n)
+{
+    if (!c->lists_valid)
+        return false;
+    int bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad)
+    for (long i = 0; i < (long)n; ++i) {
+        const float *p = c->proj + 3 * i, *b = c->built_proj + 3 * i;
+        float dx = p[0] - b[0], dy = p[1] - b[1], dz = fabsf(p[2] - b[2]);
+        float across = sqrtf(dx * dx + dy * dy);
+        if (c->reach[i] + across > c->bound[i] || c->vreach[i] + dz > c->vbound[i])
+            bad = 1;
+    }
+    return !bad;
+}
 
 static skim_status rebuild_lists(skim_crowd *c, uint32_t n)
 {
@@ -48,7 +64,7 @@ static skim_status rebuild_lists(skim_crowd *c, uint32_t n)
     if (status != SKIM_OK)
         return status;
     size_t pairs = c->half_begin[n], sides = c->list_begin[n];
-    if (!crowd_reserve((void **)&c->pair_contact, &c->pair_capacity, pairs ? pairs : 1, sizeof *c->pair_contact) ||
+    if (!crowd_reserve((void **)&c->pairs, &c->pair_capacity, pairs ? pairs : 1, sizeof *c->pairs) ||
         !crowd_reserve((void **)&c->pair_near, &c->pair_near_capacity, pairs ? pairs : 1, sizeof *c->pair_near) ||
         !crowd_reserve((void **)&c->contacts, &c->contact_capacity, sides ? sides : 1, sizeof *c->contacts))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for contacts");
@@ -66,20 +82,19 @@ static inline bool reaches_overlap(const skim_crowd *c, uint32_t i, uint32_t j)
     return fabsf(dz) <= c->vreach[i] + c->vreach[j];
 }
 
-/* The pair's constraint seen from the other side (self, the higher index,
-   whose partner is other): bitwise what crowd_contact_setup would give, as
-   it works in the pair's canonical order and negates for the higher
-   index. */
-static void mirror(const crowd_contact *from, uint32_t other, crowd_contact *out)
+/* Agent i's contact with the pair in slot pair, the other agent being
+   other: the pair's constraint as it is when i is the lower index, else
+   its mirror, bitwise what crowd_contact_setup would give from i's side
+   (it works in the pair's canonical order and negates for the higher). */
+static void contact_from_pair(const crowd_pair *pair, uint32_t i, uint32_t other, crowd_contact *out)
 {
+    const bool lower = i < other;
     for (int k = 0; k < 3; ++k)
-        out->n[k] = -from->n[k];
+        out->n[k] = lower ? pair->n[k] : -pair->n[k];
     out->other = other;
-    out->target = from->target;
-    out->allowed = from->allowed;
-    out->share = from->share_other;
-    out->share_other = from->share;
-    out->vertical = from->vertical;
+    out->target = pair->target;
+    out->allowed = pair->allowed;
+    out->share = lower ? pair->share_lower : pair->share_higher;
 }
 
 skim_status crowd_find_contacts(skim_crowd *c, uint32_t n, bool lists_good)
@@ -98,7 +113,7 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n, bool lists_good)
             bool near = reaches_overlap(c, (uint32_t)i, j);
             c->pair_near[h] = near;
             if (near) {
-                crowd_contact_setup(c, (uint32_t)i, j, &c->pair_contact[h]);
+                crowd_contact_setup(c, (uint32_t)i, j, &c->pairs[h]);
                 pairs++;
             }
         }
@@ -109,13 +124,8 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n, bool lists_good)
         size_t at = c->list_begin[i];
         for (size_t e = c->list_begin[i]; e < c->list_begin[i + 1]; ++e) {
             crowd_list_entry entry = c->list[e];
-            if (!c->pair_near[entry.pair])
-                continue;
-            if (entry.other > (uint32_t)i)
-                c->contacts[at] = c->pair_contact[entry.pair];
-            else
-                mirror(&c->pair_contact[entry.pair], entry.other, &c->contacts[at]);
-            at++;
+            if (c->pair_near[entry.pair])
+                contact_from_pair(&c->pairs[entry.pair], (uint32_t)i, entry.other, &c->contacts[at++]);
         }
         c->contact_end[i] = at;
     }

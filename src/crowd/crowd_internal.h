@@ -14,22 +14,27 @@
 
 #include "../skim_internal.h"
 
-#include <math.h>
-
 /* One agent-agent constraint as seen from one agent of the pair ("self"):
    (q_self - q_other) . n >= target, n being the axis that separated the two
    cylinders at the start of the step, pointing from other toward self. */
 typedef struct crowd_contact {
     uint32_t other;    /* active index */
-    float    n[3];     /* unit: horizontal (across up) or +-up */
+    float    n[3];     /* unit: across up, or exactly +-up (a vertical contact: |n . up| is
+                          then 1, and under 1e-6 otherwise) */
     float    target;   /* what the solver aims for: the touching distance plus the skin */
     float    allowed;  /* what the check accepts: min(touching, start separation) less a
                           tolerance, so a pair never ends closer than it started nor
                           closer than touching */
     float    share;    /* fraction of a violation self moves */
-    float    share_other; /* and the other agent */
-    uint8_t  vertical; /* n is +-up */
 } crowd_contact;
+
+/* A pair's constraint, worked out once, as its lower index sees it; the
+   higher index holds the mirror (n negated, the shares swapped). */
+typedef struct crowd_pair {
+    float n[3];
+    float target, allowed;
+    float share_lower, share_higher;
+} crowd_pair;
 
 /* Growable per-thread array of agent indices. */
 typedef struct crowd_index_buffer {
@@ -137,11 +142,11 @@ struct skim_crowd {
 
     /* ---- contacts ---- */
     /* Per pair slot: whether the reaches overlap this step, and then the
-       constraint seen from the lower index. */
-    uint8_t       *pair_near;
-    crowd_contact *pair_contact;
-    size_t         pair_capacity, pair_near_capacity;
-    uint32_t       pair_count;          /* pairs near this step */
+       constraint. */
+    uint8_t    *pair_near;
+    crowd_pair *pairs;
+    size_t      pair_capacity, pair_near_capacity;
+    uint32_t    pair_count;             /* pairs near this step */
     /* Agent i's contacts are contacts[list_begin[i] .. contact_end[i]): in
        the room of its full list, so every agent writes its own. */
     crowd_contact *contacts;
@@ -159,27 +164,19 @@ bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size);
 skim_status crowd_build_neighbours(skim_crowd *crowd, uint32_t n);
 /* The full lists (crowd_lists.c) from the half lists. */
 skim_status crowd_complete_lists(skim_crowd *crowd, uint32_t n);
-/* Whether agent i's bound at the last list build still holds all it can
-   reach this step, wherever it has gone since: while that holds for every
-   agent, the neighbour lists hold every pair that can meet
-   (crowd_contacts.c). */
-static inline bool crowd_bound_holds(const skim_crowd *c, uint32_t i)
-{
-    const float *p = c->proj + 3 * (size_t)i, *b = c->built_proj + 3 * (size_t)i;
-    float dx = p[0] - b[0], dy = p[1] - b[1], dz = fabsf(p[2] - b[2]);
-    float across = sqrtf(dx * dx + dy * dy);
-    return !(c->reach[i] + across > c->bound[i] || c->vreach[i] + dz > c->vbound[i]);
-}
+/* Whether the neighbour lists still hold every pair that can meet this
+   step (crowd_contacts.c), given this step's plan. */
+bool crowd_lists_still_good(const skim_crowd *crowd, uint32_t n);
 
 /* This step's contacts (crowd_contacts.c): crowd->contacts / contact_end
-   from the neighbour lists, rebuilt first unless lists_good (every
-   agent's bound holds, see crowd_bound_holds), and reach, vreach. */
+   from the neighbour lists, rebuilt first unless lists_good (what
+   crowd_lists_still_good said), and reach, vreach. */
 skim_status crowd_find_contacts(skim_crowd *crowd, uint32_t n, bool lists_good);
 
-/* Agent-agent solver (crowd_solver.c). The contact of active agent a with
-   b > a (as a sees it) given the start positions, planned displacements
-   and cylinders. */
-void crowd_contact_setup(const skim_crowd *crowd, uint32_t a, uint32_t b, crowd_contact *out);
+/* Agent-agent solver (crowd_solver.c). The constraint of the pair of
+   active agents a < b given the start positions, planned displacements and
+   cylinders. */
+void crowd_contact_setup(const skim_crowd *crowd, uint32_t a, uint32_t b, crowd_pair *out);
 /* Jacobi projection: crowd->q from start + planned, pushed apart. */
 void crowd_solve(skim_crowd *crowd, uint32_t n);
 /* The check after the world move (crowd_check.c): shortens or reverts the moves of agents

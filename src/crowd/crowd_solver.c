@@ -75,7 +75,7 @@ static double horizontal_closing_time(const double h0[3], const double h1[3], do
     return t < 0.0 ? 0.0 : t;
 }
 
-void crowd_contact_setup(const skim_crowd *c, uint32_t a, uint32_t b, crowd_contact *out)
+void crowd_contact_setup(const skim_crowd *c, uint32_t a, uint32_t b, crowd_pair *out)
 {
     /* Computed for the pair in canonical order (a = lower index); the other
        side is its mirror (crowd_contacts.c), so both sides hold bitwise
@@ -184,7 +184,6 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t a, uint32_t b, crowd_cont
 
     for (int k = 0; k < 3; ++k)
         out->n[k] = n[k];
-    out->other = b;
     /* A pair that starts overlapping (placed so, or pushed in by the
        world) is asked to open by at most a fifth of the touching distance a
        step: asking for all of it at once, with dozens of such pairs on one
@@ -215,9 +214,8 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t a, uint32_t b, crowd_cont
     if ((double)allowed_f > allowed)
         allowed_f = nextafterf(allowed_f, -INFINITY);
     out->allowed = allowed_f;
-    out->share = share_a;
-    out->share_other = share_b;
-    out->vertical = vertical;
+    out->share_lower = share_a;
+    out->share_higher = share_b;
 }
 
 /* One Jacobi update of agent i: its position from the previous sweep's

@@ -102,16 +102,12 @@ static bool falls(const skim_crowd *c, uint32_t id)
     return c->def.gravity > 0.0f && !(c->flags[id] & SKIM_AGENT_NO_GRAVITY);
 }
 
-/* Phase 1: every agent's displacement before it meets anyone. Returns
-   whether the neighbour lists are still good for this step (in the same
-   pass: see crowd_bound_holds). */
-static bool plan(skim_crowd *c, uint32_t n, float dt)
+/* Phase 1: every agent's displacement before it meets anyone. */
+static void plan(skim_crowd *c, uint32_t n, float dt)
 {
     const float g = c->def.gravity;
     const float world_extra = c->def.move.step_height + c->def.move.snap_distance + g * dt * dt;
-    const bool check_lists = c->def.agent_collisions && c->lists_valid;
-    int bad = 0;
-#pragma omp parallel for schedule(static) reduction(| : bad)
+#pragma omp parallel for schedule(static)
     for (long i = 0; i < (long)n; ++i) {
         uint32_t id = c->active[i];
         float *start = c->start + 3 * i, *d = c->planned + 3 * i;
@@ -148,10 +144,7 @@ static bool plan(skim_crowd *c, uint32_t n, float dt)
         proj[1] = start[0] * c->axis2[0] + start[1] * c->axis2[1] + start[2] * c->axis2[2];
         proj[2] = start[0] * c->up[0] + start[1] * c->up[1] + start[2] * c->up[2];
         c->pushed[i] = 0;
-        if (check_lists && !crowd_bound_holds(c, (uint32_t)i))
-            bad = 1;
     }
-    return check_lists && !bad;
 }
 
 /* Phase 3: the world. Standing agents move with Nettle's two-pass gravity
@@ -331,7 +324,8 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     if (n == 0)
         return SKIM_OK;
 
-    bool lists_good = plan(c, n, dt);
+    plan(c, n, dt);
+    bool lists_good = agents && crowd_lists_still_good(c, n);
     if (agents && !lists_good && !ordered && n > 1 && c->reorder_countdown == 0) {
         order_agents(c, n);
         ordered = true;
