@@ -24,10 +24,12 @@ static inline uint32_t skim_bvh_prim_id(const skim_bvh_prim *p)
 }
 
 /* A subtree over n primitives owns the 2n - 1 node slots starting at its
-   root's slot: left child at slot + 1, right child at slot + 2 * n_left.
-   Slots therefore never depend on which thread built what, which keeps the
-   tree bit-identical for any thread count. Slots a subtree does not use
-   (its leaves hold more than one triangle) stay unused. */
+   root's slot: for a large node, left child at slot + 1, right child at
+   slot + 2 * n_left; a small subtree (built by one thread) numbers its
+   nodes densely in depth-first order from its root's slot. Slots therefore
+   never depend on which thread built what, which keeps the tree
+   bit-identical for any thread count. Slots a subtree does not use (its
+   leaves hold more than one triangle) stay unused, and unwritten. */
 typedef struct skim_bvh_binary_node {
     float    lo[3], hi[3];
     uint32_t first;   /* leaf: first primitive; internal: left child slot */

@@ -225,20 +225,6 @@ static int wide_children(const skim_bvh_binary_tree *tree, const collapse_plan *
     return used;
 }
 
-/* How many wide nodes the subtree at binary internal node slot becomes,
-   so the node array can be allocated at its final size. */
-static uint32_t count_wide_nodes(const skim_bvh_binary_tree *tree, const collapse_plan *plan,
-                                 uint32_t slot)
-{
-    uint32_t slots[SKIM_BVH_WIDTH];
-    int used = wide_children(tree, plan, slot, slots);
-    uint32_t count = 1;
-    for (int i = 0; i < used; ++i)
-        if (!tree->nodes[slots[i]].count)
-            count += count_wide_nodes(tree, plan, slots[i]);
-    return count;
-}
-
 /* Makes the wide node for binary internal node slot, its children the best
    forest of eight below it. */
 static uint32_t collapse_node(collapser *c, const collapse_plan *plan, uint32_t slot, uint32_t depth)
@@ -300,20 +286,28 @@ skim_status skim_bvh_collapse(const skim_bvh_binary_tree *tree, struct skim_bvh 
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH collapse: plan for %zu slots", slots);
     }
     plan_subtree(tree, &plan, 0, root_area);
-    /* Exactly as many nodes as the tree has: the statistics count what is
-       allocated (allocating one per binary internal node, as before, held
-       about three times the nodes' bytes). */
-    uint32_t node_count = count_wide_nodes(tree, &plan, 0);
-    skim_bvh_node *nodes = aligned_alloc(64, ((size_t)node_count * sizeof *nodes + 63) / 64 * 64);
-    if (!nodes) {
+    /* Every wide node consumes at least one binary internal node, so the
+       nodes are collapsed into room for that many (of which only the pages
+       written are ever touched), then moved to a block of their final size:
+       the statistics count what is allocated, and the larger block held
+       about three times the nodes' bytes. */
+    skim_bvh_node *room = malloc((size_t)tree->internal_count * sizeof *room);
+    if (!room) {
         free(plan.cost);
         free(plan.choice);
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH collapse: %u nodes", node_count);
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH collapse: %u nodes", tree->internal_count);
     }
-    collapser c = { .tree = tree, .nodes = nodes, .root_area = root_area };
+    collapser c = { .tree = tree, .nodes = room, .root_area = root_area };
     out->root = collapse_node(&c, &plan, 0, 1);
     free(plan.cost);
     free(plan.choice);
+    skim_bvh_node *nodes = aligned_alloc(64, ((size_t)c.count * sizeof *nodes + 63) / 64 * 64);
+    if (!nodes) {
+        free(room);
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH collapse: %u nodes", c.count);
+    }
+    memcpy(nodes, room, (size_t)c.count * sizeof *nodes);
+    free(room);
     out->nodes = nodes;
     out->owned_nodes = nodes;
     out->node_count = c.count;

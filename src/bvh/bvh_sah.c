@@ -52,7 +52,12 @@ static float leaf_cost(uint32_t triangles)
 typedef struct build_context {
     const skim_sah_steps *steps;
     skim_bvh_prim        *prims;
-    skim_bvh_prim        *scratch; /* for the chunked partition; NULL when no node is that large */
+    /* The chunked partition scatters a large node's primitives into the
+       other of these two buffers, where its children then find them (no
+       copy back); a node small enough to be partitioned in place first
+       moves its primitives back to prims, where the tree ends up. scratch
+       is NULL when no node is that large. */
+    skim_bvh_prim        *scratch;
     skim_bvh_binary_node *nodes;
     int                   bin_count;
     uint32_t              max_leaf;
@@ -125,8 +130,8 @@ static void note_out_of_memory(build_context *ctx)
 /* The best binned split of a node and the bins it came from (kept for the
    chunked partition of large nodes). Kept out of build_node so the bins'
    few kilobytes are off the stack while the recursion goes deeper. */
-static skim_sah_split choose_binned_split(build_context *ctx, uint32_t begin, uint32_t end,
-                                          const skim_sah_range *r, skim_sah_bin_map *map,
+static skim_sah_split choose_binned_split(build_context *ctx, const skim_bvh_prim *prims, uint32_t begin,
+                                          uint32_t end, const skim_sah_range *r, skim_sah_bin_map *map,
                                           skim_sah_chunks *chunks)
 {
     skim_sah_bins b;
@@ -137,12 +142,12 @@ static skim_sah_split choose_binned_split(build_context *ctx, uint32_t begin, ui
     const int n = n_prims < (uint32_t)ctx->bin_count ? (int)n_prims : ctx->bin_count;
     *map = skim_sah_make_bin_map(r, n);
     if (n_prims >= SKIM_SAH_CHUNKED_MIN_PRIMS) {
-        if (!ctx->steps->bin_chunked(ctx->prims, begin, end, map, ctx->parallel, chunks, &b)) {
+        if (!ctx->steps->bin_chunked(prims, begin, end, map, ctx->parallel, chunks, &b)) {
             note_out_of_memory(ctx);
             return (skim_sah_split){ .found = false };
         }
     } else {
-        ctx->steps->bin(ctx->prims, begin, end, map, &b);
+        ctx->steps->bin(prims, begin, end, map, &b);
     }
     return ctx->steps->best_split(&b, map, r);
 }
@@ -201,18 +206,23 @@ static bool choose_full_sweep_split(skim_bvh_prim *prims, uint32_t begin, uint32
 }
 
 /* Splits [begin, end) at the binned split s: in chunks (stable, in
-   parallel when the build is) for large nodes, in place otherwise. */
-static uint32_t partition_binned(build_context *ctx, uint32_t begin, uint32_t end,
+   parallel when the build is, into the other buffer: *in_scratch flips)
+   for large nodes, in place otherwise. */
+static uint32_t partition_binned(build_context *ctx, bool *in_scratch, uint32_t begin, uint32_t end,
                                  const skim_sah_bin_map *map, const skim_sah_split *s,
                                  const skim_sah_chunks *chunks, skim_sah_range *left,
                                  skim_sah_range *right)
 {
-    if (end - begin < SKIM_SAH_CHUNKED_MIN_PRIMS)
-        return ctx->steps->partition(ctx->prims, begin, end, map, s, left, right);
+    skim_bvh_prim *from = *in_scratch ? ctx->scratch : ctx->prims;
+    if (end - begin < SKIM_SAH_CHUNKED_MIN_PRIMS || !ctx->scratch)
+        return ctx->steps->partition(from, begin, end, map, s, left, right);
     bool ok;
-    uint32_t mid = ctx->steps->partition_chunked(ctx->prims, ctx->scratch, begin, end, map, s, chunks,
-                                                 ctx->parallel, left, right, &ok);
-    if (!ok)
+    skim_bvh_prim *to = *in_scratch ? ctx->prims : ctx->scratch;
+    uint32_t mid = ctx->steps->partition_chunked(from, to, begin, end, map, s, chunks, ctx->parallel, left,
+                                                 right, &ok);
+    if (ok)
+        *in_scratch = !*in_scratch;
+    else
         note_out_of_memory(ctx);
     return mid;
 }
@@ -238,21 +248,36 @@ static bool surely_leaf(const skim_bvh_prim *prims, uint32_t begin, uint32_t end
     return largest / area >= 0.5f;
 }
 
+static void build_subtree(build_context *ctx, uint32_t slot, uint32_t begin, uint32_t end,
+                          const skim_sah_range *r, uint32_t depth, bool in_scratch);
+
+/* Builds the node at slot over [begin, end) and its subtree. Slots (see
+   bvh_binary.h): a node of at least TASK_MIN_PRIMS primitives puts its
+   children at the fixed slots of its range; below that, one thread builds
+   the whole subtree and numbers its nodes densely in depth-first order
+   from *dense_next, so the subtree touches only the start of its range
+   (the rest is never written: no page faults for it, and the collapse's
+   per-slot arrays stay as compact). */
 static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32_t end,
-                       const skim_sah_range *r, uint32_t depth)
+                       const skim_sah_range *r, uint32_t depth, bool in_scratch, uint32_t *dense_next)
 {
     skim_bvh_binary_node *node = &ctx->nodes[slot];
+    uint32_t n = end - begin;
+    if (in_scratch && n < SKIM_SAH_CHUNKED_MIN_PRIMS) {
+        memcpy(ctx->prims + begin, ctx->scratch + begin, n * sizeof *ctx->prims);
+        in_scratch = false;
+    }
+    skim_bvh_prim *prims = in_scratch ? ctx->scratch : ctx->prims;
     float lo[4], hi[4];
     simde_mm_storeu_ps(lo, r->lo);
     simde_mm_storeu_ps(hi, r->hi);
     memcpy(node->lo, lo, sizeof node->lo);
     memcpy(node->hi, hi, sizeof node->hi);
-    uint32_t n = end - begin;
     node->first = begin;
     node->count = n;
     node->right = 0;
     float area = skim_bvh_half_area(lo, hi);
-    if (n == 1 || (n <= ctx->max_leaf && surely_leaf(ctx->prims, begin, end, area)))
+    if (n == 1 || (n <= ctx->max_leaf && surely_leaf(prims, begin, end, area)))
         return;
 
     skim_sah_split s = { .found = false };
@@ -260,9 +285,9 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
     skim_sah_chunks chunks = { 0 };
     bool binned = false;
     if (depth < MEDIAN_SPLIT_DEPTH) {
-        if (ctx->method == SKIM_BVH_SPLIT_FULL_SWEEP && choose_full_sweep_split(ctx->prims, begin, end, &s)) {
+        if (ctx->method == SKIM_BVH_SPLIT_FULL_SWEEP && choose_full_sweep_split(prims, begin, end, &s)) {
         } else {
-            s = choose_binned_split(ctx, begin, end, r, &map, &chunks);
+            s = choose_binned_split(ctx, prims, begin, end, r, &map, &chunks);
             binned = true;
         }
     }
@@ -283,7 +308,7 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
     uint32_t mid = begin + n / 2;
     skim_sah_range left, right;
     if (s.found && binned)
-        mid = partition_binned(ctx, begin, end, &map, &s, &chunks, &left, &right);
+        mid = partition_binned(ctx, &in_scratch, begin, end, &map, &s, &chunks, &left, &right);
     else if (s.found)
         mid = begin + s.left_count;
     free(chunks.bins);
@@ -293,23 +318,39 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
            split the primitive order in two. */
         if (mid == begin || mid == end)
             mid = begin + n / 2;
-        skim_sah_range_of(ctx->prims, begin, mid, &left);
-        skim_sah_range_of(ctx->prims, mid, end, &right);
+        skim_sah_range_of(prims, begin, mid, &left);
+        skim_sah_range_of(prims, mid, end, &right);
     }
     node->count = 0;
+    if (dense_next) {
+        node->first = (*dense_next)++;
+        build_node(ctx, node->first, begin, mid, &left, depth + 1, in_scratch, dense_next);
+        node->right = (*dense_next)++;
+        build_node(ctx, node->right, mid, end, &right, depth + 1, in_scratch, dense_next);
+        return;
+    }
     node->first = slot + 1;
     node->right = slot + 2 * (mid - begin);
     uint32_t left_slot = node->first, right_slot = node->right;
     if (ctx->parallel && n >= TASK_MIN_PRIMS) {
-        #pragma omp task firstprivate(left_slot, begin, mid, left, depth)
-        build_node(ctx, left_slot, begin, mid, &left, depth + 1);
-        build_node(ctx, right_slot, mid, end, &right, depth + 1);
+        #pragma omp task firstprivate(left_slot, begin, mid, left, depth, in_scratch)
+        build_subtree(ctx, left_slot, begin, mid, &left, depth + 1, in_scratch);
+        build_subtree(ctx, right_slot, mid, end, &right, depth + 1, in_scratch);
         /* No taskwait: nothing here reads the left subtree, and the end of
            the parallel region waits for every task. */
     } else {
-        build_node(ctx, left_slot, begin, mid, &left, depth + 1);
-        build_node(ctx, right_slot, mid, end, &right, depth + 1);
+        build_subtree(ctx, left_slot, begin, mid, &left, depth + 1, in_scratch);
+        build_subtree(ctx, right_slot, mid, end, &right, depth + 1, in_scratch);
     }
+}
+
+/* The subtree rooted at slot, which owns the 2n - 1 slots from there:
+   numbered densely when it is small (see build_node). */
+static void build_subtree(build_context *ctx, uint32_t slot, uint32_t begin, uint32_t end,
+                          const skim_sah_range *r, uint32_t depth, bool in_scratch)
+{
+    uint32_t dense_next = slot + 1;
+    build_node(ctx, slot, begin, end, r, depth, in_scratch, end - begin < TASK_MIN_PRIMS ? &dense_next : NULL);
 }
 
 /* Depth, counts and SAH cost, by an explicit-stack walk (serial: cheap next
@@ -395,9 +436,9 @@ skim_status skim_bvh_build_binary(const skim_world *world, const skim_world_def 
     if (parallel) {
         #pragma omp parallel num_threads(threads)
         #pragma omp single
-        build_node(&ctx, 0, 0, n, &root, 1);
+        build_subtree(&ctx, 0, 0, n, &root, 1, false);
     } else {
-        build_node(&ctx, 0, 0, n, &root, 1);
+        build_subtree(&ctx, 0, 0, n, &root, 1, false);
     }
     free(ctx.scratch);
     if (ctx.out_of_memory) {

@@ -369,21 +369,21 @@ static uint32_t partition(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
     return i;
 }
 
-/* One chunk's primitives to scratch: left ones from *left_at up, right ones
-   from *right_at up, in their order. */
-static void scatter_chunk(const skim_bvh_prim *prims, skim_bvh_prim *scratch, uint32_t from,
-                          uint32_t to, const skim_sah_bin_map *map, const side_test *test,
+/* One chunk's primitives to the other buffer: left ones from left_at up,
+   right ones from right_at up, in their order. */
+static void scatter_chunk(const skim_bvh_prim *prims, skim_bvh_prim *to, uint32_t first,
+                          uint32_t last, const skim_sah_bin_map *map, const side_test *test,
                           uint32_t left_at, uint32_t right_at, skim_sah_range *left,
                           skim_sah_range *right)
 {
     centroid_bounds on_left = centroid_bounds_empty(), on_right = centroid_bounds_empty();
-    for (uint32_t i = from; i < to; ++i) {
+    for (uint32_t i = first; i < last; ++i) {
         simde__m128 centroid = centroid_of(&prims[i]);
         if (goes_right(map, test, centroid)) {
-            scratch[right_at++] = prims[i];
+            to[right_at++] = prims[i];
             centroid_bounds_add(&on_right, centroid);
         } else {
-            scratch[left_at++] = prims[i];
+            to[left_at++] = prims[i];
             centroid_bounds_add(&on_left, centroid);
         }
     }
@@ -391,7 +391,7 @@ static void scatter_chunk(const skim_bvh_prim *prims, skim_bvh_prim *scratch, ui
     centroid_bounds_store(&on_right, right);
 }
 
-static uint32_t partition_chunked(skim_bvh_prim *prims, skim_bvh_prim *scratch, uint32_t begin,
+static uint32_t partition_chunked(const skim_bvh_prim *prims, skim_bvh_prim *to, uint32_t begin,
                                   uint32_t end, const skim_sah_bin_map *map, const skim_sah_split *s,
                                   const skim_sah_chunks *chunks, bool parallel, skim_sah_range *left,
                                   skim_sah_range *right, bool *ok)
@@ -428,16 +428,8 @@ static uint32_t partition_chunked(skim_bvh_prim *prims, skim_bvh_prim *scratch, 
         #pragma omp task if(parallel) firstprivate(c) shared(sides, at)
         {
             uint32_t from = begin + c * SKIM_SAH_CHUNK;
-            scatter_chunk(prims, scratch, from, from + chunk_size(n, c), map, &test, at[2 * c],
+            scatter_chunk(prims, to, from, from + chunk_size(n, c), map, &test, at[2 * c],
                           at[2 * c + 1], &sides[2 * c], &sides[2 * c + 1]);
-        }
-    }
-    #pragma omp taskwait
-    for (uint32_t c = 0; c < count; ++c) {
-        #pragma omp task if(parallel) firstprivate(c)
-        {
-            uint32_t from = begin + c * SKIM_SAH_CHUNK;
-            memcpy(prims + from, scratch + from, chunk_size(n, c) * sizeof *prims);
         }
     }
     #pragma omp taskwait

@@ -102,11 +102,11 @@ typedef struct skim_sah_steps {
     uint32_t (*partition)(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
                           const skim_sah_bin_map *map, const skim_sah_split *s, skim_sah_range *left,
                           skim_sah_range *right);
-    /* The same for a node binned by bin_chunked: a stable partition, each
-       chunk scattered into scratch at offsets its counts give, then copied
-       back. Tasks when parallel. Returns mid; false in *ok without memory
-       (prims are then unchanged). */
-    uint32_t (*partition_chunked)(skim_bvh_prim *prims, skim_bvh_prim *scratch, uint32_t begin,
+    /* The same for a node binned by bin_chunked, out of place: a stable
+       partition of prims [begin, end) into to [begin, end), each chunk
+       scattered at offsets its counts give. Tasks when parallel. Returns
+       mid; false in *ok without memory (nothing is written then). */
+    uint32_t (*partition_chunked)(const skim_bvh_prim *prims, skim_bvh_prim *to, uint32_t begin,
                                   uint32_t end, const skim_sah_bin_map *map, const skim_sah_split *s,
                                   const skim_sah_chunks *chunks, bool parallel, skim_sah_range *left,
                                   skim_sah_range *right, bool *ok);
