@@ -1,13 +1,4 @@
-/* The move's one candidate buffer seen from where the mover is now, and the
-   contacts it already touches.
-
-   A move gathers once (DESIGN.md: one traversal with the box that holds the
-   whole move; sliding never leaves it). The gathered triangles are in unit-
-   sphere space relative to the start, and a kernel sweeps a unit sphere
-   from the origin; a later slide iteration starts elsewhere, so its view is
-   the gathered buffer minus the current position (the same subtraction the
-   gather did, one float each, vectorised), built only when the position or
-   the exclusions changed.
+/* The contacts a mover already touches.
 
    Touching contacts. A kernel reports t = 0 for a triangle the sphere
    already touches at the start, whatever the direction of motion (that is
@@ -22,147 +13,7 @@
 #include "move_internal.h"
 
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
-#include <threads.h>
-
-/* Per-thread scratch, freed when its thread ends (OpenMP drops worker
-   threads when a later team is smaller; their buffers must not leak). The
-   thread-local pointer makes the lookup free; the tss key only carries the
-   destructor. */
-static _Thread_local skim_move_scratch *thread_scratch;
-static tss_t scratch_key;
-static once_flag scratch_key_once = ONCE_FLAG_INIT;
-static bool scratch_key_ok;
-
-static void free_scratch(void *opaque)
-{
-    skim_move_scratch *s = opaque;
-    skim_candidates_free(&s->gathered);
-    skim_candidates_free(&s->based);
-    free(s);
-}
-
-static void make_scratch_key(void)
-{
-    scratch_key_ok = tss_create(&scratch_key, free_scratch) == thrd_success;
-}
-
-skim_move_scratch *skim_move_thread_scratch(void)
-{
-    if (thread_scratch)
-        return thread_scratch;
-    call_once(&scratch_key_once, make_scratch_key);
-    skim_move_scratch *s = calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
-    skim_candidates_init(&s->gathered);
-    skim_candidates_init(&s->based);
-    if (scratch_key_ok)
-        tss_set(scratch_key, s);
-    thread_scratch = s;
-    return s;
-}
-
-void skim_move_exclude(skim_move_ctx *ctx, uint32_t lane)
-{
-    for (int i = 0; i < ctx->excluded_count; ++i)
-        if (ctx->excluded[i] == lane)
-            return;
-    if (ctx->excluded_count == SKIM_MOVE_MAX_PLANES)
-        return; /* the plane set holds at most as many: cannot happen */
-    ctx->excluded[ctx->excluded_count++] = lane;
-    ctx->exclusion_version++;
-}
-
-void skim_move_clear_exclusions(skim_move_ctx *ctx)
-{
-    if (ctx->excluded_count) {
-        ctx->excluded_count = 0;
-        ctx->exclusion_version++;
-    }
-}
-
-void skim_move_sync_exclusions(skim_move_ctx *ctx, const skim_move_planes *planes)
-{
-    int count = 0;
-    uint32_t lanes[SKIM_MOVE_MAX_PLANES];
-    for (int i = 0; i < planes->count; ++i) {
-        uint32_t lane = planes->plane[i].lane;
-        if (lane == UINT32_MAX)
-            continue;
-        bool seen = false;
-        for (int j = 0; j < count; ++j)
-            seen = seen || lanes[j] == lane;
-        if (!seen)
-            lanes[count++] = lane;
-    }
-    bool same = count == ctx->excluded_count;
-    for (int i = 0; same && i < count; ++i) {
-        bool found = false;
-        for (int j = 0; j < ctx->excluded_count; ++j)
-            found = found || ctx->excluded[j] == lanes[i];
-        same = found;
-    }
-    if (same)
-        return;
-    memcpy(ctx->excluded, lanes, sizeof lanes[0] * (size_t)count);
-    ctx->excluded_count = count;
-    ctx->exclusion_version++;
-}
-
-uint32_t skim_move_find_lane(const skim_move_ctx *ctx, uint32_t triangle)
-{
-    const skim_candidates *g = &ctx->scratch->gathered;
-    for (uint32_t lane = 0; lane < g->count; ++lane)
-        if (g->triangle[lane] == triangle)
-            return lane;
-    return UINT32_MAX;
-}
-
-const skim_candidates *skim_move_view(skim_move_ctx *ctx, const float pos[3],
-                                      skim_candidates *view)
-{
-    skim_move_scratch *s = ctx->scratch;
-    const skim_candidates *g = &s->gathered;
-    if (ctx->excluded_count == 0 && pos[0] == 0.0f && pos[1] == 0.0f && pos[2] == 0.0f)
-        return g;
-    if (!(s->based_valid && s->based_version == ctx->exclusion_version &&
-          s->based_at[0] == pos[0] && s->based_at[1] == pos[1] && s->based_at[2] == pos[2])) {
-        if (s->based.capacity < g->padded_count) {
-            skim_status status = skim_candidates_reserve(&s->based, g->padded_count);
-            if (status != SKIM_OK) {
-                ctx->status = status;
-                return NULL;
-            }
-        }
-        uint32_t n = g->padded_count;
-        for (int v = 0; v < 3; ++v)
-            for (int axis = 0; axis < 3; ++axis) {
-                const float *restrict src = g->vertex[v][axis];
-                float *restrict dst = s->based.vertex[v][axis];
-                const float offset = pos[axis];
-                for (uint32_t lane = 0; lane < n; ++lane)
-                    dst[lane] = src[lane] - offset;
-            }
-        /* Excluded lanes become a far triangle, like the padding lanes. */
-        for (int i = 0; i < ctx->excluded_count; ++i) {
-            uint32_t lane = ctx->excluded[i];
-            for (int v = 0; v < 3; ++v)
-                for (int axis = 0; axis < 3; ++axis)
-                    s->based.vertex[v][axis][lane] =
-                        1e6f + (v == axis + 1 ? 1.0f : 0.0f);
-        }
-        mv_copy(s->based_at, pos);
-        s->based_version = ctx->exclusion_version;
-        s->based_valid = true;
-    }
-    *view = *g;
-    for (int v = 0; v < 3; ++v)
-        for (int axis = 0; axis < 3; ++axis)
-            view->vertex[v][axis] = s->based.vertex[v][axis];
-    return view;
-}
+#include <simde/x86/sse2.h>
 
 /* Closest point of triangle abc to the origin (Ericson, Real-Time Collision
    Detection 5.1.5, by Voronoi regions). */
@@ -340,4 +191,121 @@ uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const floa
     }
     mv_add_scaled(pos, pos, push, t);
     return opposing;
+}
+
+/* Whether triangle v (relative to the center) is certainly farther than
+   1 + clearance from the center, where no kernel can call it touching.
+   The closest point (Ericson) may be off by a few units of roundoff times
+   the triangle's extent, times |e1| |e2| / |n| for a needle (whose plane is
+   ill-conditioned, as the kernels' is from any corner); that allowance
+   goes with the distance, so a doubtful triangle is left to the reference. */
+static bool clear_of_sphere(const float v[3][3], float clearance)
+{
+    const float e1[3] = { v[1][0] - v[0][0], v[1][1] - v[0][1], v[1][2] - v[0][2] };
+    const float e2[3] = { v[2][0] - v[0][0], v[2][1] - v[0][1], v[2][2] - v[0][2] };
+    float n[3];
+    mv_cross(n, e1, e2);
+    const float nn = mv_dot(n, n), e1e1 = mv_dot(e1, e1), e2e2 = mv_dot(e2, e2);
+    if (!(nn > 0.0f))
+        return false;
+    float closest[3];
+    closest_point_to_origin(v[0], v[1], v[2], closest);
+    const float extent = sqrtf(mv_dot(v[0], v[0])) + sqrtf(e1e1) + sqrtf(e2e2);
+    const float allowance = 1e-6f * extent * (1.0f + sqrtf(e1e1 * e2e2 / nn));
+    const float reach = 1.0f + clearance + allowance;
+    return mv_dot(closest, closest) > reach * reach;
+}
+
+bool skim_move_starts_touching(const skim_move_ctx *ctx, const float pos[3],
+                               const float delta[3])
+{
+    /* Beyond the kernels' own rounding at a contact (the skin is at least
+       that, move.c's precision floor) and this test's. */
+    const float clearance = 0.5f * ctx->skin;
+    const skim_candidates *g = &ctx->scratch->gathered;
+    const simde__m128 origin[3] = { simde_mm_set1_ps(pos[0]), simde_mm_set1_ps(pos[1]),
+                                    simde_mm_set1_ps(pos[2]) };
+    const simde__m128 sign = simde_mm_set1_ps(-0.0f), reach = simde_mm_set1_ps(1.0f + clearance),
+                      roundoff = simde_mm_set1_ps(1e-6f);
+    /* Four lanes at a time (the gathered buffer is padded with far
+       triangles to whole packets): a lane stays in doubt only if its box
+       and its plane come within 1 + clearance of the center. A kernel reports a
+       touch only for a plane within 1 (Rouwé 3.3 at t = 0), and the plane
+       from corner 0 is off by a few units of roundoff times the extent
+       (v0, e1, e2) times |e1| |e2| / |n| for a needle: that allowance,
+       1e-6 (|v0| + |e1| + |e2|) (1 + |e1| |e2| / |n|), keeps the test on
+       the safe side, leaving anything doubtful to the exact test below. */
+    for (uint32_t base = 0; base < g->count; base += 4) {
+        simde__m128 v[3][3];
+        for (int corner = 0; corner < 3; ++corner)
+            for (int axis = 0; axis < 3; ++axis)
+                v[corner][axis] = simde_mm_sub_ps(
+                    simde_mm_load_ps(g->vertex[corner][axis] + base), origin[axis]);
+        /* The box first: clear of the center by 1 + clearance on some axis
+           (and by the coordinate's own roundoff). */
+        simde__m128 clear = simde_mm_setzero_ps();
+        for (int axis = 0; axis < 3; ++axis) {
+            const simde__m128 lo = simde_mm_min_ps(simde_mm_min_ps(v[0][axis], v[1][axis]),
+                                                   v[2][axis]),
+                              hi = simde_mm_max_ps(simde_mm_max_ps(v[0][axis], v[1][axis]),
+                                                   v[2][axis]);
+            const simde__m128 lo_clear = simde_mm_cmpgt_ps(
+                lo, simde_mm_add_ps(reach, simde_mm_mul_ps(roundoff, lo)));
+            const simde__m128 hi_clear = simde_mm_cmplt_ps(
+                hi, simde_mm_sub_ps(simde_mm_xor_ps(reach, sign), simde_mm_mul_ps(roundoff,
+                                                                       simde_mm_xor_ps(hi, sign))));
+            clear = simde_mm_or_ps(clear, simde_mm_or_ps(lo_clear, hi_clear));
+        }
+        if (simde_mm_movemask_ps(clear) == 15)
+            continue;
+        simde__m128 e1[3], e2[3];
+        for (int axis = 0; axis < 3; ++axis) {
+            e1[axis] = simde_mm_sub_ps(v[1][axis], v[0][axis]);
+            e2[axis] = simde_mm_sub_ps(v[2][axis], v[0][axis]);
+        }
+        simde__m128 n[3];
+        for (int axis = 0; axis < 3; ++axis) {
+            const int i = (axis + 1) % 3, j = (axis + 2) % 3;
+            n[axis] = simde_mm_sub_ps(simde_mm_mul_ps(e1[i], e2[j]), simde_mm_mul_ps(e1[j], e2[i]));
+        }
+        simde__m128 nn = simde_mm_setzero_ps(), e1e1 = nn, e2e2 = nn, v0v0 = nn, nv = nn;
+        for (int axis = 0; axis < 3; ++axis) {
+            nn = simde_mm_add_ps(nn, simde_mm_mul_ps(n[axis], n[axis]));
+            e1e1 = simde_mm_add_ps(e1e1, simde_mm_mul_ps(e1[axis], e1[axis]));
+            e2e2 = simde_mm_add_ps(e2e2, simde_mm_mul_ps(e2[axis], e2[axis]));
+            v0v0 = simde_mm_add_ps(v0v0, simde_mm_mul_ps(v[0][axis], v[0][axis]));
+            nv = simde_mm_add_ps(nv, simde_mm_mul_ps(n[axis], v[0][axis]));
+        }
+        const simde__m128 n_length = simde_mm_sqrt_ps(nn),
+                          e1_length = simde_mm_sqrt_ps(e1e1), e2_length = simde_mm_sqrt_ps(e2e2);
+        const simde__m128 extent =
+            simde_mm_add_ps(simde_mm_sqrt_ps(v0v0), simde_mm_add_ps(e1_length, e2_length));
+        const simde__m128 allowance = simde_mm_mul_ps(
+            simde_mm_mul_ps(roundoff, extent),
+            simde_mm_add_ps(n_length, simde_mm_mul_ps(e1_length, e2_length)));
+        /* Then the plane: |n . v0| > (1 + clearance) |n| + allowance (NaN-
+           free for real lanes: world triangles are not degenerate). */
+        clear = simde_mm_or_ps(
+            clear, simde_mm_cmpgt_ps(simde_mm_andnot_ps(sign, nv),
+                                     simde_mm_add_ps(simde_mm_mul_ps(reach, n_length), allowance)));
+        unsigned doubtful = (unsigned)simde_mm_movemask_ps(clear) ^ 15u;
+        for (; doubtful; doubtful &= doubtful - 1) {
+            const uint32_t lane = base + (uint32_t)__builtin_ctz(doubtful);
+            if (lane >= g->count)
+                break;
+            float t[3][3];
+            for (int corner = 0; corner < 3; ++corner)
+                for (int axis = 0; axis < 3; ++axis)
+                    t[corner][axis] = g->vertex[corner][axis][lane] - pos[axis];
+            if (clear_of_sphere(t, clearance))
+                continue;
+            /* Near: the reference computes what every packet kernel
+               computes, bit for bit (test_simd_equivalence.c), and with
+               t_max = 0 reports exactly what a sweep reports at t = 0. */
+            skim_unit_hit hit;
+            if (skim_reference_sweep_triangle(t[0], t[1], t[2], delta, 0.0f, ctx->cull, &hit))
+                return true;
+        }
+    }
+    return false;
 }

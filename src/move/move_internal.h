@@ -1,8 +1,8 @@
 /* Collide-and-slide internals (src/move/): shared by move.c (the passes and
-   skim_move), slide_planes.c (the plane solvers), contacts.c (the candidate
-   buffer seen from the mover's current position, touching contacts and
-   push-out), step_and_snap.c (step-up, snap-down) and move_batch.c (the
-   OpenMP batch).
+   skim_move), slide_planes.c (the plane solvers), view.c (the thread's
+   scratch and the candidate buffer seen from the mover's current position),
+   contacts.c (touching contacts and push-out), step_and_snap.c (step-up,
+   snap-down) and move_batch.c (the OpenMP batch).
 
    Everything below works in the mover's unit-sphere space (Nettle, "Making
    it ellipsoidal": divide by the radius vector; Rouwé 4 for the rotated
@@ -118,7 +118,7 @@ void skim_move_planes_clip(const skim_move_planes *set, const float want[3], flo
 bool skim_move_solve_push(int count, const float (*normals)[3], const float *depths,
                           float push[3]);
 
-/* ---- per-thread scratch (contacts.c) ---- */
+/* ---- per-thread scratch (view.c) ---- */
 typedef struct skim_move_scratch {
     skim_candidates gathered;   /* the move's one gather: relative to the start */
     skim_candidates based;      /* gathered seen from another position / with exclusions */
@@ -188,13 +188,18 @@ typedef struct skim_move_pass_result {
     bool blocked;               /* any contact stopped or turned the motion */
 } skim_move_pass_result;
 
-/* contacts.c: the candidates as the kernel must see them for a sweep
+/* view.c: the candidates as the kernel must see them for a sweep
    starting at pos (the kernel's sphere starts at the origin, so the gathered
    buffer is re-based; excluded lanes are moved far away). */
 const skim_candidates *skim_move_view(skim_move_ctx *ctx, const float pos[3],
                                       skim_candidates *view);
 /* The lane of a caller's triangle index in the gathered buffer, or UINT32_MAX. */
 uint32_t skim_move_find_lane(const skim_move_ctx *ctx, uint32_t triangle);
+/* Exclusions (view.c): lanes the running pass's sweeps ignore. */
+void skim_move_exclude(skim_move_ctx *ctx, uint32_t lane);
+void skim_move_clear_exclusions(skim_move_ctx *ctx);
+void skim_move_sync_exclusions(skim_move_ctx *ctx, const skim_move_planes *planes);
+/* contacts.c */
 /* Nettle's "embedded" case made whole: every candidate within 1 + skin of
    the center at pos is a contact; push the mover out along the separating
    direction (b2SolvePlanes over all of them, swept with them excluded so
@@ -206,9 +211,11 @@ uint32_t skim_move_find_lane(const skim_move_ctx *ctx, uint32_t triangle);
    SKIM_TOUCH_* classes of the contacts that motion points into. */
 uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const float motion[3],
                                     skim_move_planes *planes, skim_move_pass_result *result);
-void skim_move_exclude(skim_move_ctx *ctx, uint32_t lane);
-void skim_move_clear_exclusions(skim_move_ctx *ctx);
-void skim_move_sync_exclusions(skim_move_ctx *ctx, const skim_move_planes *planes);
+/* Whether a sweep from pos by delta against every gathered lane (no
+   exclusions) would report a hit at t = 0: the exact answer of the
+   kernels, found without a sweep (near lanes only, by the reference). */
+bool skim_move_starts_touching(const skim_move_ctx *ctx, const float pos[3],
+                               const float delta[3]);
 
 /* move.c */
 /* Classifies a unit-space contact normal: SKIM_TOUCH_FLOOR, _WALL or

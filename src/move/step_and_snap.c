@@ -34,6 +34,41 @@ static float progress(const skim_move_ctx *ctx, const float pos[3], const float 
     return mv_dot(world, direction);
 }
 
+/* Whether coming down from p (after the raised forward move) can no
+   longer end farther along intent than threshold, the plain move's
+   progress plus the rounding allowance a step must beat. Then the step
+   fails whatever the descent meets, and its sweep can be skipped with no
+   change to any result.
+
+   The descent is a straight pass along -up (pure vertical in the world,
+   so no progress) and, when its first sweep does not start touching,
+   ends after that sweep: either nothing is met, or the first contact
+   stops it (step_and_snap's straight passes never slide past an opposing
+   contact, and a contact met within the skin leaves nothing to slide
+   with). What it can add is the lift off a floor met within half a skin
+   (skim_move_pass's "restore"): at most a skin along the floor's unit-space
+   normal, whose world length is at most skin * r_max and, for a sphere
+   (M = r R), whose horizontal part is skin * r * sin(angle of the floor),
+   the angle within the slope limit. A touching start (rounding at a
+   contact, a push-out) could move it sideways: then the descent runs. */
+static bool descent_cannot_win(const skim_move_ctx *ctx, const float p[3],
+                               const float descend[3], const float intent[3], float threshold)
+{
+    const skim_ellipsoid_space *space = ctx->space;
+    const float r_max = space->bounding_radius;
+    float lift = ctx->skin * r_max;
+    if (space->smallest_radius == r_max) {
+        const float c = ctx->cos_floor;
+        lift *= sqrtf(1.0f - c * c) + 1e-3f;
+    }
+    /* Rounding of the positions and of progress() itself, with room. */
+    const float rounding =
+        1e-5f * r_max * (sqrtf(mv_dot(p, p)) + sqrtf(mv_dot(descend, descend)) + 1.0f);
+    if (!(progress(ctx, p, intent) + lift + rounding <= threshold))
+        return false;
+    return !skim_move_starts_touching(ctx, p, descend);
+}
+
 void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
                         skim_move_touch *touch, int *iterations)
 {
@@ -59,6 +94,10 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
     float descend[3];
     mv_scale(descend, ctx->up_unit, -raised);
     mv_add_scaled(descend, descend, ctx->up_unit_dir, -2.0f * ctx->skin);
+    /* Farther by more than rounding: a skin of the smallest radius. */
+    const float threshold = plain + ctx->skin * ctx->space->smallest_radius;
+    if (descent_cannot_win(ctx, p, descend, intent, threshold))
+        return;
     skim_move_pass(ctx, p, descend, SKIM_PASS_STRAIGHT, def->max_iterations, &down);
     if (!down.landed)
         return;
@@ -72,8 +111,7 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
     if (!(height <= def->step_height + ctx->skin * foot))
         return;
     float stepped = progress(ctx, p, intent);
-    /* Farther by more than rounding: a skin of the smallest radius. */
-    if (!(stepped > plain + ctx->skin * ctx->space->smallest_radius))
+    if (!(stepped > threshold))
         return;
     mv_copy(pos, p);
     skim_move_touch path = up.touch;
