@@ -82,11 +82,21 @@ typedef struct skim_unit_hit {
    sweep); best->hit says whether anything was found. */
 typedef void (*skim_sweep_candidates_fn)(const skim_candidates *candidates, const float delta[3],
                                          bool cull_back_faces, skim_unit_hit *best);
+/* The same sweep started at `origin` (unit space, relative to where the
+   candidates were gathered): each lane's vertices are taken as v - origin,
+   the float subtraction a caller would do to re-base a copy of the buffer,
+   so the result is bit for bit the sweep over such a copy, without making
+   it (a move's slide iterations start from a new point each time). Points
+   in best are relative to origin. An origin of zeros changes no bit. */
+typedef void (*skim_sweep_candidates_from_fn)(const skim_candidates *candidates,
+                                              const float origin[3], const float delta[3],
+                                              bool cull_back_faces, skim_unit_hit *best);
 
 typedef struct skim_kernel_set {
     const char *name;                 /* "reference", "portable", "sse41", ... */
     unsigned    width;                /* triangles per packet, 1 for reference */
     skim_sweep_candidates_fn sweep;
+    skim_sweep_candidates_from_fn sweep_from;
 } skim_kernel_set;
 
 /* The set chosen once (SKIM_ISA or the best the CPU offers); NULL when
@@ -103,6 +113,9 @@ const skim_kernel_set *skim_kernel_set_by_name(const char *name);
 bool skim_reference_sweep_triangle(const float a[3], const float b[3], const float c[3],
                                    const float delta[3], float t_max, bool cull_back_faces,
                                    skim_unit_hit *hit);
+void skim_reference_sweep_candidates_from(const skim_candidates *candidates, const float origin[3],
+                                          const float delta[3], bool cull_back_faces,
+                                          skim_unit_hit *best);
 void skim_reference_sweep_candidates(const skim_candidates *candidates, const float delta[3],
                                      bool cull_back_faces, skim_unit_hit *best);
 

@@ -328,8 +328,9 @@ bool skim_reference_sweep_triangle(const float a[3], const float b[3], const flo
     return found;
 }
 
-void skim_reference_sweep_candidates(const skim_candidates *candidates, const float delta[3],
-                                     bool cull_back_faces, skim_unit_hit *best)
+void skim_reference_sweep_candidates_from(const skim_candidates *candidates, const float origin[3],
+                                          const float delta[3], bool cull_back_faces,
+                                          skim_unit_hit *best)
 {
     /* Each triangle is solved over the plane interval up to max(1, bound),
        not the caller's bound itself: Rouwé 3.6 notes that rounding can put a
@@ -344,7 +345,7 @@ void skim_reference_sweep_candidates(const skim_candidates *candidates, const fl
         float vertex[3][3];
         for (int v = 0; v < 3; ++v)
             for (int axis = 0; axis < 3; ++axis)
-                vertex[v][axis] = candidates->vertex[v][axis][lane];
+                vertex[v][axis] = candidates->vertex[v][axis][lane] - origin[axis];
         skim_unit_hit hit;
         if (!skim_reference_sweep_triangle(vertex[0], vertex[1], vertex[2], delta, plane_bound,
                                            cull_back_faces, &hit))
@@ -361,4 +362,12 @@ void skim_reference_sweep_candidates(const skim_candidates *candidates, const fl
             best->triangle = triangle;
         }
     }
+}
+
+void skim_reference_sweep_candidates(const skim_candidates *candidates, const float delta[3],
+                                     bool cull_back_faces, skim_unit_hit *best)
+{
+    /* v - 0 is v, bit for bit (and -0 - 0 is -0). */
+    static const float at_start[3] = { 0.0f, 0.0f, 0.0f };
+    skim_reference_sweep_candidates_from(candidates, at_start, delta, cull_back_faces, best);
 }

@@ -88,8 +88,8 @@ static void normal_toward_center(float t, const float delta[3], const float poin
         normal[k] = to_center[k] / length;
 }
 
-void skim_simd_finish(const skim_candidates *c, const float delta[3], const skim_simd_running *run,
-                      skim_unit_hit *best)
+void skim_simd_finish(const skim_candidates *c, const float origin[3], const float delta[3],
+                      const skim_simd_running *run, skim_unit_hit *best)
 {
     if (run->lane < 0)
         return; /* nothing beat what the caller passed in */
@@ -97,7 +97,7 @@ void skim_simd_finish(const skim_candidates *c, const float delta[3], const skim
     float vertex[3][3];
     for (int v = 0; v < 3; ++v)
         for (int axis = 0; axis < 3; ++axis)
-            vertex[v][axis] = c->vertex[v][axis][lane];
+            vertex[v][axis] = c->vertex[v][axis][lane] - origin[axis];
 
     /* Rouwé 2: the normalised front normal and the plane turned toward the
        start, exactly as the kernel computed them: at the corner opposite the

@@ -40,6 +40,7 @@
 #define SKIM_CAT_(a, b) a##b
 #define SKIM_CAT(a, b) SKIM_CAT_(a, b)
 #define SKIM_KERNEL SKIM_CAT(skim_simd_sweep_, SKIM_SET)
+#define SKIM_KERNEL_FROM SKIM_CAT(skim_simd_sweep_from_, SKIM_SET)
 
 typedef struct v3 {
     fw x, y, z;
@@ -243,6 +244,9 @@ typedef struct slots {
 
 typedef struct sweep_call {
     const skim_candidates *c;
+    /* The sweep's start relative to the candidates' (skim_sweep_candidates_
+       from_fn): with rebase, every loaded lane becomes v - origin. */
+    v3 origin;
     v3 delta;
     /* t_max: the plane interval's bound (Rouwé 3.1), max(1, caller's t).
        Not the caller's t itself: a lane's answer must not depend on the
@@ -276,7 +280,8 @@ static inline __attribute__((always_inline)) void test_pass(sweep_call *k, const
 
 /* Pass 1 on candidates [base, base + W): the cull. A packet whose lanes all
    survive is tested as it is; otherwise the survivors are packed. */
-static inline void cull_pass(sweep_call *k, uint32_t base)
+static inline __attribute__((always_inline)) void cull_pass(sweep_call *k, uint32_t base,
+                                                            const bool rebase)
 {
     const fw zero = fw_set1(0.0f);
     const skim_candidates *c = k->c;
@@ -290,8 +295,11 @@ static inline void cull_pass(sweep_call *k, uint32_t base)
         if (!mw_any(live))
             return;
     }
-    for (int v = 0; v < 3; ++v)
+    for (int v = 0; v < 3; ++v) {
         w.vertex[v] = v3_load(c, v, base);
+        if (rebase)
+            w.vertex[v] = v3_sub(w.vertex[v], k->origin);
+    }
 
     /* A triangle whose bounding box is clear of the swept sphere's box
        cannot be met, and most candidates of a move are (its one gather
@@ -471,11 +479,18 @@ static void flush(sweep_call *k, bool final)
     k->packed = count - whole;
 }
 
-void SKIM_KERNEL(const skim_candidates *c, const float delta[3], bool cull_back_faces,
-                 skim_unit_hit *best)
+/* The whole call, instantiated twice: rebase is a constant in each, so the
+   plain entry pays nothing for the origin. */
+static inline __attribute__((always_inline)) void sweep_body(const skim_candidates *c,
+                                                             const float origin[3],
+                                                             const float delta[3],
+                                                             bool cull_back_faces,
+                                                             skim_unit_hit *best, const bool rebase)
 {
     sweep_call k;
     k.c = c;
+    if (rebase)
+        k.origin = (v3){ fw_set1(origin[0]), fw_set1(origin[1]), fw_set1(origin[2]) };
     k.delta = (v3){ fw_set1(delta[0]), fw_set1(delta[1]), fw_set1(delta[2]) };
     k.dd = v3_dot(k.delta, k.delta);
     k.t_max = fw_set1(best->t > 1.0f ? best->t : 1.0f);
@@ -497,7 +512,7 @@ void SKIM_KERNEL(const skim_candidates *c, const float delta[3], bool cull_back_
                       .found = best->hit ? all : mw_none() };
     k.packed = 0;
     for (uint32_t base = 0; base < c->count; base += SKIM_W) {
-        cull_pass(&k, base);
+        cull_pass(&k, base, rebase);
         if (k.packed > CHUNK - SKIM_W)
             flush(&k, false);
     }
@@ -516,5 +531,27 @@ void SKIM_KERNEL(const skim_candidates *c, const float delta[3], bool cull_back_
         if (lane[i] != 0)
             skim_simd_running_offer(&run, t[i], triangle[i], lane[i] - 1, (int)feature[i]);
     }
-    skim_simd_finish(c, delta, &run, best);
+    skim_simd_finish(c, origin, delta, &run, best);
+}
+
+void SKIM_KERNEL_FROM(const skim_candidates *c, const float origin[3], const float delta[3],
+                      bool cull_back_faces, skim_unit_hit *best)
+{
+    /* Subtracting +0 changes no bit, so an origin of +0s (a move's first
+       iteration) takes the plain path; -0 does change a -0 coordinate. */
+    bool rebase = false;
+    for (int axis = 0; axis < 3; ++axis)
+        if (origin[axis] != 0.0f || signbit(origin[axis]))
+            rebase = true;
+    if (rebase)
+        sweep_body(c, origin, delta, cull_back_faces, best, true);
+    else
+        sweep_body(c, origin, delta, cull_back_faces, best, false);
+}
+
+void SKIM_KERNEL(const skim_candidates *c, const float delta[3], bool cull_back_faces,
+                 skim_unit_hit *best)
+{
+    static const float at_start[3] = { 0.0f, 0.0f, 0.0f };
+    sweep_body(c, at_start, delta, cull_back_faces, best, false);
 }

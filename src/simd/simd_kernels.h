@@ -20,16 +20,26 @@ enum skim_simd_feature {
    the CPU may run. */
 void skim_simd_sweep_portable(const skim_candidates *c, const float delta[3], bool cull_back_faces,
                               skim_unit_hit *best);
+void skim_simd_sweep_from_portable(const skim_candidates *c, const float origin[3],
+                            const float delta[3], bool cull_back_faces, skim_unit_hit *best);
 void skim_simd_sweep_neon(const skim_candidates *c, const float delta[3], bool cull_back_faces,
                           skim_unit_hit *best);
+void skim_simd_sweep_from_neon(const skim_candidates *c, const float origin[3],
+                            const float delta[3], bool cull_back_faces, skim_unit_hit *best);
 #if defined(__x86_64__) || defined(__i386__)
 #define SKIM_SIMD_HAVE_X86 1
 void skim_simd_sweep_sse41(const skim_candidates *c, const float delta[3], bool cull_back_faces,
                            skim_unit_hit *best);
+void skim_simd_sweep_from_sse41(const skim_candidates *c, const float origin[3],
+                            const float delta[3], bool cull_back_faces, skim_unit_hit *best);
 void skim_simd_sweep_avx2(const skim_candidates *c, const float delta[3], bool cull_back_faces,
                           skim_unit_hit *best);
+void skim_simd_sweep_from_avx2(const skim_candidates *c, const float origin[3],
+                            const float delta[3], bool cull_back_faces, skim_unit_hit *best);
 void skim_simd_sweep_avx512(const skim_candidates *c, const float delta[3], bool cull_back_faces,
                             skim_unit_hit *best);
+void skim_simd_sweep_from_avx512(const skim_candidates *c, const float origin[3],
+                            const float delta[3], bool cull_back_faces, skim_unit_hit *best);
 #endif
 
 /* The best hit so far across the packets of one call. A packet's hit lanes
@@ -65,10 +75,11 @@ static inline void skim_simd_running_offer(skim_simd_running *run, float t, uint
 }
 
 /* Writes the winner into best: the contact point and normal of `feature`
+   (vertices taken as v - origin, as the kernel took them)
    of lane `lane` at `t`, computed once per call in scalar code with the
    reference's operations in the reference's order (so every set, whatever
    its width, produces the same bits). Does nothing if run found nothing new. */
-void skim_simd_finish(const skim_candidates *c, const float delta[3], const skim_simd_running *run,
-                      skim_unit_hit *best);
+void skim_simd_finish(const skim_candidates *c, const float origin[3], const float delta[3],
+                      const skim_simd_running *run, skim_unit_hit *best);
 
 #endif /* SKIM_SIMD_KERNELS_H */
