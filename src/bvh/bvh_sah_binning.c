@@ -39,7 +39,8 @@
 
 _Static_assert(sizeof(skim_sah_bin) == 64, "a bin is one cache line");
 
-enum { AXIS_BYTES = SKIM_SAH_MAX_BINS * (int)sizeof(skim_sah_bin) };
+enum { AXIS_BYTES = (SKIM_SAH_MAX_BINS + 2 * SKIM_SAH_BIN_PAD) * (int)sizeof(skim_sah_bin),
+       FIRST_BIN_BYTES = SKIM_SAH_BIN_PAD * (int)sizeof(skim_sah_bin) };
 
 static const float infinity = INFINITY;
 
@@ -87,12 +88,15 @@ static inline simde__m128 centroid_of(const skim_bvh_prim *p)
 
 static void bins_clear(skim_sah_bins *b, int bin_count)
 {
-    const simde__m128 empty = simde_mm_set1_ps(infinity); /* lo = +inf, -hi = +inf */
     for (int axis = 0; axis < 3; ++axis)
-        for (int k = 0; k < bin_count; ++k) {
-            b->bin[axis][k].lo = empty;
-            b->bin[axis][k].neg_hi = empty;
-            b->bin[axis][k].count = 0;
+        for (int k = 0; k < bin_count + 2 * SKIM_SAH_BIN_PAD; ++k) { /* the bins and their pads */
+            skim_sah_bin *bin = &b->slot[axis][k];
+#if defined(SKIM_SAH_AVX2)
+            simde_mm256_store_ps((float *)(void *)bin, simde_mm256_set1_ps(infinity)); /* lo, -hi */
+#else
+            bin->lo = bin->neg_hi = simde_mm_set1_ps(infinity);
+#endif
+            bin->count = 0;
         }
 }
 
@@ -137,8 +141,9 @@ static void bin_range(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
                       const skim_sah_bin_map *map, skim_sah_bins *b)
 {
     bins_clear(b, map->bin_count);
-    /* Byte offset of each axis's bin: bin * 64 + axis * AXIS_BYTES. */
-    const simde__m128i axis_base = simde_mm_set_epi32(0, 2 * AXIS_BYTES, AXIS_BYTES, 0);
+    /* Byte offset of each axis's bin: bin * 64 + axis * AXIS_BYTES, past the pad. */
+    const simde__m128i axis_base = simde_mm_set_epi32(0, 2 * AXIS_BYTES + FIRST_BIN_BYTES,
+                                                      AXIS_BYTES + FIRST_BIN_BYTES, FIRST_BIN_BYTES);
     char *base = (char *)b;
     for (uint32_t i = begin; i < end; ++i) {
         bin_box box;
@@ -157,8 +162,8 @@ static void bins_merge(skim_sah_bins *into, const skim_sah_bins *from, int bin_c
 {
     for (int axis = 0; axis < 3; ++axis)
         for (int k = 0; k < bin_count; ++k) {
-            skim_sah_bin *a = &into->bin[axis][k];
-            const skim_sah_bin *b = &from->bin[axis][k];
+            skim_sah_bin *a = &skim_sah_bins_of(into, axis)[k];
+            const skim_sah_bin *b = &skim_sah_bins_of_const(from, axis)[k];
             a->lo = simde_mm_min_ps(a->lo, b->lo);
             a->neg_hi = simde_mm_min_ps(a->neg_hi, b->neg_hi);
             a->count += b->count;
@@ -195,43 +200,107 @@ static bool bin_chunked(const skim_bvh_prim *prims, uint32_t begin, uint32_t end
     return true;
 }
 
-/* Half areas of boxes [1, n) into area, four at a time: the boxes'
-   extents transposed so x, y and z of four boxes sit in three registers.
-   The upper corners come negated, so the extents come out negated too
-   (lo + -hi rounds to exactly -(hi - lo)), and each area multiplies them
-   in pairs: per box, skim_sah_half_area's operations in its order, the
-   same bits. The last group may run up to three boxes past n - 1 (the
-   caller pads them). */
-static inline void half_areas(const simde__m128 *lo, const simde__m128 *neg_hi, int n, float *area)
+/* Half areas of four boxes given as lo and negated hi: the extents come
+   out negated (lo + -hi rounds to exactly -(hi - lo)) and are transposed
+   so x, y and z of the four sit in three registers; each area multiplies
+   them in pairs, so per box these are skim_sah_half_area's operations in
+   its order: the same bits. */
+static inline simde__m128 half_areas4(simde__m128 lo0, simde__m128 nh0, simde__m128 lo1, simde__m128 nh1,
+                                      simde__m128 lo2, simde__m128 nh2, simde__m128 lo3, simde__m128 nh3)
 {
+    simde__m128 d0 = simde_mm_add_ps(lo0, nh0), d1 = simde_mm_add_ps(lo1, nh1), d2 = simde_mm_add_ps(lo2, nh2),
+                d3 = simde_mm_add_ps(lo3, nh3);
+    SIMDE_MM_TRANSPOSE4_PS(d0, d1, d2, d3);
+    simde__m128 sum = simde_mm_add_ps(simde_mm_mul_ps(d0, d1), simde_mm_mul_ps(d1, d2));
+    return simde_mm_add_ps(sum, simde_mm_mul_ps(d2, d0));
+}
+
+/* Boundary k separates bins [0, k) from [k, n). The sweeps keep four
+   successive unions in registers and cost their areas at once; arrays are
+   indexed from PAD so a group may run three boundaries past either end
+   (those lanes are never chosen: their counts are 0). */
+enum { PAD = 3, LANES = SKIM_SAH_MAX_BINS + 2 * PAD + 1 };
+
+typedef struct axis_sweep {
+    float    left_area[LANES], right_area[LANES];
+    uint32_t left_count[LANES], right_count[LANES];
+} axis_sweep;
+
+/* Unions of bins [k, n) for k = n-1 down to 1, and of [0, k) for k = 1 up
+   to n-1: their areas and counts. A group past either end reads the empty
+   pad bins (and its lanes are out of range). */
+static void sweep_axis(const skim_sah_bin *bin, int n, axis_sweep *w)
+{
+    simde__m128 lo = simde_mm_set1_ps(infinity), nh = lo;
+    simde__m128 l[4], h[4];
+    uint32_t count = 0;
+    for (int k = n - 1; k > 0; k -= 4) {
+        for (int j = 0; j < 4; ++j) {
+            l[j] = lo = simde_mm_min_ps(lo, bin[k - j].lo);
+            h[j] = nh = simde_mm_min_ps(nh, bin[k - j].neg_hi);
+            w->right_count[PAD + k - j] = count += bin[k - j].count;
+        }
+        /* Lanes are boundaries k, k-1, k-2, k-3: stored reversed. */
+        simde__m128 area = half_areas4(l[0], h[0], l[1], h[1], l[2], h[2], l[3], h[3]);
+        simde_mm_storeu_ps(w->right_area + PAD + k - 3, simde_mm_shuffle_ps(area, area, SIMDE_MM_SHUFFLE(0, 1, 2, 3)));
+    }
+    lo = nh = simde_mm_set1_ps(infinity);
+    count = 0;
     for (int k = 1; k < n; k += 4) {
-        simde__m128 d0 = simde_mm_add_ps(lo[k], neg_hi[k]), d1 = simde_mm_add_ps(lo[k + 1], neg_hi[k + 1]),
-                    d2 = simde_mm_add_ps(lo[k + 2], neg_hi[k + 2]), d3 = simde_mm_add_ps(lo[k + 3], neg_hi[k + 3]);
-        SIMDE_MM_TRANSPOSE4_PS(d0, d1, d2, d3);
-        simde__m128 sum = simde_mm_add_ps(simde_mm_mul_ps(d0, d1), simde_mm_mul_ps(d1, d2));
-        simde_mm_storeu_ps(area + k, simde_mm_add_ps(sum, simde_mm_mul_ps(d2, d0)));
+        for (int j = 0; j < 4; ++j) {
+            l[j] = lo = simde_mm_min_ps(lo, bin[k + j - 1].lo);
+            h[j] = nh = simde_mm_min_ps(nh, bin[k + j - 1].neg_hi);
+            w->left_count[PAD + k + j] = count += bin[k + j - 1].count;
+        }
+        simde_mm_storeu_ps(w->left_area + PAD + k, half_areas4(l[0], h[0], l[1], h[1], l[2], h[2], l[3], h[3]));
     }
 }
 
-/* The costs A_left * N_left + A_right * N_right of boundaries [1, n), four
-   at a time (the scalar expression's operations in its order, so the same
-   bits), +infinity where a side is empty so the scan skips it. The arrays
-   hold SKIM_SAH_MAX_BINS + 3 entries, counts past n - 1 zero. */
-static void boundary_costs(const float *left_area, const uint32_t *left_count, const float *right_area,
-                           const uint32_t *right_count, int n, float *cost)
+/* The lowest cost A_left * N_left + A_right * N_right over boundaries
+   [1, n) (the scalar expression's operations in its order, so the same
+   bits), boundaries with an empty side skipped; its boundary in *at (the
+   first if tied), 0 and +infinity if none. */
+static float cheapest_boundary(const axis_sweep *w, int n, int *at)
 {
     const simde__m128i zero = simde_mm_setzero_si128();
-    const simde__m128 empty = simde_mm_set1_ps(infinity);
+    const simde__m128 none = simde_mm_set1_ps(infinity);
+    float cost[LANES];
+    simde__m128 lowest = none;
     for (int k = 1; k < n; k += 4) {
-        simde__m128i nl = simde_mm_loadu_si128((const simde__m128i *)(const void *)(left_count + k));
-        simde__m128i nr = simde_mm_loadu_si128((const simde__m128i *)(const void *)(right_count + k));
-        simde__m128 c = simde_mm_add_ps(simde_mm_mul_ps(simde_mm_loadu_ps(left_area + k), simde_mm_cvtepi32_ps(nl)),
-                                        simde_mm_mul_ps(simde_mm_loadu_ps(right_area + k), simde_mm_cvtepi32_ps(nr)));
+        simde__m128i nl = simde_mm_loadu_si128((const simde__m128i *)(const void *)(w->left_count + PAD + k));
+        simde__m128i nr = simde_mm_loadu_si128((const simde__m128i *)(const void *)(w->right_count + PAD + k));
+        simde__m128 c = simde_mm_add_ps(
+            simde_mm_mul_ps(simde_mm_loadu_ps(w->left_area + PAD + k), simde_mm_cvtepi32_ps(nl)),
+            simde_mm_mul_ps(simde_mm_loadu_ps(w->right_area + PAD + k), simde_mm_cvtepi32_ps(nr)));
         simde__m128 side_empty = simde_mm_castsi128_ps(
             simde_mm_or_si128(simde_mm_cmpeq_epi32(nl, zero), simde_mm_cmpeq_epi32(nr, zero)));
-        simde_mm_storeu_ps(cost + k, simde_mm_or_ps(simde_mm_and_ps(side_empty, empty),
-                                                    simde_mm_andnot_ps(side_empty, c)));
+        c = simde_mm_or_ps(simde_mm_and_ps(side_empty, none), simde_mm_andnot_ps(side_empty, c));
+        simde_mm_storeu_ps(cost + k, c);
+        lowest = simde_mm_min_ps(c, lowest); /* a NaN cost is passed over, as by a "<" scan */
     }
+    lowest = simde_mm_min_ps(lowest, simde_mm_shuffle_ps(lowest, lowest, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    lowest = simde_mm_min_ps(lowest, simde_mm_shuffle_ps(lowest, lowest, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    float best = simde_mm_cvtss_f32(lowest);
+    *at = 0;
+    if (best < infinity)
+        for (int k = 1; k < n; ++k)
+            if (cost[k] == best) {
+                *at = k;
+                break;
+            }
+    return best;
+}
+
+/* The union of bins [from, to) of one axis, its upper corner made positive. */
+static void bins_union(const skim_sah_bin *bin, int from, int to, simde__m128 *lo, simde__m128 *hi)
+{
+    simde__m128 l = simde_mm_set1_ps(infinity), nh = l;
+    for (int k = from; k < to; ++k) {
+        l = simde_mm_min_ps(l, bin[k].lo);
+        nh = simde_mm_min_ps(nh, bin[k].neg_hi);
+    }
+    *lo = l;
+    *hi = simde_mm_xor_ps(nh, simde_mm_set1_ps(-0.0f));
 }
 
 static skim_sah_split best_split(const skim_sah_bins *b, const skim_sah_bin_map *map,
@@ -242,53 +311,25 @@ static skim_sah_split best_split(const skim_sah_bins *b, const skim_sah_bin_map 
     float centroid_lo[4], centroid_hi[4];
     simde_mm_storeu_ps(centroid_lo, r->centroid_lo);
     simde_mm_storeu_ps(centroid_hi, r->centroid_hi);
-    /* Boundary k separates bins [0, k) from [k, n). Every array has room
-       for the last group of four that half_areas and boundary_costs
-       compute; those padding boundaries are empty boxes counting 0. */
-    enum { LANES = SKIM_SAH_MAX_BINS + 3 };
-    simde__m128 left_lo[LANES], left_neg_hi[LANES], right_lo[LANES], right_neg_hi[LANES];
-    uint32_t left_count[LANES], right_count[LANES];
-    float left_area[LANES], right_area[LANES], cost[LANES];
-    for (int k = n; k < n + 3; ++k) {
-        left_lo[k] = left_neg_hi[k] = right_lo[k] = right_neg_hi[k] = simde_mm_setzero_ps();
-        left_count[k] = right_count[k] = 0;
+    axis_sweep w;
+    for (int k = n; k < n + PAD + 1; ++k) { /* boundaries past the last: never chosen */
+        w.right_count[PAD + k] = 0;
+        w.right_area[PAD + k] = 0.0f;
     }
     for (int axis = 0; axis < 3; ++axis) {
         if (!(centroid_hi[axis] > centroid_lo[axis]))
             continue;
-        const skim_sah_bin *bin = b->bin[axis];
-        simde__m128 lo = simde_mm_set1_ps(infinity), neg_hi = lo;
-        uint32_t count = 0;
-        for (int k = n - 1; k > 0; --k) {
-            lo = right_lo[k] = simde_mm_min_ps(lo, bin[k].lo);
-            neg_hi = right_neg_hi[k] = simde_mm_min_ps(neg_hi, bin[k].neg_hi);
-            right_count[k] = count += bin[k].count;
-        }
-        lo = neg_hi = simde_mm_set1_ps(infinity);
-        count = 0;
-        for (int k = 1; k < n; ++k) {
-            lo = left_lo[k] = simde_mm_min_ps(lo, bin[k - 1].lo);
-            neg_hi = left_neg_hi[k] = simde_mm_min_ps(neg_hi, bin[k - 1].neg_hi);
-            left_count[k] = count += bin[k - 1].count;
-        }
-        half_areas(left_lo, left_neg_hi, n, left_area);
-        half_areas(right_lo, right_neg_hi, n, right_area);
-        boundary_costs(left_area, left_count, right_area, right_count, n, cost);
-        int chosen = 0;
-        for (int k = 1; k < n; ++k)
-            if (cost[k] < best.cost) {
-                best.cost = cost[k];
-                chosen = k;
-            }
-        const simde__m128 sign = simde_mm_set1_ps(-0.0f);
-        if (chosen)
-            best = (skim_sah_split){ .found = true, .axis = axis, .bin = chosen, .cost = cost[chosen],
-                                     .left_count = left_count[chosen], .right_count = right_count[chosen],
-                                     .left_area = left_area[chosen], .right_area = right_area[chosen],
-                                     .left_lo = left_lo[chosen],
-                                     .left_hi = simde_mm_xor_ps(left_neg_hi[chosen], sign),
-                                     .right_lo = right_lo[chosen],
-                                     .right_hi = simde_mm_xor_ps(right_neg_hi[chosen], sign) };
+        sweep_axis(skim_sah_bins_of_const(b, axis), n, &w);
+        int k;
+        float cost = cheapest_boundary(&w, n, &k);
+        if (k && cost < best.cost)
+            best = (skim_sah_split){ .found = true, .axis = axis, .bin = k, .cost = cost,
+                                     .left_count = w.left_count[PAD + k], .right_count = w.right_count[PAD + k],
+                                     .left_area = w.left_area[PAD + k], .right_area = w.right_area[PAD + k] };
+    }
+    if (best.found) {
+        bins_union(skim_sah_bins_of_const(b, best.axis), 0, best.bin, &best.left_lo, &best.left_hi);
+        bins_union(skim_sah_bins_of_const(b, best.axis), best.bin, n, &best.right_lo, &best.right_hi);
     }
     return best;
 }
@@ -412,7 +453,7 @@ static uint32_t partition_chunked(const skim_bvh_prim *prims, skim_bvh_prim *to,
     for (uint32_t c = 0; c < count; ++c) {
         uint32_t lefts = 0;
         for (int k = 0; k < s->bin; ++k)
-            lefts += chunks->bins[c].bin[s->axis][k].count;
+            lefts += skim_sah_bins_of_const(&chunks->bins[c], s->axis)[k].count;
         at[2 * c] = begin + left_total;
         at[2 * c + 1] = lefts; /* for now: the chunk's left count */
         left_total += lefts;

@@ -52,9 +52,23 @@ typedef struct skim_sah_bin {
     uint32_t    unused[7];
 } skim_sah_bin;
 
+/* Per axis, SKIM_SAH_BIN_PAD empty bins on either side of the real ones,
+   so the sweep (four boundaries at a time) can read up to two bins past
+   either end without a test. */
+#define SKIM_SAH_BIN_PAD 2
 typedef struct skim_sah_bins {
-    skim_sah_bin bin[3][SKIM_SAH_MAX_BINS];
+    skim_sah_bin slot[3][SKIM_SAH_BIN_PAD + SKIM_SAH_MAX_BINS + SKIM_SAH_BIN_PAD];
 } skim_sah_bins;
+
+/* Bin k (0 <= k < bin count) of axis: skim_sah_bins_of(b, axis)[k]. */
+static inline skim_sah_bin *skim_sah_bins_of(skim_sah_bins *b, int axis)
+{
+    return b->slot[axis] + SKIM_SAH_BIN_PAD;
+}
+static inline const skim_sah_bin *skim_sah_bins_of_const(const skim_sah_bins *b, int axis)
+{
+    return b->slot[axis] + SKIM_SAH_BIN_PAD;
+}
 
 /* The best boundary: primitives whose bin on axis is below bin go left.
    cost = A_left * N_left + A_right * N_right (half areas). The children's

@@ -22,7 +22,8 @@ static void expect_same_bins(const skim_sah_bins *a, const skim_sah_bins *b, int
 {
     for (int axis = 0; axis < 3; ++axis)
         for (int k = 0; k < bin_count; ++k) {
-            const skim_sah_bin *x = &a->bin[axis][k], *y = &b->bin[axis][k];
+            const skim_sah_bin *x = &skim_sah_bins_of_const(a, axis)[k];
+            const skim_sah_bin *y = &skim_sah_bins_of_const(b, axis)[k];
             cr_assert(x->count == y->count && same_vector(x->lo, y->lo) && same_vector(x->neg_hi, y->neg_hi),
                       "node %u: bin %d of axis %d differs", node, k, axis);
         }
