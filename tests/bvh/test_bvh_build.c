@@ -72,8 +72,9 @@ static void compare_node(const skim_bvh_prim *prims, uint32_t begin, uint32_t en
     uint32_t mid[2];
     cr_assert(bins);
     for (int s = 0; s < 2; ++s) {
-        copy[s] = aligned_alloc(64, (size_t)end * sizeof *copy[s]);
-        scratch[s] = aligned_alloc(64, (size_t)end * sizeof *scratch[s]);
+        size_t bytes = ((size_t)end * sizeof *prims + 63) / 64 * 64; /* aligned_alloc wants whole blocks */
+        copy[s] = aligned_alloc(64, bytes);
+        scratch[s] = aligned_alloc(64, bytes);
         cr_assert(copy[s] && scratch[s]);
         memcpy(copy[s], prims, (size_t)end * sizeof *prims);
         result[s] = copy[s];
