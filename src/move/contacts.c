@@ -165,8 +165,13 @@ uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const floa
     float length = sqrtf(mv_dot(push, push));
     if (!(length > 0.0f))
         return opposing;
-    if (length > SKIM_MOVE_PUSH_PER_MOVE) /* bounded by the gather box, see move_internal.h */
-        mv_scale(push, push, SKIM_MOVE_PUSH_PER_MOVE / length);
+    /* At most SKIM_MOVE_PUSH_PER_MOVE over the whole move, whatever passes
+       meet touching starts: the gather box allows for that much once
+       (move_gather.c). Deeper embeddings come out over several moves. */
+    if (!(ctx->push_left > 0.0f))
+        return opposing;
+    if (length > ctx->push_left)
+        mv_scale(push, push, ctx->push_left / length);
     /* The push-out is a sweep of the pass and counts within its budget
        (skim.h: iterations "at most max_iterations"; max_iterations bounds
        each pass's sweeps, i.e. its cost). Counting it on top let a
@@ -176,6 +181,7 @@ uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const floa
        exclusions above keep anything later from going deeper. */
     if (result->iterations >= ctx->pass_max_iterations)
         return opposing;
+    ctx->push_left -= fminf(length, ctx->push_left);
     /* The push itself is swept (it could meet another triangle) with the
        contacts excluded: it moves away from each of them. */
     skim_unit_hit best;

@@ -3,12 +3,13 @@
 
    One move:
      1. ONE candidate gather with the box that holds everything the move can
-        do (DESIGN.md): start +- (bounding radius + |displacement| + |gravity|
-        + push-out allowance + skins), grown along up by twice the step
-        height and the snap distance. No later pass can leave it (each pass's
-        path is no longer than its displacement, in unit-sphere space where a
-        slide is a projection, and in the world where each slide is clamped
-        to what is left).
+        do (DESIGN.md; move_gather.c): start +- (bounding radius +
+        |displacement| + |gravity| + push-out allowance + skins), grown up
+        by the step height and down by the snap distance. No later pass can
+        leave it (each pass's path is no longer than its displacement, in
+        unit-sphere space where a slide is a projection, and in the world
+        where each slide is clamped to what is left; the snap, whose slides
+        the box does not cover sideways, is kept inside it).
      2. The move pass: Nettle's collideWithWorld as a loop (the recursion
         made iterative): sweep what is left of the displacement, move to the
         first contact less a skin, slide along the sliding plane (normal from
@@ -160,6 +161,17 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
     const float negligible_sq = 1e-12f;
 
     while (result->iterations < max_iterations && ctx->status == SKIM_OK) {
+        /* The snap's slides may go sideways farther than the gather box
+           allows for (move_gather.c): it is kept inside, and ends where it
+           would leave. */
+        bool at_edge = false;
+        if (kind == SKIM_PASS_SNAP) {
+            float fraction = skim_move_region_fraction(ctx, pos, remaining);
+            if (fraction < 1.0f) {
+                mv_scale(remaining, remaining, fraction);
+                at_edge = true;
+            }
+        }
         if (mv_dot(remaining, remaining) < negligible_sq)
             break;
         /* Sweep one skin past the end: a move that would end closer than
@@ -329,6 +341,8 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
         if (kind != SKIM_PASS_STRAIGHT && kind != SKIM_PASS_SNAP && friction > 0.0f)
             mv_scale(slide, slide, 1.0f - friction);
         mv_copy(remaining, slide);
+        if (at_edge)
+            break;
     }
     skim_move_clear_exclusions(ctx);
 }
@@ -435,59 +449,6 @@ static double length3(skim_vec3 v)
     return sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
 }
 
-/* The largest |coordinate| of the gathered triangles (unit space, relative
-   to the start): the magnitude the kernel's rounding grows with. Real lanes
-   only (padding lanes are parked far away on purpose). It runs once per
-   move over every gathered coordinate, so it compares bit patterns: for
-   finite floats with the sign bit cleared the unsigned order is the
-   numeric order, and an unsigned max reduction vectorises where a float
-   one (NaN rules) does not (callgrind: a third of the float loop's cost). */
-static float largest_coordinate(const skim_candidates *g)
-{
-    uint32_t largest = 0;
-    for (int v = 0; v < 3; ++v)
-        for (int axis = 0; axis < 3; ++axis) {
-            const float *restrict a = g->vertex[v][axis];
-            for (uint32_t lane = 0; lane < g->count; ++lane) {
-                uint32_t bits;
-                memcpy(&bits, &a[lane], sizeof bits);
-                bits &= 0x7fffffffu;
-                largest = bits > largest ? bits : largest;
-            }
-        }
-    float out;
-    memcpy(&out, &largest, sizeof out);
-    return out;
-}
-
-/* The one gather (see the top of this file) for a given skin (unit space). */
-static skim_status gather(const skim_world *world, const skim_ellipsoid_space *space,
-                          const skim_move_ctx *ctx, const float start[3], double unit_path,
-                          float skin, skim_move_scratch *scratch)
-{
-    /* Slides shorten what is left in unit-sphere space, where they happen,
-       and each slide's world length is clamped to what is left, so a
-       unit-space path of length L moves the center at most L * (largest
-       radius) in the world. So the reach is the unit-space length of
-       everything a move may do, times the largest radius; steps and
-       snapping go straight along up and add their world length. */
-    const skim_move_def *def = ctx->def;
-    const double radius = space->bounding_radius;
-    double unit_reach = unit_path + (double)SKIM_MOVE_PUSH_PER_MOVE + 4.0 * (double)skin;
-    double reach = radius * unit_reach;
-    double vertical = 2.0 * (double)def->step_height + (double)def->snap_distance;
-    float box_min[3], box_max[3];
-    for (int axis = 0; axis < 3; ++axis) {
-        double half = radius * 1.001 + reach + vertical * fabs((double)ctx->up[axis]);
-        half += 1e-4 * (fabs((double)start[axis]) + half) + 1e-3 * reach;
-        box_min[axis] = (float)(start[axis] - half);
-        box_max[axis] = (float)(start[axis] + half);
-    }
-    scratch->based_valid = false;
-    return skim_gather_candidates(world, space, start, box_min, box_max,
-                                  def->query.material_mask, &scratch->gathered);
-}
-
 skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *world,
                           const skim_ellipsoid *shape, skim_vec3 position,
                           skim_vec3 displacement, const skim_move_def *def,
@@ -515,6 +476,7 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
         .friction_count = def->material_friction_count,
         .cull = def->query.cull_back_faces,
         .skin = def->skin_width,
+        .push_left = SKIM_MOVE_PUSH_PER_MOVE,
         .status = SKIM_OK,
     };
     /* Up, renormalised (the check allows 1e-3 of slack). */
@@ -538,62 +500,11 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
     mv_mat3(space.to_unit, displacement_world, delta);
     mv_mat3(space.to_unit, gravity_world, gravity);
 
-    /* The one gather: a box no pass can leave (see the top of this file). */
+    /* The one gather (move_gather.c), and the skin's precision floor. */
     double unit_path = sqrt((double)mv_dot(delta, delta)) + sqrt((double)mv_dot(gravity, gravity));
-    skim_status status = gather(world, &space, &ctx, start, unit_path, ctx.skin, scratch);
+    skim_status status = skim_move_gather(&ctx, world, start, unit_path);
     if (status != SKIM_OK)
         return status;
-
-    /* The skin is also what keeps rounding from putting the mover inside a
-       surface: a contact the kernel places a little too far lets the stop
-       "a skin short" end inside, and a start the kernel calls touching is
-       met by the push-out and exclusion path, where a skin of 0 left no
-       margin at all (findings move_zero_skin_touching_wall_penetrates and
-       move_small_skin_elongated_tunnels_through_touched_triangle). The
-       kernel's distance error (README, Accuracy) grows as u L with u =
-       2^-24 and L the unit-space magnitude it works at: the path, and the
-       gathered triangles' coordinates (the view re-bases them by the
-       mover's position, adding at most the path). So the skin used is at
-       least 64 u L + 1e-5 radii, the kernels' stated EPS less its
-       grazing-path term (which would make long moves' skins grow with the
-       path squared; a grazing contact's error is along the motion, not
-       into the surface), and at most the 0.25 the def allows. With the
-       default skin (0.01) this only matters past L ~ 2600 radii. */
-    float skin_floor = 0.0f;
-    {
-        double vertical_unit = (2.0 * (double)def->step_height + (double)def->snap_distance) *
-                               sqrt((double)mv_dot(ctx.up_unit, ctx.up_unit));
-        double magnitude = fmax(1.0, unit_path + vertical_unit);
-        /* The world's bounds give a free upper bound on the gathered
-           coordinates (|M^-1 v| <= |v| / smallest radius); only when that
-           bound could raise the skin is the gathered buffer scanned, so
-           the default skin never pays for the scan. */
-        double far_sq = 0.0;
-        const float *lo = &world->bounds_min.x, *hi = &world->bounds_max.x;
-        for (int axis = 0; axis < 3; ++axis) {
-            double d = fmax(fabs((double)hi[axis] - start[axis]), fabs((double)lo[axis] - start[axis]));
-            far_sq += d * d;
-        }
-        double coordinate_bound = sqrt(far_sq) / (double)space.smallest_radius;
-        const double roundoff = 64.0 * 0x1p-24;
-        if (roundoff * fmax(magnitude, coordinate_bound) + 1e-5 > (double)ctx.skin)
-            magnitude = fmax(magnitude, fmin(coordinate_bound,
-                                             (double)largest_coordinate(&scratch->gathered)));
-        skin_floor = (float)fmin(0.25, roundoff * magnitude + 1e-5);
-    }
-    if (skin_floor > ctx.skin) {
-        /* The box above allowed for 4 skins of def->skin_width; its
-           1.001 * radius margin absorbs a few 1e-4 radii more, a bigger
-           floor (a skin of 0 far from the origin, huge triangles) gathers
-           again for the larger skin. */
-        bool regather = skin_floor > ctx.skin + 1e-4f;
-        ctx.skin = skin_floor;
-        if (regather) {
-            status = gather(world, &space, &ctx, start, unit_path, ctx.skin, scratch);
-            if (status != SKIM_OK)
-                return status;
-        }
-    }
 
     float rise = mv_dot(displacement_world, ctx.up);
     float gravity_rise = mv_dot(gravity_world, ctx.up);

@@ -23,9 +23,9 @@
    move computes finite in float. */
 #define SKIM_MOVE_MAX_COORDINATE 1e18f
 /* How far (unit-sphere space, i.e. in radii) a move may push an embedded
-   start out in one call; deeper embeddings are resolved over several moves
-   (Jolt's CharacterVirtual and PhysX's CCT also recover over updates). It
-   bounds the one gather box. */
+   start out, all passes together; deeper embeddings are resolved over
+   several moves (Jolt's CharacterVirtual and PhysX's CCT also recover over
+   updates). It bounds the one gather box. */
 #define SKIM_MOVE_PUSH_PER_MOVE 0.125f
 
 /* ---- vectors ---- */
@@ -176,6 +176,10 @@ typedef struct skim_move_ctx {
     int    pass_max_iterations; /* the running pass's sweep budget (result->iterations
                                    never exceeds it, push-out sweeps included) */
     int    sweeps;              /* kernel calls, all passes */
+    float  push_left;           /* unit space: what is left of SKIM_MOVE_PUSH_PER_MOVE */
+    /* World offsets from the start the center may reach with everything it
+       can touch gathered (move_gather.c): the snap pass is kept inside. */
+    float  region_min[3], region_max[3];
     skim_status status;         /* first internal failure (out of memory) */
 } skim_move_ctx;
 
@@ -253,6 +257,16 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
 /* Snap down to a floor within snap_distance (plus two skins: the ground
    probe that keeps the floor flag steady); kept only if it lands. */
 void skim_move_snap(skim_move_ctx *ctx, float pos[3], skim_move_touch *touch);
+
+/* move_gather.c: the move's one gather from start (world) for a unit-space
+   path of unit_path (|displacement| + |gravity|): sets the region, and
+   raises ctx->skin to its precision floor (gathering again if needed). */
+skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const float start[3],
+                             double unit_path);
+/* The largest fraction f <= 1 of motion from pos (unit space) that keeps
+   the center in the region (0 when it is at the edge). */
+float skim_move_region_fraction(const skim_move_ctx *ctx, const float pos[3],
+                                const float motion[3]);
 
 /* move.c: the whole move with a given kernel set; the scratch is the
    calling thread's. Arguments already validated. */

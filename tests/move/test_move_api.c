@@ -301,3 +301,33 @@ Test(move_api, elongated_ellipsoid_slides_stay_in_the_gather_box)
     double d = min_unit_distance(&world.data, e, r.position, NULL);
     cr_expect(d >= 1.0 - 1e-4, "overlaps by %g radii", 1.0 - d);
 }
+
+Test(move_api, snap_sliding_down_a_steep_slope_stays_in_the_gather_box)
+{
+    /* A sphere in the air just off the default scene's 70 degree ramp,
+       not moving, snapping down up to 48 units: the snap meets the slope
+       and slides down it to the floor, sideways at about a third of the
+       path (14 units). The move's one gather covers a standing mover's push-out and
+       skins sideways, not the snap's sliding (move_gather.c): the snap must
+       stop at the edge of what was gathered, never go on with triangles it
+       cannot see. */
+    const float a = 70.0f * (float)M_PI / 180.0f, height = 50.0f;
+    const skim_vec3 n = { 0, -sinf(a), cosf(a) };
+    const skim_vec3 on = { -900.0f + 220.0f * 3 + 64.0f, 200.0f + height / tanf(a), height };
+    const float off = RADIUS * 1.05f;
+    const skim_vec3 p = { on.x + n.x * off, on.y + n.y * off, on.z + n.z * off };
+    skim_move_def def = skim_move_def_default();
+    def.snap_distance = 48.0f;
+    skim_move_result r = move_or_fail(world.world, sphere(RADIUS), p, (skim_vec3){ 0, 0, 0 }, &def);
+    /* Sideways: the push-out allowance and four skins (and the box's
+       rounding margins); along up, the snap too. */
+    const double sideways = RADIUS * (0.125 + 4.0 * def.skin_width) + 1e-3 * RADIUS;
+    cr_expect(fabs((double)r.position.x - p.x) <= sideways, "x moved %g",
+              (double)r.position.x - p.x);
+    cr_expect(fabs((double)r.position.y - p.y) <= sideways, "y moved %g (snapped down the slope "
+              "out of the gathered box)", (double)r.position.y - p.y);
+    cr_expect((double)r.position.z >= p.z - sideways - def.snap_distance, "z moved %g",
+              (double)r.position.z - p.z);
+    double d = min_unit_distance(&world.data, sphere(RADIUS), r.position, NULL);
+    cr_expect(d >= 1.0 - 1e-4, "overlaps by %g radii", 1.0 - d);
+}

@@ -1,0 +1,166 @@
+/* The move's one candidate gather (DESIGN.md: one traversal with the box
+   that holds the whole move), the skin's precision floor, and the region
+   the snap pass is kept in.
+
+   The box. Slides shorten what is left in unit-sphere space, where they
+   happen, and each slide's world length is clamped to what is left, so a
+   unit-space path of length L moves the center at most L * (largest
+   radius) in the world, in any direction. What a move may do, pass by pass
+   (move.c, step_and_snap.c, contacts.c):
+     - the move pass: |displacement| (unit space), any direction, and a
+       sweep looks a skin past its end;
+     - the step: straight up by at most step_height (world), the
+       displacement again from there, straight down by what was climbed
+       and two skins: at most step_height (and a skin) above the start,
+       and otherwise within |displacement| and three skins of it;
+     - the gravity pass: |gravity| (unit space), any direction, and a lift
+       off a floor of at most a skin;
+     - the snap, only when no floor was met (so never after a step, which
+       keeps only a landing): straight down by snap_distance (world) and
+       two skins, and slides along what it meets on the way (the sphere
+       rolling off an edge), any direction;
+     - push-outs: SKIM_MOVE_PUSH_PER_MOVE over the whole move
+       (contacts.c), any direction.
+   So the box is start +- (largest radius (|displacement| + |gravity| +
+   push + 4 skins) + the radius itself), grown along up by
+   max(step_height, snap_distance) and along -up by snap_distance. The
+   one part no length bounds in one direction is the snap's sliding; the
+   box does not pay for it sideways (it would take snap_distance on every
+   side, nearly twice the volume for a walking crowd): the snap pass is kept
+   in the region the box covers instead (skim_move_region_fraction): it
+   ends where it would leave, and unless it landed before, it is dropped,
+   as any snap that does not land. The box was +- (2 step_height + snap_distance) along up on both
+   sides, which did not cover the snap's sliding sideways either. */
+#include "move_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The largest |coordinate| of the gathered triangles (unit space, relative
+   to the start): the magnitude the kernel's rounding grows with. Real lanes
+   only (padding lanes are parked far away on purpose). It runs once per
+   move over every gathered coordinate, so it compares bit patterns: for
+   finite floats with the sign bit cleared the unsigned order is the
+   numeric order, and an unsigned max reduction vectorises where a float
+   one (NaN rules) does not (callgrind: a third of the float loop's cost). */
+static float largest_coordinate(const skim_candidates *g)
+{
+    uint32_t largest = 0;
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis) {
+            const float *restrict a = g->vertex[v][axis];
+            for (uint32_t lane = 0; lane < g->count; ++lane) {
+                uint32_t bits;
+                memcpy(&bits, &a[lane], sizeof bits);
+                bits &= 0x7fffffffu;
+                largest = bits > largest ? bits : largest;
+            }
+        }
+    float out;
+    memcpy(&out, &largest, sizeof out);
+    return out;
+}
+
+/* The gather with the box above for a given skin (unit space); the region
+   the center may reach with everything it may touch gathered: the box less
+   the radius and a sweep's look past its end. */
+static skim_status gather(skim_move_ctx *ctx, const skim_world *world, const float start[3],
+                          double unit_path, float skin)
+{
+    const skim_move_def *def = ctx->def;
+    const skim_ellipsoid_space *space = ctx->space;
+    const double radius = space->bounding_radius;
+    const double reach = radius * (unit_path + (double)SKIM_MOVE_PUSH_PER_MOVE + 4.0 * (double)skin);
+    const double snap = (double)def->snap_distance, step = (double)def->step_height;
+    const double rise = step > snap ? step : snap;
+    float box_min[3], box_max[3];
+    for (int axis = 0; axis < 3; ++axis) {
+        /* (no libm fmax: a call per use) */
+        const double up = (double)ctx->up[axis];
+        double above = reach + (up > 0.0 ? rise * up : -snap * up);
+        double below = reach + (up > 0.0 ? snap * up : -rise * up);
+        ctx->region_max[axis] = (float)(above - (double)skin * radius);
+        ctx->region_min[axis] = (float)-(below - (double)skin * radius);
+        above += radius * 1.001;
+        below += radius * 1.001;
+        above += 1e-4 * (fabs((double)start[axis]) + above) + 1e-3 * reach;
+        below += 1e-4 * (fabs((double)start[axis]) + below) + 1e-3 * reach;
+        box_min[axis] = (float)(start[axis] - below);
+        box_max[axis] = (float)(start[axis] + above);
+    }
+    ctx->scratch->based_valid = false;
+    return skim_gather_candidates(world, space, start, box_min, box_max,
+                                  def->query.material_mask, &ctx->scratch->gathered);
+}
+
+skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const float start[3],
+                             double unit_path)
+{
+    const skim_move_def *def = ctx->def;
+    skim_status status = gather(ctx, world, start, unit_path, ctx->skin);
+    if (status != SKIM_OK)
+        return status;
+
+    /* The skin is also what keeps rounding from putting the mover inside a
+       surface: a contact the kernel places a little too far lets the stop
+       "a skin short" end inside, and a start the kernel calls touching is
+       met by the push-out and exclusion path, where a skin of 0 left no
+       margin at all (findings move_zero_skin_touching_wall_penetrates and
+       move_small_skin_elongated_tunnels_through_touched_triangle). The
+       kernel's distance error (README, Accuracy) grows as u L with u =
+       2^-24 and L the unit-space magnitude it works at: the path, and the
+       gathered triangles' coordinates (the view re-bases them by the
+       mover's position, adding at most the path). So the skin used is at
+       least 64 u L + 1e-5 radii, the kernels' stated EPS less its
+       grazing-path term (which would make long moves' skins grow with the
+       path squared; a grazing contact's error is along the motion, not
+       into the surface), and at most the 0.25 the def allows. With the
+       default skin (0.01) this only matters past L ~ 2600 radii. */
+    double vertical_unit = (2.0 * (double)def->step_height + (double)def->snap_distance) *
+                           sqrt((double)mv_dot(ctx->up_unit, ctx->up_unit));
+    double magnitude = fmax(1.0, unit_path + vertical_unit);
+    /* The world's bounds give a free upper bound on the gathered
+       coordinates (|M^-1 v| <= |v| / smallest radius); only when that
+       bound could raise the skin is the gathered buffer scanned, so the
+       default skin never pays for the scan. */
+    double far_sq = 0.0;
+    const float *lo = &world->bounds_min.x, *hi = &world->bounds_max.x;
+    for (int axis = 0; axis < 3; ++axis) {
+        double d = fmax(fabs((double)hi[axis] - start[axis]), fabs((double)lo[axis] - start[axis]));
+        far_sq += d * d;
+    }
+    double coordinate_bound = sqrt(far_sq) / (double)ctx->space->smallest_radius;
+    const double roundoff = 64.0 * 0x1p-24;
+    if (roundoff * fmax(magnitude, coordinate_bound) + 1e-5 > (double)ctx->skin)
+        magnitude = fmax(magnitude, fmin(coordinate_bound,
+                                         (double)largest_coordinate(&ctx->scratch->gathered)));
+    float skin_floor = (float)fmin(0.25, roundoff * magnitude + 1e-5);
+    if (skin_floor > ctx->skin) {
+        /* The box allowed for 4 skins of def->skin_width; its 1.001 *
+           radius margin absorbs a few 1e-4 radii more, a bigger floor (a
+           skin of 0 far from the origin, huge triangles) gathers again for
+           the larger skin. */
+        bool regather = skin_floor > ctx->skin + 1e-4f;
+        ctx->skin = skin_floor;
+        if (regather)
+            return gather(ctx, world, start, unit_path, ctx->skin);
+    }
+    return SKIM_OK;
+}
+
+float skim_move_region_fraction(const skim_move_ctx *ctx, const float pos[3],
+                                const float motion[3])
+{
+    /* World offsets from the start: M pos + f M motion, per axis linear. */
+    float at[3], along[3];
+    mv_mat3(ctx->space->to_world, pos, at);
+    mv_mat3(ctx->space->to_world, motion, along);
+    float fraction = 1.0f;
+    for (int axis = 0; axis < 3; ++axis) {
+        if (along[axis] > 0.0f)
+            fraction = fminf(fraction, (ctx->region_max[axis] - at[axis]) / along[axis]);
+        else if (along[axis] < 0.0f)
+            fraction = fminf(fraction, (ctx->region_min[axis] - at[axis]) / along[axis]);
+    }
+    return fraction > 0.0f ? fraction : 0.0f;
+}
