@@ -34,6 +34,31 @@ bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size)
     return true;
 }
 
+void *crowd_permute(skim_crowd *c, void *data, size_t size, uint32_t n, const uint32_t *order)
+{
+    /* One spare per element size, as large as the arrays: the gathered copy
+       takes the array's place and the array becomes the spare. memcpy of a
+       constant size is a plain move. */
+    void **spare = size == 1 ? &c->spare_bytes : size == 4 ? &c->spare_words : size == 8 ? &c->spare_pairs
+                                                                                            : &c->spare_triples;
+    void *gathered = *spare;
+    const char *from = data;
+    char *to = gathered;
+#pragma omp parallel for schedule(static)
+    for (long k = 0; k < (long)n; ++k) {
+        const char *a = from + (size_t)order[k] * size;
+        char *b = to + (size_t)k * size;
+        switch (size) { /* the same every iteration: GCC makes one loop per case */
+        case 1: *(uint8_t *)b = *(const uint8_t *)a; break;
+        case 4: memcpy(b, a, 4); break;
+        case 8: memcpy(b, a, 8); break;
+        default: memcpy(b, a, 12); break;
+        }
+    }
+    *spare = data;
+    return gathered;
+}
+
 skim_crowd_def skim_crowd_def_default(void)
 {
     skim_crowd_def def = {
@@ -137,15 +162,16 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(position, n); ALLOC(velocity, n); ALLOC(desired, n); ALLOC(floor_normal, n);
     ALLOC(vertical_speed, n); ALLOC(state, n); ALLOC(shape, n); ALLOC(radius, n);
     ALLOC(half_height, n); ALLOC(inverse_mass, n); ALLOC(flags, n);
-    ALLOC(active, n); ALLOC(sort_key, n); ALLOC(sort_key_spare, n); ALLOC(active_spare, n);
+    ALLOC(active, n); ALLOC(order, n); ALLOC(order_key, n);
     ALLOC(start, 3 * n); ALLOC(planned, 3 * n); ALLOC(q, 3 * n);
     ALLOC(q_next, 3 * n); ALLOC(final, 3 * n); ALLOC(world_end, 3 * n); ALLOC(lambda, n); ALLOC(lambda_next, n);
     ALLOC(free_path, n); ALLOC(proj, 3 * n); ALLOC(reach, n); ALLOC(vreach, n);
     ALLOC(margin, n); ALLOC(pushed, n); ALLOC(reverted, n); ALLOC(on_agent, n);
     ALLOC(grounded, n); ALLOC(check_changed, n); ALLOC(work, n); ALLOC(solver_mark, n); ALLOC(moved, n); ALLOC(check_next, n); ALLOC(check_stamp, n); ALLOC(result, n); ALLOC(group_index, n); ALLOC(batch_shape, n);
     ALLOC(batch_position, n); ALLOC(batch_displacement, n); ALLOC(batch_result, n);
-    ALLOC(cell_lo, 2 * n); ALLOC(entry_offset, n + 1); ALLOC(big, n);
-    ALLOC(big_list, n); ALLOC(rank, n); ALLOC(contact_end, n);
+    ALLOC(cell, 2 * n); ALLOC(contact_end, n);
+    ok = ok && (c->spare_bytes = calloc(n, 1)) != NULL && (c->spare_words = calloc(n, 4)) != NULL &&
+         (c->spare_pairs = calloc(n, 8)) != NULL && (c->spare_triples = calloc(n, 12)) != NULL;
     ALLOC(bound, n); ALLOC(vbound, n); ALLOC(built_proj, 3 * n); ALLOC(half_begin, n + 1);
     ALLOC(list_begin, n + 1); ALLOC(list_fill, n);
 #undef ALLOC
@@ -165,13 +191,13 @@ void skim_crowd_destroy(skim_crowd *c)
         return;
     void *fields[] = { c->position, c->velocity, c->desired, c->floor_normal, c->vertical_speed,
                        c->state, c->shape, c->radius, c->half_height, c->inverse_mass, c->flags,
-                       c->active, c->sort_key, c->sort_key_spare, c->active_spare, c->start, c->planned, c->q, c->q_next, c->final, c->world_end, c->lambda, c->lambda_next,
+                       c->active, c->order, c->order_key, c->spare_bytes, c->spare_words, c->spare_pairs,
+                       c->spare_triples, c->start, c->planned, c->q, c->q_next, c->final, c->world_end, c->lambda, c->lambda_next,
                        c->free_path, c->proj, c->reach,
                        c->vreach, c->margin, c->pushed, c->reverted, c->on_agent, c->grounded, c->check_changed, c->work, c->solver_mark, c->moved, c->check_next, c->check_stamp,
                        c->result, c->group_index, c->batch_shape, c->batch_position,
-                       c->batch_displacement, c->batch_result, c->cell_lo,
-                       c->entry_offset, c->big, c->big_list, c->entries, c->sorted,
-                       c->bucket_start, c->rank, c->contacts, c->contact_end, c->bound, c->vbound,
+                       c->batch_displacement, c->batch_result, c->cell,
+                       c->bucket_start, c->contacts, c->contact_end, c->bound, c->vbound,
                        c->built_proj, c->half_begin, c->half_other, c->list_begin, c->list_fill, c->list,
                        c->pair_near, c->pairs };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)

@@ -127,6 +127,57 @@ static float joint_factor(const skim_crowd *c, uint32_t i, const crowd_contact *
     return mu < 1.0 ? (float)mu : 1.0f;
 }
 
+/* Whether agent i ends on another's head: a vertical contact from above
+   (n is exactly up), touching within twice the skin. On the way, lowers
+   *closest to the gap of each of its pairs with a higher index that may be
+   below it: only those are measured in double, so the result is the same
+   exact minimum in any order, so for any thread count. */
+static uint8_t stands_on_agent(const skim_crowd *c, uint32_t i, float *closest)
+{
+    uint8_t standing = 0;
+    for (size_t e = c->list_begin[i]; e < c->contact_end[i]; ++e) {
+        const crowd_contact *ct = &c->contacts[e];
+        if (ct->other > i) {
+            float error, estimate = cylinder_gap_estimate(c, i, ct->other, &error);
+            if (estimate - error < *closest) {
+                float gap = (float)cylinder_gap(c, i, ct->other);
+                if (gap < *closest)
+                    *closest = gap;
+            }
+        }
+        if (ct->n[0] * c->up[0] + ct->n[1] * c->up[1] + ct->n[2] * c->up[2] > 0.5f &&
+            separation(c, i, ct) <= (double)ct->target * (1.0 + c->def.agent_skin) + 1e-3)
+            standing = 1;
+    }
+    return standing;
+}
+
+/* What agent i keeps of its move after this round: its fraction, cut by
+   every pair closer than allowed (bad is set if there is one). The cuts
+   read the last round's fractions alone, and their minimum does not
+   depend on the order of the contacts. */
+static float fraction_this_round(const skim_crowd *c, uint32_t i, bool last, uint8_t *bad)
+{
+    float lambda = c->lambda[i];
+    for (size_t e = c->list_begin[i]; e < c->contact_end[i] && lambda > 0.0f; ++e) {
+        const crowd_contact *ct = &c->contacts[e];
+        if (holds(c, i, ct))
+            continue;
+        *bad = 1;
+        uint32_t j = ct->other;
+        bool other_gives = c->free_path[j] && c->lambda[j] > 0.0f;
+        float keep = lambda;
+        if (last)
+            keep = 0.0f;
+        else if (c->free_path[i])
+            keep = other_gives ? joint_factor(c, i, ct) * c->lambda[i] : fraction_alone(c, i, ct);
+        else if (!other_gives)
+            keep = 0.0f;
+        lambda = keep < lambda ? keep : lambda;
+    }
+    return lambda;
+}
+
 uint32_t crowd_check(skim_crowd *c, uint32_t n)
 {
     const long count = (long)n;
@@ -168,24 +219,8 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n)
 #pragma omp parallel for schedule(static) reduction(| : any)
         for (long k = 0; k < (long)listed; ++k) {
             uint32_t i = list[k];
-            float lambda = c->lambda[i];
             uint8_t bad = 0;
-            for (size_t e = c->list_begin[i]; e < c->contact_end[i] && lambda > 0.0f; ++e) {
-                const crowd_contact *ct = &c->contacts[e];
-                if (holds(c, i, ct))
-                    continue;
-                bad = 1;
-                uint32_t j = ct->other;
-                bool other_gives = c->free_path[j] && c->lambda[j] > 0.0f;
-                float keep = lambda;
-                if (last)
-                    keep = 0.0f;
-                else if (c->free_path[i])
-                    keep = other_gives ? joint_factor(c, i, ct) * c->lambda[i] : fraction_alone(c, i, ct);
-                else if (!other_gives)
-                    keep = 0.0f;
-                lambda = keep < lambda ? keep : lambda;
-            }
+            float lambda = fraction_this_round(c, i, last, &bad);
             c->lambda_next[i] = lambda;
             violated[i] = bad;
             any |= bad;
@@ -243,29 +278,8 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n)
 
     float closest = INFINITY;
 #pragma omp parallel for schedule(static) reduction(min : closest)
-    for (long i = 0; i < count; ++i) {
-        uint8_t standing = 0;
-        for (size_t e = c->list_begin[i]; e < c->contact_end[i]; ++e) {
-            const crowd_contact *ct = &c->contacts[e];
-            if (ct->other > (uint32_t)i) {
-                /* Only a pair that may come below the closest so far is
-                   measured in double: the result is the same exact minimum
-                   in any order, so for any thread count. */
-                float error, estimate = cylinder_gap_estimate(c, (uint32_t)i, ct->other, &error);
-                if (estimate - error < closest) {
-                    float gap = (float)cylinder_gap(c, (uint32_t)i, ct->other);
-                    if (gap < closest)
-                        closest = gap;
-                }
-            }
-            /* On another's head: a vertical contact from above (n is
-               exactly up), touching within twice the skin. */
-            if (ct->n[0] * c->up[0] + ct->n[1] * c->up[1] + ct->n[2] * c->up[2] > 0.5f &&
-                separation(c, (uint32_t)i, ct) <= (double)ct->target * (1.0 + c->def.agent_skin) + 1e-3)
-                standing = 1;
-        }
-        c->on_agent[i] = standing;
-    }
+    for (long i = 0; i < count; ++i)
+        c->on_agent[i] = stands_on_agent(c, (uint32_t)i, &closest);
     c->stats.closest_gap = closest;
     return rounds;
 }

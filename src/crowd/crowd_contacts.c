@@ -26,10 +26,6 @@
 
 #include <math.h>
 
-/* The skin added to an agent's reach for its bound, as a fraction of its
-   radius: larger keeps the lists good for longer but makes them longer. */
-#define LIST_SKIN 1.0f
-
 bool crowd_lists_still_good(const skim_crowd *c, uint32_t n)
 {
     if (!c->lists_valid)
@@ -48,14 +44,6 @@ bool crowd_lists_still_good(const skim_crowd *c, uint32_t n)
 
 static skim_status rebuild_lists(skim_crowd *c, uint32_t n)
 {
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < (long)n; ++i) {
-        float skin = LIST_SKIN * c->radius[c->active[i]];
-        c->bound[i] = c->reach[i] + skin;
-        c->vbound[i] = c->vreach[i] + skin;
-        for (int k = 0; k < 3; ++k)
-            c->built_proj[3 * i + k] = c->proj[3 * i + k];
-    }
     c->list_builds++;
     c->lists_valid = false;
     skim_status status = crowd_build_neighbours(c, n);
@@ -72,25 +60,33 @@ static skim_status rebuild_lists(skim_crowd *c, uint32_t n)
     return SKIM_OK;
 }
 
-static inline bool reaches_overlap(const skim_crowd *c, uint32_t i, uint32_t j)
+/* The symmetric pair test on proj, reach and vreach (passed in: the
+   caller's loop stores bytes, which may alias any field of the crowd, so
+   the compiler would load these pointers again for every pair). */
+static inline bool reaches_overlap(const float *proj, const float *reach, const float *vreach, uint32_t i,
+                                   uint32_t j)
 {
-    const float *a = c->proj + 3 * (size_t)i, *b = c->proj + 3 * (size_t)j;
+    const float *a = proj + 3 * (size_t)i, *b = proj + 3 * (size_t)j;
     float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-    float r = c->reach[i] + c->reach[j];
+    float r = reach[i] + reach[j];
     if (dx * dx + dy * dy > r * r)
         return false;
-    return fabsf(dz) <= c->vreach[i] + c->vreach[j];
+    return fabsf(dz) <= vreach[i] + vreach[j];
 }
+
+/* A pair slot's state this step (pair_near). */
+enum { PAIR_FAR, PAIR_NEAR, PAIR_VIOLATED };
 
 /* Agent i's contact with the pair in slot pair, the other agent being
    other: the pair's constraint as it is when i is the lower index, else
    its mirror, bitwise what crowd_contact_setup would give from i's side
    (it works in the pair's canonical order and negates for the higher). */
-static void contact_from_pair(const crowd_pair *pair, uint32_t i, uint32_t other, crowd_contact *out)
+static inline void contact_from_pair(const crowd_pair *pair, uint32_t i, uint32_t other, crowd_contact *out)
 {
     const bool lower = i < other;
+    const float sign = lower ? 1.0f : -1.0f; /* a product, not a branch: exact */
     for (int k = 0; k < 3; ++k)
-        out->n[k] = lower ? pair->n[k] : -pair->n[k];
+        out->n[k] = sign * pair->n[k];
     out->other = other;
     out->target = pair->target;
     out->allowed = pair->allowed;
@@ -104,30 +100,51 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n, bool lists_good)
         if (status != SKIM_OK)
             return status;
     }
-    /* Each pair once, in its slot. */
-    uint32_t pairs = 0;
-#pragma omp parallel for schedule(static) reduction(+ : pairs)
+    /* Each pair once, in its slot, and whether the plan already violates
+       it: exactly the test of the solver's first sweep (crowd_solver.c),
+       which gives the same answer from both sides (the offset and the axis
+       are both negated, exactly), so that sweep need only visit the agents
+       with a violated contact. */
+    uint32_t pairs = 0, violated_pairs = 0;
+    const float *proj = c->proj, *reach = c->reach, *vreach = c->vreach, *q = c->q;
+    const size_t *half_begin = c->half_begin;
+    const uint32_t *half_other = c->half_other;
+    uint8_t *pair_near = c->pair_near;
+    crowd_pair *pair = c->pairs;
+#pragma omp parallel for schedule(static) reduction(+ : pairs, violated_pairs)
     for (long i = 0; i < (long)n; ++i)
-        for (size_t h = c->half_begin[i]; h < c->half_begin[i + 1]; ++h) {
-            uint32_t j = c->half_other[h];
-            bool near = reaches_overlap(c, (uint32_t)i, j);
-            c->pair_near[h] = near;
+        for (size_t h = half_begin[i]; h < half_begin[i + 1]; ++h) {
+            uint32_t j = half_other[h];
+            bool near = reaches_overlap(proj, reach, vreach, (uint32_t)i, j);
+            pair_near[h] = PAIR_FAR;
             if (near) {
-                crowd_contact_setup(c, (uint32_t)i, j, &c->pairs[h]);
+                crowd_pair *p = &pair[h];
+                crowd_contact_setup(c, (uint32_t)i, j, p);
+                const float *qi = q + 3 * i, *qj = q + 3 * (size_t)j;
+                float gap = (qi[0] - qj[0]) * p->n[0] + (qi[1] - qj[1]) * p->n[1] + (qi[2] - qj[2]) * p->n[2];
+                bool violated = p->target - gap > 0.0f;
+                pair_near[h] = violated ? PAIR_VIOLATED : PAIR_NEAR;
                 pairs++;
+                violated_pairs += violated;
             }
         }
     c->pair_count = pairs;
+    c->stats.contacts = violated_pairs;
     /* Each agent's contacts, in the order of its full list. */
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < (long)n; ++i) {
         size_t at = c->list_begin[i];
+        uint8_t violated = 0;
         for (size_t e = c->list_begin[i]; e < c->list_begin[i + 1]; ++e) {
             crowd_list_entry entry = c->list[e];
-            if (c->pair_near[entry.pair])
-                contact_from_pair(&c->pairs[entry.pair], (uint32_t)i, entry.other, &c->contacts[at++]);
+            uint8_t state = pair_near[entry.pair];
+            if (state == PAIR_FAR)
+                continue;
+            contact_from_pair(&pair[entry.pair], (uint32_t)i, entry.other, &c->contacts[at++]);
+            violated |= state == PAIR_VIOLATED;
         }
         c->contact_end[i] = at;
+        c->pushed[i] = violated; /* the first sweep pushes exactly these */
     }
     return SKIM_OK;
 }

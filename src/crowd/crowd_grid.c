@@ -9,23 +9,29 @@
    so listed once, and its entry is the pair's slot for the step's
    constraint; crowd_lists.c makes the lists both ways from them.
 
-   The grid: square cells across up, twice the mean bound wide. Each agent
-   is entered once, in the cell of its center, with what the pair test needs
-   (its position and bounds), so the test reads the grid alone. An agent
-   looks through the cells within its bound plus the largest bound in the
-   grid, which holds every agent whose bound can overlap its own, and lists
-   those of higher index. Agents
-   whose bound is more than BIG_FACTOR times the mean (a very fast one) are
-   kept out of the grid, so that one bullet does not widen everyone's
-   search: they are tested against every agent directly.
+   The grid: square cells across up, a mean bound wide; an agent's
+   home cell is the cell of its start. At every build the agents are
+   renumbered in the grid's order: by home cell, the cells row after row,
+   so the agents of a cell, and of a row of cells, are a run of indices.
+   That is what keeps agents near each other near in every working array
+   (the solver's and the check's reads of their neighbours walk memory in
+   order), and it halves the search: an agent's partners of higher index
+   are the later agents of its own row and the agents of the rows above,
+   so it looks only there, up to its bound plus the largest bound in the
+   grid, which holds every agent whose bound can overlap its own. Its half
+   list then comes out in index order by itself. Agents whose bound is more
+   than BIG_FACTOR times the mean (a very fast one) are kept out of the
+   grid and numbered after it, so that one bullet does not widen everyone's
+   search: they are tested against every agent of higher index, that is
+   against each other, and every grid agent tests them; ghosts come last
+   and meet nobody.
 
    Cells are laid out row-major over the box the agents occupy when that
-   box is small (then a row of cells is one run of memory), else hashed.
-   The result depends only on the agents, not on the thread count: entries
-   are made in agent order, the bucket sort is stable, and each agent's
-   list is built by one thread in cell order. That order is also kept as
-   each agent's rank (its position in the sorted grid, big agents after),
-   by which crowd_lists.c puts the full lists in the same order. */
+   box is small, else hashed (a few agents spread over a huge level); the
+   hashed layout gives no useful order, so there an agent searches every
+   cell around it and sorts what it finds. Nothing depends on the thread
+   count: the renumbering is a stable counting sort from the old order, and
+   each agent's list is built by one thread. */
 #include "crowd_internal.h"
 
 #include <math.h>
@@ -36,8 +42,20 @@
 #include <omp.h>
 #endif
 
-#define BIG_FACTOR 4.0 /* reach beyond this many mean reaches: tested against all */
+#define BIG_FACTOR 4.0 /* bound beyond this many mean bounds: tested against all */
+/* Cell width in mean bounds. A search reaches two bounds (its own and the
+   largest) each way; cells of one bound let the disc clip the rows it
+   scans, so fewer agents are tested than with wider cells, for a few more
+   rows. */
+#define CELL_PER_MEAN_BOUND 1.0
 #define CELL_LIMIT 1073741824.0 /* cell coordinates stay well inside int32 */
+
+/* The skin added to an agent's reach for its bound, as a fraction of its
+   radius: larger keeps the lists good for longer but makes them longer. */
+#define LIST_SKIN 1.0f
+
+/* What an agent is to the grid, kept in order_key until it is renumbered. */
+enum { KIND_GRID, KIND_BIG, KIND_GHOST };
 
 static uint32_t hash_cell(int32_t cx, int32_t cy)
 {
@@ -45,10 +63,6 @@ static uint32_t hash_cell(int32_t cx, int32_t cy)
     return (uint32_t)(h >> 32);
 }
 
-/* The bucket of a cell: row-major in the agents' bounding box of cells
-   when that box is small (neighbouring cells then sit side by side in
-   memory, and agents walked in spatial order touch memory in order), a hash
-   otherwise (a few agents spread over a huge level). */
 static inline uint32_t bucket_of(const skim_crowd *c, int32_t cx, int32_t cy)
 {
     if (c->grid_dense)
@@ -58,7 +72,7 @@ static inline uint32_t bucket_of(const skim_crowd *c, int32_t cx, int32_t cy)
 
 /* The cell a coordinate falls in, given 1 / cell size. Floor by hand:
    without SSE4.1 in the baseline x86-64 target, floor() is a call into libm,
-   and this runs several times per agent per step. */
+   and this runs several times per agent per build. */
 static inline int32_t cell_of(double coordinate, double inverse_cell)
 {
     double v = coordinate * inverse_cell;
@@ -75,21 +89,15 @@ static bool is_ghost(const skim_crowd *c, uint32_t i)
     return (c->flags[c->active[i]] & SKIM_AGENT_GHOST) != 0;
 }
 
-/* The symmetric pair test: reach discs across up and extents along up. */
-static inline bool overlap(const float a[3], float reach_a, float vreach_a, const float b[3], float reach_b,
-                           float vreach_b)
-{
-    float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-    float r = reach_a + reach_b;
-    if (dx * dx + dy * dy > r * r)
-        return false;
-    return fabsf(dz) <= vreach_a + vreach_b;
-}
-
+/* The symmetric pair test: bound discs across up and extents along up. */
 static inline bool bounds_overlap(const skim_crowd *c, uint32_t i, uint32_t j)
 {
-    return overlap(c->proj + 3 * (size_t)i, c->bound[i], c->vbound[i], c->proj + 3 * (size_t)j, c->bound[j],
-                   c->vbound[j]);
+    const float *a = c->proj + 3 * (size_t)i, *b = c->proj + 3 * (size_t)j;
+    float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+    float r = c->bound[i] + c->bound[j];
+    if (dx * dx + dy * dy > r * r)
+        return false;
+    return fabsf(dz) <= c->vbound[i] + c->vbound[j];
 }
 
 static bool push_neighbour(crowd_index_buffer *buffer, uint32_t other)
@@ -101,11 +109,16 @@ static bool push_neighbour(crowd_index_buffer *buffer, uint32_t other)
     return true;
 }
 
-/* Enters the grid agents in their home cells: a stable counting sort of
-   the agents by bucket. */
-static skim_status build_grid(skim_crowd *c, uint32_t n)
+/* Bounds, cell size, home cells and layout; returns the number of
+   buckets. Everything here is in the order the agents had. */
+static size_t lay_out_grid(skim_crowd *c, uint32_t n)
 {
-    const long count = (long)n;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < (long)n; ++i) {
+        float skin = LIST_SKIN * c->radius[c->active[i]];
+        c->bound[i] = c->reach[i] + skin;
+        c->vbound[i] = c->vreach[i] + skin;
+    }
     /* Cell size: twice the mean bound, summed in fixed point so the sum,
        and so the grid, is the same in any order. The unit is the largest
        bound / 2^30, so no term exceeds 2^30 and 2^28 agents cannot
@@ -122,28 +135,27 @@ static skim_status build_grid(skim_crowd *c, uint32_t n)
             counted++;
         }
     double mean = counted ? (double)sum * unit / (double)counted : 1.0;
-    double cell = 2.0 * mean;
+    double cell = CELL_PER_MEAN_BOUND * mean;
     if (!(cell > 0.0))
         cell = 1.0;
-    c->cell_size = (float)cell;
     c->inverse_cell = 1.0 / cell;
 
-    /* Home cells, the big agents, the largest reach in the grid and the box
-       of home cells (max and min are the same in any order). */
+    /* Home cells, the largest bound in the grid and the box of home cells
+       (max and min are the same in any order). */
     float largest = 0.0f;
     int32_t box_lo[2] = { INT32_MAX, INT32_MAX }, box_hi[2] = { INT32_MIN, INT32_MIN };
     uint32_t total = 0;
-    c->big_count = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        c->big[i] = 0;
-        if (is_ghost(c, i))
-            continue;
-        if ((double)c->bound[i] > BIG_FACTOR * mean) {
-            c->big[i] = 1;
-            c->big_list[c->big_count++] = i;
+        if (is_ghost(c, i)) {
+            c->order_key[i] = KIND_GHOST;
             continue;
         }
-        int32_t *home = c->cell_lo + 2 * (size_t)i;
+        if ((double)c->bound[i] > BIG_FACTOR * mean) {
+            c->order_key[i] = KIND_BIG;
+            continue;
+        }
+        c->order_key[i] = KIND_GRID;
+        int32_t *home = c->cell + 2 * (size_t)i;
         for (int k = 0; k < 2; ++k) {
             home[k] = cell_of((double)c->proj[3 * i + k], c->inverse_cell);
             box_lo[k] = home[k] < box_lo[k] ? home[k] : box_lo[k];
@@ -172,71 +184,108 @@ static skim_status build_grid(skim_crowd *c, uint32_t n)
     if (!c->grid_dense)
         while (buckets < 2 * (size_t)total)
             buckets *= 2;
-    if (!crowd_reserve((void **)&c->entries, &c->entry_capacity, total ? total : 1, sizeof *c->entries) ||
-        !crowd_reserve((void **)&c->sorted, &c->sorted_capacity, total ? total : 1, sizeof *c->sorted) ||
-        !crowd_reserve((void **)&c->bucket_start, &c->bucket_capacity, buckets + 1, sizeof *c->bucket_start))
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the grid");
     c->bucket_mask = (uint32_t)buckets - 1; /* used by the hash only */
+    return buckets;
+}
 
-    uint32_t at = 0;
-    for (uint32_t i = 0; i < n; ++i)
-        if (!is_ghost(c, i) && !c->big[i])
-            c->entry_offset[i] = at++;
+/* The new order: a stable counting sort by bucket, the big agents after
+   the last bucket and the ghosts after them. */
+static skim_status renumber(skim_crowd *c, uint32_t n, size_t buckets)
+{
+    if (!crowd_reserve((void **)&c->bucket_start, &c->bucket_capacity, buckets + 3, sizeof *c->bucket_start))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the grid");
 #pragma omp parallel for schedule(static)
-    for (long i = 0; i < count; ++i) {
-        if (is_ghost(c, (uint32_t)i) || c->big[i])
-            continue;
-        const int32_t *home = c->cell_lo + 2 * i;
-        const float *p = c->proj + 3 * i;
-        c->entries[c->entry_offset[i]] = (crowd_grid_entry){
-            { p[0], p[1], p[2] }, c->bound[i], c->vbound[i], (uint32_t)i, home[0], home[1],
-            bucket_of(c, home[0], home[1]) };
+    for (long i = 0; i < (long)n; ++i) {
+        uint32_t kind = c->order_key[i];
+        const int32_t *home = c->cell + 2 * i;
+        c->order_key[i] = kind == KIND_GRID ? bucket_of(c, home[0], home[1])
+                                            : (uint32_t)buckets + (kind == KIND_BIG ? 0u : 1u);
     }
-    memset(c->bucket_start, 0, (buckets + 1) * sizeof *c->bucket_start);
-    for (uint32_t e = 0; e < total; ++e)
-        c->bucket_start[c->entries[e].bucket + 1]++;
-    for (size_t b = 0; b < buckets; ++b)
-        c->bucket_start[b + 1] += c->bucket_start[b];
-    for (uint32_t e = 0; e < total; ++e) {
-        /* bucket_start[b] runs ahead while filling and is put back below. */
-        uint32_t b = c->entries[e].bucket;
-        c->sorted[c->bucket_start[b]++] = c->entries[e];
-    }
-    for (size_t b = buckets; b > 0; --b)
-        c->bucket_start[b] = c->bucket_start[b - 1];
-    c->bucket_start[0] = 0;
-    /* The scan's order: a grid agent lists others in sorted order (in the
-       row-major layout; in the hashed one, cells come in scan order, so
-       this is only the same order for every list, which is all
-       crowd_lists.c needs), then the big agents. */
-    for (uint32_t e = 0; e < total; ++e)
-        c->rank[c->sorted[e].agent] = e;
-    for (uint32_t k = 0; k < c->big_count; ++k)
-        c->rank[c->big_list[k]] = total + k;
+    uint32_t *start = c->bucket_start;
+    memset(start, 0, (buckets + 3) * sizeof *start);
+    for (uint32_t i = 0; i < n; ++i)
+        start[c->order_key[i] + 1]++;
+    for (size_t b = 0; b < buckets + 2; ++b)
+        start[b + 1] += start[b];
+    for (uint32_t i = 0; i < n; ++i)
+        c->order[start[c->order_key[i]]++] = i; /* start[b] runs ahead while filling, put back below */
+    for (size_t b = buckets + 2; b > 0; --b)
+        start[b] = start[b - 1];
+    start[0] = 0;
+    c->big_count = start[buckets + 1] - start[buckets];
+    crowd_apply_order(c, n, c->order);
+    c->bound = crowd_permute(c, c->bound, sizeof *c->bound, n, c->order);
+    c->vbound = crowd_permute(c, c->vbound, sizeof *c->vbound, n, c->order);
+    c->cell = crowd_permute(c, c->cell, 2 * sizeof *c->cell, n, c->order);
+    memcpy(c->built_proj, c->proj, 3 * (size_t)n * sizeof *c->proj);
     return SKIM_OK;
 }
 
-/* Tests agent i against the entries [first, last) of the sorted grid of
-   higher index. */
-static bool test_entries(const skim_crowd *c, uint32_t i, uint32_t first, uint32_t last, bool check_cell,
-                         int32_t cx, int32_t cy, crowd_index_buffer *out)
+/* Tests agent i against the agents [first, last). */
+static bool test_run(const skim_crowd *c, uint32_t i, uint32_t first, uint32_t last, crowd_index_buffer *out)
+{
+    for (uint32_t j = first; j < last; ++j)
+        if (bounds_overlap(c, i, j) && !push_neighbour(out, j))
+            return false;
+    return true;
+}
+
+/* How much the search widens the rows it clips, in cells: the cells come
+   from the same double products as the agents' home cells, and the pair
+   test is in float, relative to the pair's distance, so a thousandth of a
+   cell is room to spare. */
+#define CLIP_SLACK 1e-3
+
+/* cell_of's clamp (a comparison: fmin and fmax are calls into libm). */
+static inline double clamp_cells(double v)
+{
+    return v < -CELL_LIMIT ? -CELL_LIMIT : v > CELL_LIMIT ? CELL_LIMIT : v;
+}
+
+static inline int32_t floor_to_int(double v)
+{
+    int32_t i = (int32_t)v; /* toward zero */
+    return (double)i > v ? i - 1 : i;
+}
+
+/* Grid agent i in the row-major layout: the rest of its own row, then the
+   rows above, each cut to the columns the search disc reaches in it. All
+   in cells: an agent at (u, v) is in cell (floor(u), floor(v)), as
+   lay_out_grid placed it (the clamp is cell_of's). */
+static bool find_in_rows(const skim_crowd *c, uint32_t i, crowd_index_buffer *out)
 {
     const float *p = c->proj + 3 * (size_t)i;
-    const float reach = c->bound[i], vreach = c->vbound[i];
-    for (uint32_t e = first; e < last; ++e) {
-        const crowd_grid_entry *entry = &c->sorted[e];
-        if (entry->agent <= i || (check_cell && (entry->cx != cx || entry->cy != cy)))
+    const double inv = c->inverse_cell;
+    const double u = clamp_cells((double)p[0] * inv), v = clamp_cells((double)p[1] * inv);
+    const double reach = ((double)c->bound[i] + c->largest_reach) * inv + CLIP_SLACK;
+    const int32_t row = c->cell[2 * (size_t)i + 1];
+    int32_t top = floor_to_int(v + reach);
+    top = top < c->grid_max[1] ? top : c->grid_max[1];
+    for (int32_t cy = row; cy <= top; ++cy) {
+        /* How far the row is above p: 0 for its own row. */
+        double half_width = reach;
+        if (cy > row) {
+            double below = (double)cy - v;
+            if (below >= reach)
+                break;
+            half_width = sqrt(reach * reach - below * below) + CLIP_SLACK;
+        }
+        int32_t lo = floor_to_int(u - half_width), hi = floor_to_int(u + half_width);
+        lo = lo > c->grid_min[0] ? lo : c->grid_min[0];
+        hi = hi < c->grid_max[0] ? hi : c->grid_max[0];
+        if (lo > hi)
             continue;
-        if (overlap(p, reach, vreach, entry->p, entry->reach, entry->vreach) &&
-            !push_neighbour(out, entry->agent))
+        uint32_t first = cy == row ? i + 1 : c->bucket_start[bucket_of(c, lo, cy)];
+        uint32_t last = c->bucket_start[bucket_of(c, hi, cy) + 1];
+        if (!test_run(c, i, first, last, out))
             return false;
     }
     return true;
 }
 
-/* The neighbours of higher index of grid agent i, in cell order, then the
-   big agents. */
-static bool find_for_small(const skim_crowd *c, uint32_t i, crowd_index_buffer *out)
+/* Grid agent i in the hashed layout: every cell around it, keeping the
+   agents of higher index, sorted. */
+static bool find_in_hashed_cells(const skim_crowd *c, uint32_t i, crowd_index_buffer *out)
 {
     const float *p = c->proj + 3 * (size_t)i;
     const double search = (double)c->bound[i] + c->largest_reach;
@@ -245,47 +294,45 @@ static bool find_for_small(const skim_crowd *c, uint32_t i, crowd_index_buffer *
         lo[k] = cell_of((double)p[k] - search, c->inverse_cell);
         hi[k] = cell_of((double)p[k] + search, c->inverse_cell);
     }
-    if (c->grid_dense) {
-        /* Clipped to the occupied box; a row of cells is one run of entries. */
-        for (int k = 0; k < 2; ++k) {
-            lo[k] = lo[k] > c->grid_min[k] ? lo[k] : c->grid_min[k];
-            hi[k] = hi[k] < c->grid_max[k] ? hi[k] : c->grid_max[k];
-        }
-        for (int32_t cy = lo[1]; cy <= hi[1]; ++cy) {
-            if (lo[0] > hi[0])
-                break;
-            uint32_t first = c->bucket_start[bucket_of(c, lo[0], cy)];
-            uint32_t last = c->bucket_start[bucket_of(c, hi[0], cy) + 1];
-            if (!test_entries(c, i, first, last, false, 0, 0, out))
-                return false;
-        }
-    } else {
-        for (int32_t cy = lo[1]; cy <= hi[1]; ++cy)
-            for (int32_t cx = lo[0]; cx <= hi[0]; ++cx) {
-                uint32_t b = bucket_of(c, cx, cy);
-                if (!test_entries(c, i, c->bucket_start[b], c->bucket_start[b + 1], true, cx, cy, out))
+    size_t first_found = out->count;
+    for (int32_t cy = lo[1]; cy <= hi[1]; ++cy)
+        for (int32_t cx = lo[0]; cx <= hi[0]; ++cx) {
+            uint32_t b = bucket_of(c, cx, cy);
+            for (uint32_t j = c->bucket_start[b]; j < c->bucket_start[b + 1]; ++j) {
+                const int32_t *home = c->cell + 2 * (size_t)j;
+                if (j > i && home[0] == cx && home[1] == cy && bounds_overlap(c, i, j) &&
+                    !push_neighbour(out, j))
                     return false;
             }
-    }
-    for (uint32_t k = 0; k < c->big_count; ++k) {
-        uint32_t j = c->big_list[k];
-        if (j > i && bounds_overlap(c, i, j) && !push_neighbour(out, j))
-            return false;
+        }
+    uint32_t *found = out->items + first_found;
+    size_t count = out->count - first_found;
+    for (size_t k = 1; k < count; ++k) {
+        uint32_t j = found[k];
+        size_t at = k;
+        for (; at > 0 && found[at - 1] > j; --at)
+            found[at] = found[at - 1];
+        found[at] = j;
     }
     return true;
 }
 
-static bool find_for_big(const skim_crowd *c, uint32_t i, uint32_t n, crowd_index_buffer *out)
+/* Agent i's half list: for a grid agent, the grid agents it finds, then
+   every big agent (all of higher index); for a big agent, the big agents
+   after it; for a ghost, nobody. */
+static bool find_neighbours(const skim_crowd *c, uint32_t i, crowd_index_buffer *out)
 {
-    for (uint32_t j = i + 1; j < n; ++j)
-        if (!is_ghost(c, j) && bounds_overlap(c, i, j) && !push_neighbour(out, j))
-            return false;
-    return true;
+    const uint32_t big_first = c->grid_count, big_last = c->grid_count + c->big_count;
+    if (i < big_first) {
+        bool ok = c->grid_dense ? find_in_rows(c, i, out) : find_in_hashed_cells(c, i, out);
+        return ok && test_run(c, i, big_first, big_last, out);
+    }
+    return i < big_last ? test_run(c, i, i + 1, big_last, out) : true;
 }
 
 skim_status crowd_build_neighbours(skim_crowd *c, uint32_t n)
 {
-    skim_status status = build_grid(c, n);
+    skim_status status = renumber(c, n, lay_out_grid(c, n));
     if (status != SKIM_OK)
         return status;
     int threads = 1;
@@ -320,10 +367,7 @@ skim_status crowd_build_neighbours(skim_crowd *c, uint32_t n)
         uint32_t last = (uint32_t)((uint64_t)n * (uint64_t)(t + 1) / (uint64_t)used);
         for (uint32_t i = first; i < last && !failed; ++i) {
             size_t before = buffer->count;
-            bool ok = true;
-            if (!is_ghost(c, i))
-                ok = c->big[i] ? find_for_big(c, i, n, buffer) : find_for_small(c, i, buffer);
-            if (!ok)
+            if (!find_neighbours(c, i, buffer))
                 failed = 1;
             c->half_begin[i + 1] = buffer->count - before; /* a count until the prefix below */
         }

@@ -49,16 +49,6 @@ typedef struct crowd_list_entry {
     uint32_t pair;     /* slot */
 } crowd_list_entry;
 
-/* The grid's entry: an agent in its home cell, with what the pair test
-   reads. */
-typedef struct crowd_grid_entry {
-    float    p[3];     /* along axis1, axis2, up */
-    float    reach, vreach;
-    uint32_t agent;    /* active index */
-    int32_t  cx, cy;
-    uint32_t bucket;
-} crowd_grid_entry;
-
 struct skim_crowd {
     skim_crowd_def def;
     float up[3], axis1[3], axis2[3]; /* orthonormal: up and two directions across it */
@@ -74,11 +64,8 @@ struct skim_crowd {
     uint32_t       *flags;
 
     /* ---- per active index, rebuilt or rewritten each step ---- */
-    uint32_t *active;        /* ids, in spatial order (crowd_step.c) */
-    uint32_t *sort_key, *sort_key_spare, *active_spare; /* for that order */
+    uint32_t *active;        /* ids, in the grid's order (crowd_grid.c) */
     bool      active_dirty;
-    bool      active_reset;      /* active was rebuilt in id order: reorder it */
-    uint32_t  reorder_countdown; /* steps until the spatial order may be refreshed */
     float    *start;         /* 3 per agent: position at the start of the step */
     float    *planned;       /* 3 per agent: displacement before agent contacts */
     float    *q, *q_next;    /* 3 per agent: solver positions (Jacobi double buffer) */
@@ -101,36 +88,32 @@ struct skim_crowd {
     skim_vec3      *batch_position, *batch_displacement;
     skim_move_result *batch_result;
 
-    /* ---- broadphase ---- */
-    int32_t  *cell_lo;                  /* 2 per agent: its home cell */
-    uint32_t *entry_offset;             /* n + 1: each grid agent's entry */
-    float     largest_reach;            /* among the agents in the grid */
-    uint8_t  *big;                      /* reach spans too many cells: tested against all */
-    uint32_t *big_list;
-    uint32_t  big_count;
-    uint32_t  grid_count;               /* agents entered in the grid (sorted holds them) */
-    crowd_grid_entry *entries, *sorted;
-    size_t    entry_capacity, sorted_capacity;
+    /* ---- broadphase (crowd_grid.c) ---- */
+    uint32_t *order;                    /* n: the new order, as old active indices */
+    void     *spare_bytes, *spare_words, *spare_pairs, *spare_triples; /* crowd_permute's */
+    uint32_t *order_key;                /* n: bucket, in the old order */
+    int32_t  *cell;                     /* 2 per agent: its home cell */
+    uint32_t  grid_count, big_count;    /* grid agents are 0..grid_count-1, then the big
+                                           ones, then the ghosts */
+    float     largest_reach;            /* largest bound among the grid agents */
     uint32_t  bucket_mask;              /* hash layout */
     bool      grid_dense;               /* row-major layout over grid_min, grid_width */
     int32_t   grid_min[2], grid_max[2];
     uint32_t  grid_width;
-    uint32_t *bucket_start;             /* buckets + 1 */
+    uint32_t *bucket_start;             /* buckets + 1: each bucket's agents */
     size_t    bucket_capacity;
-    float     cell_size;
-    double    inverse_cell;
+    double    inverse_cell;             /* 1 / cell width */
 
     /* ---- neighbour lists (valid for several steps, crowd_contacts.c) ---- */
     float    *bound, *vbound;           /* reach and vreach grown by the skin, at the build */
     float    *built_proj;               /* 3 per agent: proj at the build */
-    /* Half lists (crowd_grid.c): agent i's neighbours j > i, each pair once;
-       an entry's index is the pair's slot. */
+    /* Half lists (crowd_grid.c): agent i's neighbours j > i in index order,
+       each pair once; an entry's index is the pair's slot. */
     size_t   *half_begin;               /* n + 1 */
     uint32_t *half_other;
     size_t    half_capacity;
-    uint32_t *rank;                     /* the grid's order: position in sorted, big agents after */
-    /* Full lists (crowd_lists.c): both directions, each in the order the
-       grid scan would list it, with the pair's slot in the half lists. */
+    /* Full lists (crowd_lists.c): both directions in index order, with the
+       pair's slot in the half lists. */
     size_t   *list_begin;               /* n + 1 */
     size_t   *list_fill;                /* n: cursor while filling */
     crowd_list_entry *list;
@@ -141,8 +124,8 @@ struct skim_crowd {
     uint32_t  list_builds;              /* count of rebuilds, for the stats */
 
     /* ---- contacts ---- */
-    /* Per pair slot: whether the reaches overlap this step, and then the
-       constraint. */
+    /* Per pair slot: whether the reaches overlap this step (and whether
+       the plan violates the pair), and then the constraint. */
     uint8_t    *pair_near;
     crowd_pair *pairs;
     size_t      pair_capacity, pair_near_capacity;
@@ -159,9 +142,17 @@ struct skim_crowd {
 /* Grows a buffer to hold at least need items of size bytes; false if out of memory. */
 bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size);
 
-/* Broadphase (crowd_grid.c): the half lists half_begin / half_other and
-   rank of the n active agents from proj, bound and vbound. */
+/* Broadphase (crowd_grid.c): puts the n active agents in the grid's order
+   (crowd_apply_order) and makes their half lists half_begin / half_other
+   from proj, bound and vbound; sets built_proj. */
 skim_status crowd_build_neighbours(skim_crowd *crowd, uint32_t n);
+/* Puts active and every array the step has filled so far (crowd_step.c)
+   in the order given: new index k takes what old index order[k] held. */
+void crowd_apply_order(skim_crowd *crowd, uint32_t n, const uint32_t *order);
+/* The same for one array of n elements of size 1, 4, 8 or 12 bytes, one of
+   the crowd's capacity-long arrays: returns the array in the new order,
+   which replaces data (data becomes a spare; crowd.c). */
+void *crowd_permute(skim_crowd *crowd, void *data, size_t size, uint32_t n, const uint32_t *order);
 /* The full lists (crowd_lists.c) from the half lists. */
 skim_status crowd_complete_lists(skim_crowd *crowd, uint32_t n);
 /* Whether the neighbour lists still hold every pair that can meet this
@@ -170,7 +161,8 @@ bool crowd_lists_still_good(const skim_crowd *crowd, uint32_t n);
 
 /* This step's contacts (crowd_contacts.c): crowd->contacts / contact_end
    from the neighbour lists, rebuilt first unless lists_good (what
-   crowd_lists_still_good said), and reach, vreach. */
+   crowd_lists_still_good said), and reach, vreach; also pushed (the agents
+   the plan puts in a violated contact) and stats.contacts. */
 skim_status crowd_find_contacts(skim_crowd *crowd, uint32_t n, bool lists_good);
 
 /* Agent-agent solver (crowd_solver.c). The constraint of the pair of

@@ -12,11 +12,6 @@
 #define PUSH_MARGIN 0.4f
 #define WORLD_SLACK 0.05f
 
-/* Steps between two refreshes of the agents' spatial order, at least: a
-   refresh renumbers the agents, which makes the neighbour lists useless,
-   so it waits for the first step after these that rebuilds them anyway. */
-#define REORDER_STEPS 8
-
 static void rebuild_active(skim_crowd *c)
 {
     uint32_t n = 0;
@@ -24,72 +19,7 @@ static void rebuild_active(skim_crowd *c)
         if (c->state[id] & SKIM_AGENT_ACTIVE)
             c->active[n++] = id;
     c->active_dirty = false;
-    c->active_reset = true;
-    c->lists_valid = false;
-}
-
-/* Spreads the low 16 bits of v to the even bits (Morton interleave). */
-static uint32_t spread_bits(uint32_t v)
-{
-    v &= 0xFFFF;
-    v = (v | (v << 8)) & 0x00FF00FF;
-    v = (v | (v << 4)) & 0x0F0F0F0F;
-    v = (v | (v << 2)) & 0x33333333;
-    v = (v | (v << 1)) & 0x55555555;
-    return v;
-}
-
-/* Puts the active agents in Z order of their position across up, in cells
-   of four times the largest radius, so that agents near each other are
-   near in every working array: the grid's buckets, the neighbours the
-   solver reads and the contact lists are then walked through memory in
-   order instead of at random (ids are whatever order the caller added
-   agents in). A stable LSD radix sort from the last step's order: the
-   order depends on the positions and that previous order alone, never on
-   threads. */
-static void order_agents(skim_crowd *c, uint32_t n)
-{
-    float largest = 0.0f;
-    float lo[2] = { INFINITY, INFINITY };
-    for (uint32_t i = 0; i < n; ++i) {
-        uint32_t id = c->active[i];
-        const float p[3] = { c->position[id].x, c->position[id].y, c->position[id].z };
-        const float *axes[2] = { c->axis1, c->axis2 };
-        for (int k = 0; k < 2; ++k) {
-            float v = p[0] * axes[k][0] + p[1] * axes[k][1] + p[2] * axes[k][2];
-            lo[k] = v < lo[k] ? v : lo[k];
-        }
-        largest = c->radius[id] > largest ? c->radius[id] : largest;
-    }
-    const double cell = 4.0 * (double)largest;
-    for (uint32_t i = 0; i < n; ++i) {
-        uint32_t id = c->active[i];
-        const float p[3] = { c->position[id].x, c->position[id].y, c->position[id].z };
-        uint32_t key = 0;
-        for (int k = 0; k < 2; ++k) {
-            const float *a = k ? c->axis2 : c->axis1;
-            double v = floor(((double)(p[0] * a[0] + p[1] * a[1] + p[2] * a[2]) - lo[k]) / cell);
-            uint32_t q = v < 65535.0 ? (uint32_t)v : 65535u;
-            key |= spread_bits(q) << k;
-        }
-        c->sort_key[i] = key;
-    }
-    uint32_t *key = c->sort_key, *key_spare = c->sort_key_spare, *id = c->active, *id_spare = c->active_spare;
-    for (int shift = 0; shift < 32; shift += 8) {
-        uint32_t count[257] = { 0 };
-        for (uint32_t i = 0; i < n; ++i)
-            count[((key[i] >> shift) & 0xFF) + 1]++;
-        for (int b = 0; b < 256; ++b)
-            count[b + 1] += count[b];
-        for (uint32_t i = 0; i < n; ++i) {
-            uint32_t at = count[(key[i] >> shift) & 0xFF]++;
-            key_spare[at] = key[i];
-            id_spare[at] = id[i];
-        }
-        uint32_t *t = key; key = key_spare; key_spare = t;
-        t = id; id = id_spare; id_spare = t;
-    }
-    /* Four passes: the sorted ids are back in c->active. */
+    c->lists_valid = false; /* the lists are in the old order */
 }
 
 static float length3(const float v[3])
@@ -145,6 +75,21 @@ static void plan(skim_crowd *c, uint32_t n, float dt)
         proj[2] = start[0] * c->up[0] + start[1] * c->up[1] + start[2] * c->up[2];
         c->pushed[i] = 0;
     }
+}
+
+void crowd_apply_order(skim_crowd *c, uint32_t n, const uint32_t *order)
+{
+    /* What plan() wrote, and the ids. */
+    c->active = crowd_permute(c, c->active, sizeof *c->active, n, order);
+    c->start = crowd_permute(c, c->start, 3 * sizeof *c->start, n, order);
+    c->planned = crowd_permute(c, c->planned, 3 * sizeof *c->planned, n, order);
+    c->q = crowd_permute(c, c->q, 3 * sizeof *c->q, n, order);
+    c->proj = crowd_permute(c, c->proj, 3 * sizeof *c->proj, n, order);
+    c->reach = crowd_permute(c, c->reach, sizeof *c->reach, n, order);
+    c->vreach = crowd_permute(c, c->vreach, sizeof *c->vreach, n, order);
+    c->margin = crowd_permute(c, c->margin, sizeof *c->margin, n, order);
+    c->grounded = crowd_permute(c, c->grounded, sizeof *c->grounded, n, order);
+    /* pushed is all zero until the solver runs. */
 }
 
 /* Phase 3: the world. Standing agents move with Nettle's two-pass gravity
@@ -307,17 +252,6 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
         rebuild_active(c);
     const uint32_t n = c->count;
     const bool agents = c->def.agent_collisions;
-    /* Agents move a fraction of a cell per step, so the order goes stale
-       slowly: it is refreshed whenever agents came or went, and otherwise
-       at the first list rebuild REORDER_STEPS steps or more after the last
-       refresh (step counts and the lists' state, so still the same for any
-       thread count). */
-    bool ordered = false;
-    if (agents && n > 1 && c->active_reset) {
-        order_agents(c, n);
-        ordered = true;
-    }
-    c->active_reset = false;
     skim_crowd_stats stats = { 0 };
     stats.closest_gap = INFINITY;
     c->stats = stats;
@@ -325,22 +259,14 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
         return SKIM_OK;
 
     plan(c, n, dt);
+    /* When the lists are rebuilt, crowd_find_contacts also puts the agents
+       in the grid's order, which keeps agents that are near each other near
+       in every working array. */
     bool lists_good = agents && crowd_lists_still_good(c, n);
-    if (agents && !lists_good && !ordered && n > 1 && c->reorder_countdown == 0) {
-        order_agents(c, n);
-        ordered = true;
-        plan(c, n, dt); /* its arrays follow the new order */
-    }
-    if (ordered) {
-        c->reorder_countdown = REORDER_STEPS;
-        c->lists_valid = false; /* the lists are in the old order */
-    }
-    if (c->reorder_countdown > 0)
-        c->reorder_countdown--;
     skim_status status = SKIM_OK;
     double t1 = crowd_seconds();
     if (agents) {
-        status = crowd_find_contacts(c, n, lists_good && !ordered);
+        status = crowd_find_contacts(c, n, lists_good);
         if (status != SKIM_OK)
             return status;
         crowd_solve(c, n);
