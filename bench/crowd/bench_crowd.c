@@ -161,8 +161,9 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Medians and means over the timed frames, the crowd's figures (means per
-   frame: what the agent-agent work scales with) and the final state hash
+/* Medians over the timed frames (of the whole step, its CPU time, and its
+   world and agent phases), the crowd's figures (means per frame: what the
+   agent-agent work scales with) and the final state hash
    (equal hashes = the same crowd, for checking that an optimisation left
    the behaviour bitwise as it was). */
 typedef struct result {
@@ -189,6 +190,7 @@ static result run(const skim_world *world, const skim_vec3 *spots, uint32_t agen
     }
     uint64_t seed = 77;
     double *ms = malloc((size_t)frames * sizeof *ms), *cpu_ms = malloc((size_t)frames * sizeof *cpu_ms);
+    double *world_ms = malloc((size_t)frames * sizeof *world_ms), *agents_ms = malloc((size_t)frames * sizeof *agents_ms);
     result r = { 0 };
     for (int frame = -WARMUP; frame < frames; ++frame) {
         for (uint32_t i = 0; i < agents; ++i)
@@ -209,8 +211,8 @@ static result run(const skim_world *world, const skim_vec3 *spots, uint32_t agen
             cpu_ms[frame] = (c1 - c0) * 1e3;
             skim_crowd_stats s;
             skim_crowd_get_stats(crowd, &s);
-            r.world_ms += s.seconds_world * 1e3 / frames;
-            r.agents_ms += s.seconds_agents * 1e3 / frames;
+            world_ms[frame] = s.seconds_world * 1e3;
+            agents_ms[frame] = s.seconds_agents * 1e3;
             r.pairs += (double)s.pairs / frames;
             r.contacts += (double)s.contacts / frames;
             r.shortened += (double)s.shortened / frames;
@@ -220,11 +222,17 @@ static result run(const skim_world *world, const skim_vec3 *spots, uint32_t agen
     }
     qsort(ms, (size_t)frames, sizeof *ms, by_value);
     qsort(cpu_ms, (size_t)frames, sizeof *cpu_ms, by_value);
+    qsort(world_ms, (size_t)frames, sizeof *world_ms, by_value);
+    qsort(agents_ms, (size_t)frames, sizeof *agents_ms, by_value);
     r.median_ms = ms[frames / 2];
     r.cpu_median_ms = cpu_ms[frames / 2];
+    r.world_ms = world_ms[frames / 2];
+    r.agents_ms = agents_ms[frames / 2];
     r.hash = skim_crowd_hash(crowd);
     free(ms);
     free(cpu_ms);
+    free(world_ms);
+    free(agents_ms);
     skim_crowd_destroy(crowd);
     return r;
 }
@@ -248,7 +256,7 @@ static void bench(const char *scene, const skim_world *world, const skim_vec3 *s
             result r = run(world, spots, agents, threads, collide, frames);
             printf("{\"bench\":\"crowd\",\"scene\":\"%s\",\"agents\":%u,\"threads\":%d,\"agent_collisions\":%s,"
                    "\"frames\":%d,\"ms_per_frame_median\":%.3f,\"cpu_ms_per_frame_median\":%.3f,\"crowd_steps_per_second\":%.1f,"
-                   "\"mover_steps_per_second\":%.0f,\"ms_world_mean\":%.3f,\"ms_agents_mean\":%.3f,"
+                   "\"mover_steps_per_second\":%.0f,\"ms_world_median\":%.3f,\"ms_agents_median\":%.3f,"
                    "\"pairs_mean\":%.0f,\"contacts_mean\":%.0f,\"shortened_mean\":%.1f,\"blocked_mean\":%.1f,"
                    "\"check_rounds_mean\":%.2f,\"state_hash\":\"%016llx\"}\n",
                    scene, agents, threads, collide ? "true" : "false", frames, r.median_ms, r.cpu_median_ms, 1e3 / r.median_ms,
