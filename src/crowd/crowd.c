@@ -169,11 +169,10 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(margin, n); ALLOC(pushed, n); ALLOC(reverted, n); ALLOC(on_agent, n);
     ALLOC(grounded, n); ALLOC(check_changed, n); ALLOC(work, n); ALLOC(solver_mark, n); ALLOC(moved, n); ALLOC(check_next, n); ALLOC(check_stamp, n); ALLOC(result, n); ALLOC(group_index, n); ALLOC(batch_shape, n);
     ALLOC(batch_position, n); ALLOC(batch_displacement, n); ALLOC(batch_result, n);
-    ALLOC(cell, 2 * n); ALLOC(contact_end, n);
+    ALLOC(cell, 2 * n); ALLOC(contact_begin, n + 1); ALLOC(contact_fill, n);
     ok = ok && (c->spare_bytes = calloc(n, 1)) != NULL && (c->spare_words = calloc(n, 4)) != NULL &&
          (c->spare_pairs = calloc(n, 8)) != NULL && (c->spare_triples = calloc(n, 12)) != NULL;
     ALLOC(bound, n); ALLOC(vbound, n); ALLOC(built_proj, 3 * n); ALLOC(half_begin, n + 1);
-    ALLOC(list_begin, n + 1); ALLOC(list_fill, n);
 #undef ALLOC
     if (!ok) {
         skim_crowd_destroy(c);
@@ -197,14 +196,16 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->vreach, c->margin, c->pushed, c->reverted, c->on_agent, c->grounded, c->check_changed, c->work, c->solver_mark, c->moved, c->check_next, c->check_stamp,
                        c->result, c->group_index, c->batch_shape, c->batch_position,
                        c->batch_displacement, c->batch_result, c->cell,
-                       c->bucket_start, c->contacts, c->contact_end, c->bound, c->vbound,
-                       c->built_proj, c->half_begin, c->half_other, c->list_begin, c->list_fill, c->list,
-                       c->pair_near, c->pairs };
+                       c->bucket_start, c->contacts, c->contact_begin, c->contact_fill, c->bound,
+                       c->vbound, c->built_proj, c->half_begin, c->half_other };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
         free(fields[i]);
     for (int t = 0; t < c->index_buffer_count; ++t)
         free(c->index_buffers[t].items);
     free(c->index_buffers);
+    for (int t = 0; t < c->near_buffer_count; ++t)
+        free(c->near_buffers[t].items);
+    free(c->near_buffers);
     free(c);
 }
 

@@ -135,7 +135,7 @@ static float joint_factor(const skim_crowd *c, uint32_t i, const crowd_contact *
 static uint8_t stands_on_agent(const skim_crowd *c, uint32_t i, float *closest)
 {
     uint8_t standing = 0;
-    for (size_t e = c->list_begin[i]; e < c->contact_end[i]; ++e) {
+    for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
         const crowd_contact *ct = &c->contacts[e];
         if (ct->other > i) {
             float error, estimate = cylinder_gap_estimate(c, i, ct->other, &error);
@@ -159,7 +159,7 @@ static uint8_t stands_on_agent(const skim_crowd *c, uint32_t i, float *closest)
 static float fraction_this_round(const skim_crowd *c, uint32_t i, bool last, uint8_t *bad)
 {
     float lambda = c->lambda[i];
-    for (size_t e = c->list_begin[i]; e < c->contact_end[i] && lambda > 0.0f; ++e) {
+    for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1] && lambda > 0.0f; ++e) {
         const crowd_contact *ct = &c->contacts[e];
         if (holds(c, i, ct))
             continue;
@@ -250,7 +250,7 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n)
                 c->check_next[next++] = i;
             }
             if (changed[i])
-                for (size_t e = c->list_begin[i]; e < c->contact_end[i]; ++e) {
+                for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
                     uint32_t j = c->contacts[e].other;
                     if (c->check_stamp[j] != stamp) {
                         c->check_stamp[j] = stamp;

@@ -16,15 +16,25 @@
    put in a new order.
 
    The contact records are then made from the listed pairs whose reaches
-   overlap now: the constraint is worked out once per pair, from the lower
-   index's side (crowd_contact_setup), in the pair's slot (its entry in
-   the half lists), and each agent copies it into its own contact list, as
-   it is or mirrored, from its full list (crowd_lists.c), which names the
-   slot: no agent searches another's list, and every agent writes only its
-   own entries, so nothing is gathered from per-thread buffers. */
+   overlap now (a third of the listed ones in a walking crowd): each thread
+   goes through a contiguous range of agents and their half lists, and for
+   every near pair works out the constraint once, from the lower index's
+   side (crowd_contact_setup), into its own list of near pairs. Those lists,
+   taken in thread order, hold the near pairs in the order of their lower
+   index; one pass counts each agent's pairs on both sides and one hands
+   every pair to its two agents, as it is and mirrored. So each agent's
+   contacts come in index order of the other agent (the lower partners,
+   then the higher), whatever the thread count, side by side in memory,
+   and nobody ever searches another agent's list. */
 #include "crowd_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 bool crowd_lists_still_good(const skim_crowd *c, uint32_t n)
 {
@@ -47,22 +57,12 @@ static skim_status rebuild_lists(skim_crowd *c, uint32_t n)
     c->list_builds++;
     c->lists_valid = false;
     skim_status status = crowd_build_neighbours(c, n);
-    if (status == SKIM_OK)
-        status = crowd_complete_lists(c, n);
     if (status != SKIM_OK)
         return status;
-    size_t pairs = c->half_begin[n], sides = c->list_begin[n];
-    if (!crowd_reserve((void **)&c->pairs, &c->pair_capacity, pairs ? pairs : 1, sizeof *c->pairs) ||
-        !crowd_reserve((void **)&c->pair_near, &c->pair_near_capacity, pairs ? pairs : 1, sizeof *c->pair_near) ||
-        !crowd_reserve((void **)&c->contacts, &c->contact_capacity, sides ? sides : 1, sizeof *c->contacts))
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for contacts");
     c->lists_valid = true;
     return SKIM_OK;
 }
 
-/* The symmetric pair test on proj, reach and vreach (passed in: the
-   caller's loop stores bytes, which may alias any field of the crowd, so
-   the compiler would load these pointers again for every pair). */
 static inline bool reaches_overlap(const float *proj, const float *reach, const float *vreach, uint32_t i,
                                    uint32_t j)
 {
@@ -74,13 +74,10 @@ static inline bool reaches_overlap(const float *proj, const float *reach, const 
     return fabsf(dz) <= vreach[i] + vreach[j];
 }
 
-/* A pair slot's state this step (pair_near). */
-enum { PAIR_FAR, PAIR_NEAR, PAIR_VIOLATED };
-
-/* Agent i's contact with the pair in slot pair, the other agent being
-   other: the pair's constraint as it is when i is the lower index, else
-   its mirror, bitwise what crowd_contact_setup would give from i's side
-   (it works in the pair's canonical order and negates for the higher). */
+/* Agent i's contact in the pair (i, other): the pair's constraint as it is
+   when i is the lower index, else its mirror, bitwise what
+   crowd_contact_setup would give from i's side (it works in the pair's
+   canonical order and negates for the higher). */
 static inline void contact_from_pair(const crowd_pair *pair, uint32_t i, uint32_t other, crowd_contact *out)
 {
     const bool lower = i < other;
@@ -93,6 +90,53 @@ static inline void contact_from_pair(const crowd_pair *pair, uint32_t i, uint32_
     out->share = lower ? pair->share_lower : pair->share_higher;
 }
 
+static bool reserve_near_buffers(skim_crowd *c, int threads)
+{
+    if (c->near_buffer_count >= threads)
+        return true;
+    crowd_near_buffer *grown = realloc(c->near_buffers, (size_t)threads * sizeof *grown);
+    if (!grown)
+        return false;
+    for (int t = c->near_buffer_count; t < threads; ++t)
+        grown[t] = (crowd_near_buffer){ 0 };
+    c->near_buffers = grown;
+    c->near_buffer_count = threads;
+    return true;
+}
+
+/* The near pairs of agents [first, last) into buffer, in order; false if
+   out of memory. The pointers are read once: the loop stores to memory the
+   compiler cannot tell apart from the crowd's fields. */
+static bool find_near_pairs(const skim_crowd *c, uint32_t first, uint32_t last, crowd_near_buffer *buffer)
+{
+    const float *proj = c->proj, *reach = c->reach, *vreach = c->vreach, *q = c->q;
+    const size_t *half_begin = c->half_begin;
+    const uint32_t *half_other = c->half_other;
+    for (uint32_t i = first; i < last; ++i)
+        for (size_t h = half_begin[i]; h < half_begin[i + 1]; ++h) {
+            uint32_t j = half_other[h];
+            if (!reaches_overlap(proj, reach, vreach, i, j))
+                continue;
+            if (buffer->count == buffer->capacity &&
+                !crowd_reserve((void **)&buffer->items, &buffer->capacity, buffer->count + 1, sizeof *buffer->items))
+                return false;
+            crowd_near_pair *near = &buffer->items[buffer->count++];
+            near->a = i;
+            near->b = j;
+            crowd_contact_setup(c, i, j, &near->pair);
+            /* Whether the plan already violates it: exactly the test of the
+               solver's first sweep (crowd_solver.c), which gives the same
+               answer from both sides (the offset and the axis are both
+               negated, exactly), so that sweep need only visit the agents
+               in such a pair. */
+            const crowd_pair *p = &near->pair;
+            const float *qi = q + 3 * (size_t)i, *qj = q + 3 * (size_t)j;
+            float gap = (qi[0] - qj[0]) * p->n[0] + (qi[1] - qj[1]) * p->n[1] + (qi[2] - qj[2]) * p->n[2];
+            near->violated = p->target - gap > 0.0f;
+        }
+    return true;
+}
+
 skim_status crowd_find_contacts(skim_crowd *c, uint32_t n, bool lists_good)
 {
     if (!c->lists_valid || !lists_good) {
@@ -100,51 +144,62 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n, bool lists_good)
         if (status != SKIM_OK)
             return status;
     }
-    /* Each pair once, in its slot, and whether the plan already violates
-       it: exactly the test of the solver's first sweep (crowd_solver.c),
-       which gives the same answer from both sides (the offset and the axis
-       are both negated, exactly), so that sweep need only visit the agents
-       with a violated contact. */
-    uint32_t pairs = 0, violated_pairs = 0;
-    const float *proj = c->proj, *reach = c->reach, *vreach = c->vreach, *q = c->q;
-    const size_t *half_begin = c->half_begin;
-    const uint32_t *half_other = c->half_other;
-    uint8_t *pair_near = c->pair_near;
-    crowd_pair *pair = c->pairs;
-#pragma omp parallel for schedule(static) reduction(+ : pairs, violated_pairs)
-    for (long i = 0; i < (long)n; ++i)
-        for (size_t h = half_begin[i]; h < half_begin[i + 1]; ++h) {
-            uint32_t j = half_other[h];
-            bool near = reaches_overlap(proj, reach, vreach, (uint32_t)i, j);
-            pair_near[h] = PAIR_FAR;
-            if (near) {
-                crowd_pair *p = &pair[h];
-                crowd_contact_setup(c, (uint32_t)i, j, p);
-                const float *qi = q + 3 * i, *qj = q + 3 * (size_t)j;
-                float gap = (qi[0] - qj[0]) * p->n[0] + (qi[1] - qj[1]) * p->n[1] + (qi[2] - qj[2]) * p->n[2];
-                bool violated = p->target - gap > 0.0f;
-                pair_near[h] = violated ? PAIR_VIOLATED : PAIR_NEAR;
-                pairs++;
-                violated_pairs += violated;
-            }
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    if (!reserve_near_buffers(c, threads))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory");
+    for (int t = 0; t < c->near_buffer_count; ++t)
+        c->near_buffers[t].count = 0;
+    int failed = 0;
+#pragma omp parallel num_threads(threads) reduction(| : failed)
+    {
+        int t = 0, used = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        used = omp_get_num_threads();
+#endif
+        uint32_t first = (uint32_t)((uint64_t)n * (uint64_t)t / (uint64_t)used);
+        uint32_t last = (uint32_t)((uint64_t)n * (uint64_t)(t + 1) / (uint64_t)used);
+        if (!find_near_pairs(c, first, last, &c->near_buffers[t]))
+            failed = 1;
+    }
+    if (failed)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for contacts");
+
+    /* Each agent's count of near pairs, on both sides. */
+    size_t *begin = c->contact_begin;
+    memset(begin, 0, ((size_t)n + 1) * sizeof *begin);
+    uint32_t pairs = 0, violated = 0;
+    for (int t = 0; t < c->near_buffer_count; ++t) {
+        const crowd_near_buffer *buffer = &c->near_buffers[t];
+        for (size_t k = 0; k < buffer->count; ++k) {
+            begin[buffer->items[k].a + 1]++;
+            begin[buffer->items[k].b + 1]++;
+            violated += buffer->items[k].violated;
         }
+        pairs += (uint32_t)buffer->count;
+    }
     c->pair_count = pairs;
-    c->stats.contacts = violated_pairs;
-    /* Each agent's contacts, in the order of its full list. */
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < (long)n; ++i) {
-        size_t at = c->list_begin[i];
-        uint8_t violated = 0;
-        for (size_t e = c->list_begin[i]; e < c->list_begin[i + 1]; ++e) {
-            crowd_list_entry entry = c->list[e];
-            uint8_t state = pair_near[entry.pair];
-            if (state == PAIR_FAR)
-                continue;
-            contact_from_pair(&pair[entry.pair], (uint32_t)i, entry.other, &c->contacts[at++]);
-            violated |= state == PAIR_VIOLATED;
+    c->stats.contacts = violated;
+    crowd_counts_to_offsets(begin, n);
+    if (!crowd_reserve((void **)&c->contacts, &c->contact_capacity, begin[n] ? begin[n] : 1, sizeof *c->contacts))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for contacts");
+    /* Every pair to its two agents, in pair order; plan() cleared pushed,
+       which the first sweep then pushes exactly. */
+    size_t *fill = c->contact_fill;
+    crowd_contact *contacts = c->contacts;
+    uint8_t *pushed = c->pushed;
+    memcpy(fill, begin, (size_t)n * sizeof *fill);
+    for (int t = 0; t < c->near_buffer_count; ++t) {
+        const crowd_near_pair *near = c->near_buffers[t].items, *end = near + c->near_buffers[t].count;
+        for (; near < end; ++near) {
+            contact_from_pair(&near->pair, near->a, near->b, &contacts[fill[near->a]++]);
+            contact_from_pair(&near->pair, near->b, near->a, &contacts[fill[near->b]++]);
+            pushed[near->a] |= (uint8_t)near->violated;
+            pushed[near->b] |= (uint8_t)near->violated;
         }
-        c->contact_end[i] = at;
-        c->pushed[i] = violated; /* the first sweep pushes exactly these */
     }
     return SKIM_OK;
 }

@@ -6,8 +6,8 @@
    bounds overlap its bound, a bound being its reach (how far it can get
    this step, see crowd_contacts.c) grown by a skin so the list stays good
    for several steps: a disc across up and an extent along up. Each pair is
-   so listed once, and its entry is the pair's slot for the step's
-   constraint; crowd_lists.c makes the lists both ways from them.
+   so listed once: crowd_contacts.c works out its constraint once a step
+   and gives it to both agents.
 
    The grid: square cells across up, a mean bound wide; an agent's
    home cell is the cell of its start. At every build the agents are

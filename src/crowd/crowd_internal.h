@@ -1,6 +1,5 @@
 /* Crowd internals shared by crowd.c (the API), crowd_grid.c (broadphase),
-   crowd_lists.c (neighbour lists both ways), crowd_contacts.c (this step's
-   contacts), crowd_solver.c (agent-agent constraints), crowd_check.c (the
+   crowd_contacts.c (this step's contacts), crowd_solver.c (agent-agent constraints), crowd_check.c (the
    check) and crowd_step.c (one step).
 
    Two index spaces: an agent's id is its slot in the capacity-long arrays
@@ -42,12 +41,18 @@ typedef struct crowd_index_buffer {
     size_t count, capacity;
 } crowd_index_buffer;
 
-/* An entry of an agent's full neighbour list: the other agent and the
-   pair's slot (the other's or its own half-list entry, crowd_lists.c). */
-typedef struct crowd_list_entry {
-    uint32_t other;    /* active index */
-    uint32_t pair;     /* slot */
-} crowd_list_entry;
+/* A pair whose reaches overlap this step, with its constraint. */
+typedef struct crowd_near_pair {
+    uint32_t   a, b;       /* active indices, a < b */
+    crowd_pair pair;
+    uint32_t   violated;   /* the plan already violates it */
+} crowd_near_pair;
+
+/* Growable per-thread array of near pairs. */
+typedef struct crowd_near_buffer {
+    crowd_near_pair *items;
+    size_t count, capacity;
+} crowd_near_buffer;
 
 struct skim_crowd {
     skim_crowd_def def;
@@ -108,33 +113,24 @@ struct skim_crowd {
     float    *bound, *vbound;           /* reach and vreach grown by the skin, at the build */
     float    *built_proj;               /* 3 per agent: proj at the build */
     /* Half lists (crowd_grid.c): agent i's neighbours j > i in index order,
-       each pair once; an entry's index is the pair's slot. */
+       each pair once. */
     size_t   *half_begin;               /* n + 1 */
     uint32_t *half_other;
     size_t    half_capacity;
-    /* Full lists (crowd_lists.c): both directions in index order, with the
-       pair's slot in the half lists. */
-    size_t   *list_begin;               /* n + 1 */
-    size_t   *list_fill;                /* n: cursor while filling */
-    crowd_list_entry *list;
-    size_t    list_capacity;
     bool      lists_valid;
     crowd_index_buffer *index_buffers;
     int       index_buffer_count;
     uint32_t  list_builds;              /* count of rebuilds, for the stats */
 
     /* ---- contacts ---- */
-    /* Per pair slot: whether the reaches overlap this step (and whether
-       the plan violates the pair), and then the constraint. */
-    uint8_t    *pair_near;
-    crowd_pair *pairs;
-    size_t      pair_capacity, pair_near_capacity;
-    uint32_t    pair_count;             /* pairs near this step */
-    /* Agent i's contacts are contacts[list_begin[i] .. contact_end[i]): in
-       the room of its full list, so every agent writes its own. */
+    crowd_near_buffer *near_buffers;    /* per thread: its agents' near pairs, in order */
+    int       near_buffer_count;
+    uint32_t  pair_count;               /* pairs near this step */
+    /* Agent i's contacts: contacts[contact_begin[i] .. contact_begin[i + 1]). */
     crowd_contact *contacts;
     size_t         contact_capacity;
-    size_t        *contact_end;         /* n */
+    size_t        *contact_begin;       /* n + 1 */
+    size_t        *contact_fill;        /* n: cursor while filling */
 
     skim_crowd_stats stats;
 };
@@ -153,13 +149,11 @@ void crowd_apply_order(skim_crowd *crowd, uint32_t n, const uint32_t *order);
    the crowd's capacity-long arrays: returns the array in the new order,
    which replaces data (data becomes a spare; crowd.c). */
 void *crowd_permute(skim_crowd *crowd, void *data, size_t size, uint32_t n, const uint32_t *order);
-/* The full lists (crowd_lists.c) from the half lists. */
-skim_status crowd_complete_lists(skim_crowd *crowd, uint32_t n);
 /* Whether the neighbour lists still hold every pair that can meet this
    step (crowd_contacts.c), given this step's plan. */
 bool crowd_lists_still_good(const skim_crowd *crowd, uint32_t n);
 
-/* This step's contacts (crowd_contacts.c): crowd->contacts / contact_end
+/* This step's contacts (crowd_contacts.c): crowd->contacts / contact_begin
    from the neighbour lists, rebuilt first unless lists_good (what
    crowd_lists_still_good said), and reach, vreach; also pushed (the agents
    the plan puts in a violated contact) and stats.contacts. */

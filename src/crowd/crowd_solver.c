@@ -225,7 +225,7 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t a, uint32_t b, crowd_pair
 static bool relax_agent(skim_crowd *c, const float *q, float *next, long i)
 {
     const float *qi = q + 3 * i;
-    const crowd_contact *ct = c->contacts + c->list_begin[i], *end = c->contacts + c->contact_end[i];
+    const crowd_contact *ct = c->contacts + c->contact_begin[i], *end = c->contacts + c->contact_begin[i + 1];
     float push[3] = { 0, 0, 0 };
     uint32_t violated = 0;
     /* Without a branch on the violation (about a quarter of the contacts
@@ -271,7 +271,7 @@ static bool relax_agent(skim_crowd *c, const float *q, float *next, long i)
 static void mark_with_partners(skim_crowd *c, uint32_t i, uint32_t stamp)
 {
     c->solver_mark[i] = stamp;
-    for (size_t e = c->list_begin[i]; e < c->contact_end[i]; ++e)
+    for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e)
         c->solver_mark[c->contacts[e].other] = stamp;
 }
 
