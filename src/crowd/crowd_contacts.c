@@ -32,10 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 bool crowd_lists_still_good(const skim_crowd *c, uint32_t n)
 {
     if (!c->lists_valid)
@@ -144,10 +140,7 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n, bool lists_good)
         if (status != SKIM_OK)
             return status;
     }
-    int threads = 1;
-#ifdef _OPENMP
-    threads = omp_get_max_threads();
-#endif
+    const int threads = crowd_max_threads();
     if (!reserve_near_buffers(c, threads))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory");
     for (int t = 0; t < c->near_buffer_count; ++t)
@@ -155,13 +148,8 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n, bool lists_good)
     int failed = 0;
 #pragma omp parallel num_threads(threads) reduction(| : failed)
     {
-        int t = 0, used = 1;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-        used = omp_get_num_threads();
-#endif
-        uint32_t first = (uint32_t)((uint64_t)n * (uint64_t)t / (uint64_t)used);
-        uint32_t last = (uint32_t)((uint64_t)n * (uint64_t)(t + 1) / (uint64_t)used);
+        uint32_t first, last;
+        int t = crowd_thread_range(n, &first, &last);
         if (!find_near_pairs(c, first, last, &c->near_buffers[t]))
             failed = 1;
     }

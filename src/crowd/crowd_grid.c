@@ -38,10 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #define BIG_FACTOR 4.0 /* bound beyond this many mean bounds: tested against all */
 /* Cell width in mean bounds. A search reaches two bounds (its own and the
    largest) each way; cells of one bound let the disc clip the rows it
@@ -335,10 +331,7 @@ skim_status crowd_build_neighbours(skim_crowd *c, uint32_t n)
     skim_status status = renumber(c, n, lay_out_grid(c, n));
     if (status != SKIM_OK)
         return status;
-    int threads = 1;
-#ifdef _OPENMP
-    threads = omp_get_max_threads();
-#endif
+    const int threads = crowd_max_threads();
     if (c->index_buffer_count < threads) {
         crowd_index_buffer *grown = realloc(c->index_buffers, (size_t)threads * sizeof *grown);
         if (!grown)
@@ -357,14 +350,8 @@ skim_status crowd_build_neighbours(skim_crowd *c, uint32_t n)
        ranges are then laid end to end in agent order. */
 #pragma omp parallel num_threads(threads) reduction(| : failed)
     {
-        int t = 0, used = 1;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-        used = omp_get_num_threads();
-#endif
-        crowd_index_buffer *buffer = &c->index_buffers[t];
-        uint32_t first = (uint32_t)((uint64_t)n * (uint64_t)t / (uint64_t)used);
-        uint32_t last = (uint32_t)((uint64_t)n * (uint64_t)(t + 1) / (uint64_t)used);
+        uint32_t first, last;
+        crowd_index_buffer *buffer = &c->index_buffers[crowd_thread_range(n, &first, &last)];
         for (uint32_t i = first; i < last && !failed; ++i) {
             size_t before = buffer->count;
             if (!find_neighbours(c, i, buffer))

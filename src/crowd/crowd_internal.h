@@ -13,6 +13,10 @@
 
 #include "../skim_internal.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 /* One agent-agent constraint as seen from one agent of the pair ("self"):
    (q_self - q_other) . n >= target, n being the axis that separated the two
    cylinders at the start of the step, pointing from other toward self. */
@@ -134,6 +138,32 @@ struct skim_crowd {
 
     skim_crowd_stats stats;
 };
+
+/* The most threads a parallel region may get. */
+static inline int crowd_max_threads(void)
+{
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+/* Inside a parallel region, the calling thread's share of n items: a
+   contiguous range, the ranges in thread order, so what the threads make
+   in their own buffers lies end to end in item order for any thread
+   count. Returns the thread's number. */
+static inline int crowd_thread_range(uint32_t n, uint32_t *first, uint32_t *last)
+{
+    int t = 0, used = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+    used = omp_get_num_threads();
+#endif
+    *first = (uint32_t)((uint64_t)n * (uint64_t)t / (uint64_t)used);
+    *last = (uint32_t)((uint64_t)n * (uint64_t)(t + 1) / (uint64_t)used);
+    return t;
+}
 
 /* Grows a buffer to hold at least need items of size bytes; false if out of memory. */
 bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size);
