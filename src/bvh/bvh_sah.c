@@ -1,10 +1,11 @@
 /* The binary SAH builder: binned surface area heuristic (Wald 2007, "On fast
    construction of SAH-based bounding volume hierarchies"), top-down, with a
-   real leaf cost; OpenMP tasks over subtrees and over the binning of large
-   nodes. Deterministic: every decision depends only on the primitives of a
-   node, never on which thread looked at them, node slots are fixed by
-   primitive counts (bvh_binary.h), and the bin reductions are min, max and
-   integer sums, which give the same bits in any order.
+   real leaf cost; OpenMP tasks over subtrees and over the binning and
+   partition of large nodes (bvh_sah_binning.c, the per-node steps).
+   Deterministic: every decision depends only on the primitives of a node,
+   never on which thread looked at them, node slots are fixed by primitive
+   counts (bvh_binary.h), and the bin reductions are min, max and integer
+   sums, which give the same bits in any order.
 
    A full-sweep variant (exact SAH over centroids sorted on each axis) is
    kept as the yardstick the binned builder is measured against. */

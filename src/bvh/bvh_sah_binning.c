@@ -5,7 +5,7 @@
    Compiled twice: for the baseline instruction set and, on x86, with
    -mavx2 (SKIM_SAH_AVX2), where a primitive's box and a bin are each one
    256-bit register and a bin update is one min. bvh_sah.c picks one per
-   build (skim_sah_steps_for_this_cpu); both perform the same IEEE
+   build (steps_for_this_cpu); both perform the same IEEE
    operations (min, max, add, sub, mul, truncation; no FMA), so the tree
    is the same bit for bit on every machine.
 
