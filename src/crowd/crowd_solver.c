@@ -267,12 +267,33 @@ static bool relax_agent(skim_crowd *c, const float *q, float *next, long i)
     return violated;
 }
 
-/* Marks agent i and its contact partners with stamp. */
+/* Marks agent i and its contact partners with stamp, right after the sweep
+   moved i (its contacts are still in the cache). Threads may mark one agent
+   at once, always with the same stamp: relaxed atomic stores, which are
+   plain stores on the usual processors. */
 static void mark_with_partners(skim_crowd *c, uint32_t i, uint32_t stamp)
 {
-    c->solver_mark[i] = stamp;
-    for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e)
-        c->solver_mark[c->contacts[e].other] = stamp;
+    uint32_t *mark = c->solver_mark;
+#pragma omp atomic write
+    mark[i] = stamp;
+    for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
+        uint32_t j = c->contacts[e].other;
+#pragma omp atomic write
+        mark[j] = stamp;
+    }
+}
+
+/* Keeps the agents of list[0 .. count) marked with stamp, in order;
+   returns how many. Without a branch: the keep/drop pattern is random. */
+static uint32_t keep_marked(const uint32_t *mark, uint32_t stamp, uint32_t *list, uint32_t count)
+{
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+        uint32_t i = list[k];
+        list[kept] = i;
+        kept += mark[i] == stamp;
+    }
+    return kept;
 }
 
 static void swap_buffers(skim_crowd *c)
@@ -290,11 +311,14 @@ void crowd_solve(skim_crowd *c, uint32_t n)
        the test relax_agent makes, and counted the pairs in
        stats.contacts); everyone else stays where it is. */
     int violated = 0;
+    uint32_t stamp = 1;
     memcpy(c->q_next, c->q, 3 * (size_t)n * sizeof *c->q);
+    memset(c->solver_mark, 0, (size_t)n * sizeof *c->solver_mark);
 #pragma omp parallel for schedule(static) reduction(| : violated)
     for (long i = 0; i < count; ++i)
         if (c->pushed[i]) {
             relax_agent(c, c->q, c->q_next, i);
+            mark_with_partners(c, (uint32_t)i, stamp);
             violated = 1;
         }
     swap_buffers(c);
@@ -309,29 +333,26 @@ void crowd_solve(skim_crowd *c, uint32_t n)
        neighbours; what a later push does to an agent outside the list is
        left to the check. In a sparse crowd the list is a few percent of
        the agents and empties in a few sweeps. The agents near a mover are
-       found from the movers (each marks itself and its partners, contacts
-       being symmetric), so the cost follows the movers, not the crowd;
-       the list keeps agent order, which any thread count gives alike. */
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < count; ++i)
-        c->solver_mark[i] = 0;
-    uint32_t stamp = 1, m = 0;
-    for (uint32_t i = 0; i < n; ++i)
-        if (c->pushed[i])
-            mark_with_partners(c, i, stamp);
-    for (uint32_t i = 0; i < n; ++i)
-        if (c->solver_mark[i] == stamp)
-            c->work[m++] = i;
+       marked by the movers (contacts are symmetric), so the cost follows
+       the movers, not the crowd; the list keeps agent order, which any
+       thread count gives alike. */
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        c->work[m] = i;
+        m += c->solver_mark[i] == stamp;
+    }
     for (int iteration = 1; iteration < c->def.solver_iterations && m > 0; ++iteration) {
         violated = 0;
+        ++stamp;
         const float *q = c->q;
         float *next = c->q_next;
 #pragma omp parallel for schedule(static) reduction(| : violated)
         for (long k = 0; k < (long)m; ++k) {
             long i = c->work[k];
             uint8_t moved = relax_agent(c, q, next, i);
-            c->moved[k] = moved;
             c->pushed[i] |= moved;
+            if (moved)
+                mark_with_partners(c, (uint32_t)i, stamp);
             violated |= moved;
         }
         /* Every listed agent was written, and every agent off the list
@@ -339,14 +360,6 @@ void crowd_solve(skim_crowd *c, uint32_t n)
         swap_buffers(c);
         if (!violated)
             break;
-        ++stamp;
-        for (uint32_t k = 0; k < m; ++k)
-            if (c->moved[k])
-                mark_with_partners(c, c->work[k], stamp);
-        uint32_t kept = 0;
-        for (uint32_t k = 0; k < m; ++k)
-            if (c->solver_mark[c->work[k]] == stamp)
-                c->work[kept++] = c->work[k];
-        m = kept;
+        m = keep_marked(c->solver_mark, stamp, c->work, m);
     }
 }
