@@ -94,8 +94,8 @@ uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const floa
         /* Cheap reject: the triangle's box must come within reach. */
         bool far = false;
         for (int axis = 0; axis < 3 && !far; ++axis) {
-            lo[axis] = fminf(v[0][axis], fminf(v[1][axis], v[2][axis]));
-            hi[axis] = fmaxf(v[0][axis], fmaxf(v[1][axis], v[2][axis]));
+            lo[axis] = mv_min(v[0][axis], mv_min(v[1][axis], v[2][axis]));
+            hi[axis] = mv_max(v[0][axis], mv_max(v[1][axis], v[2][axis]));
             far = lo[axis] > reach || hi[axis] < -reach;
         }
         if (far)
@@ -181,7 +181,7 @@ uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const floa
        exclusions above keep anything later from going deeper. */
     if (result->iterations >= ctx->pass_max_iterations)
         return opposing;
-    ctx->push_left -= fminf(length, ctx->push_left);
+    ctx->push_left -= mv_min(length, ctx->push_left);
     /* The push itself is swept (it could meet another triangle) with the
        contacts excluded: it moves away from each of them. */
     skim_unit_hit best;
@@ -190,7 +190,7 @@ uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const floa
     float t = 1.0f;
     if (best.hit) {
         float into = -mv_dot(best.normal, push);
-        t = into > 0.0f ? fmaxf(0.0f, best.t - ctx->skin / into) : 0.0f;
+        t = into > 0.0f ? mv_max(0.0f, best.t - ctx->skin / into) : 0.0f;
         float world_normal[3];
         uint32_t kind = skim_move_classify(ctx, best.normal, world_normal);
         skim_move_note_touch(&result->touch, kind, world_normal, best.triangle);

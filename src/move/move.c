@@ -100,12 +100,9 @@ void skim_move_sweep(skim_move_ctx *ctx, const float pos[3], const float delta[3
                      skim_unit_hit *best)
 {
     *best = (skim_unit_hit){ .hit = false, .t = 1.0f, .triangle = UINT32_MAX };
-    skim_candidates view;
-    const skim_candidates *candidates = skim_move_view(ctx, pos, &view);
     ctx->sweeps++;
-    if (!candidates)
-        return;
-    ctx->kernels->sweep(candidates, delta, ctx->cull, best);
+    /* From pos: the kernel re-bases the gathered lanes as it reads them. */
+    ctx->kernels->sweep_from(&ctx->scratch->gathered, pos, delta, ctx->cull, best);
 }
 
 bool skim_move_face_walkable(const skim_move_ctx *ctx, uint32_t triangle, float world_normal[3])
@@ -232,15 +229,15 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
                gap the pass started with. */
             float into = -mv_dot(best.normal, remaining);
             float contact_t = best.t * reach; /* in fractions of remaining */
-            float t_stop = into > 0.0f ? fmaxf(0.0f, contact_t - ctx->skin / into) : 0.0f;
-            t_stop = fminf(t_stop, 1.0f);
+            float t_stop = into > 0.0f ? mv_max(0.0f, contact_t - ctx->skin / into) : 0.0f;
+            t_stop = mv_min(t_stop, 1.0f);
             /* A hair's move (rounding of a contact met exactly at the skin)
                is not worth re-basing the candidates for. */
             if (t_stop * length < 1e-3f * ctx->skin)
                 t_stop = 0.0f;
             float gap = into * contact_t;
             if (t_stop == 0.0f && gap < 0.5f * ctx->skin)
-                restore = ctx->skin - fmaxf(gap, 0.0f);
+                restore = ctx->skin - mv_max(gap, 0.0f);
             if (t_stop >= 1.0f)
                 opposing &= ~(uint32_t)SKIM_TOUCH_WALL; /* met within the skin: nothing lost */
             float offset = mv_dot(best.normal, contact);
@@ -266,7 +263,7 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
                     float t = 1.0f;
                     if (again.hit) {
                         float away = -mv_dot(again.normal, lift);
-                        t = away > 0.0f ? fmaxf(0.0f, again.t - ctx->skin / away) : 0.0f;
+                        t = away > 0.0f ? mv_max(0.0f, again.t - ctx->skin / away) : 0.0f;
                     }
                     mv_add_scaled(pos, pos, lift, t);
                 }

@@ -88,7 +88,6 @@ static skim_status gather(skim_move_ctx *ctx, const skim_world *world, const flo
         box_min[axis] = (float)(start[axis] - below);
         box_max[axis] = (float)(start[axis] + above);
     }
-    ctx->scratch->based_valid = false;
     return skim_gather_candidates(world, space, start, box_min, box_max,
                                   def->query.material_mask, &ctx->scratch->gathered);
 }
@@ -118,7 +117,7 @@ skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const 
        default skin (0.01) this only matters past L ~ 2600 radii. */
     double vertical_unit = (2.0 * (double)def->step_height + (double)def->snap_distance) *
                            sqrt((double)mv_dot(ctx->up_unit, ctx->up_unit));
-    double magnitude = fmax(1.0, unit_path + vertical_unit);
+    double magnitude = unit_path + vertical_unit > 1.0 ? unit_path + vertical_unit : 1.0;
     /* The world's bounds give a free upper bound on the gathered
        coordinates (|M^-1 v| <= |v| / smallest radius); only when that
        bound could raise the skin is the gathered buffer scanned, so the
@@ -126,7 +125,9 @@ skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const 
     double far_sq = 0.0;
     const float *lo = &world->bounds_min.x, *hi = &world->bounds_max.x;
     for (int axis = 0; axis < 3; ++axis) {
-        double d = fmax(fabs((double)hi[axis] - start[axis]), fabs((double)lo[axis] - start[axis]));
+        const double above = fabs((double)hi[axis] - start[axis]),
+                     below = fabs((double)lo[axis] - start[axis]);
+        const double d = above > below ? above : below;
         far_sq += d * d;
     }
     double coordinate_bound = sqrt(far_sq) / (double)ctx->space->smallest_radius;
@@ -158,9 +159,9 @@ float skim_move_region_fraction(const skim_move_ctx *ctx, const float pos[3],
     float fraction = 1.0f;
     for (int axis = 0; axis < 3; ++axis) {
         if (along[axis] > 0.0f)
-            fraction = fminf(fraction, (ctx->region_max[axis] - at[axis]) / along[axis]);
+            fraction = mv_min(fraction, (ctx->region_max[axis] - at[axis]) / along[axis]);
         else if (along[axis] < 0.0f)
-            fraction = fminf(fraction, (ctx->region_min[axis] - at[axis]) / along[axis]);
+            fraction = mv_min(fraction, (ctx->region_min[axis] - at[axis]) / along[axis]);
     }
     return fraction > 0.0f ? fraction : 0.0f;
 }

@@ -1,6 +1,6 @@
 /* Collide-and-slide internals (src/move/): shared by move.c (the passes and
    skim_move), slide_planes.c (the plane solvers), view.c (the thread's
-   scratch and the candidate buffer seen from the mover's current position),
+   scratch and the lanes a pass excludes),
    contacts.c (touching contacts and push-out), step_and_snap.c (step-up,
    snap-down) and move_batch.c (the OpenMP batch).
 
@@ -27,6 +27,20 @@
    several moves (Jolt's CharacterVirtual and PhysX's CCT also recover over
    updates). It bounds the one gather box. */
 #define SKIM_MOVE_PUSH_PER_MOVE 0.125f
+
+/* ---- scalars ----
+   fmaxf/fminf are library calls unless NaN rules are waived (no
+   -ffinite-math-only here); these are single instructions. For the finite
+   values they see, the same results as fmaxf/fminf but for the sign of a
+   zero, which no comparison here tells apart. */
+static inline float mv_max(float a, float b)
+{
+    return a > b ? a : b;
+}
+static inline float mv_min(float a, float b)
+{
+    return a < b ? a : b;
+}
 
 /* ---- vectors ---- */
 static inline float mv_dot(const float a[3], const float b[3])
@@ -121,10 +135,7 @@ bool skim_move_solve_push(int count, const float (*normals)[3], const float *dep
 /* ---- per-thread scratch (view.c) ---- */
 typedef struct skim_move_scratch {
     skim_candidates gathered;   /* the move's one gather: relative to the start */
-    skim_candidates based;      /* gathered seen from another position / with exclusions */
-    float    based_at[3];
-    uint32_t based_version;
-    bool     based_valid;
+    float excluded_vertices[SKIM_MOVE_MAX_PLANES][9]; /* excluded lanes' triangles */
     /* The last shape's space and the last slope limit's cosine. */
     skim_ellipsoid space_shape;
     skim_ellipsoid_space space;
@@ -168,8 +179,9 @@ typedef struct skim_move_ctx {
     float  cos_floor;           /* cos(max_slope) */
     float  skin;                /* unit space */
     /* Exclusions: lanes of the gathered buffer the current pass ignores
-       (touching triangles it is constrained against, see contacts.c). */
-    uint32_t exclusion_version;
+       (touching triangles it is constrained against, see contacts.c),
+       parked far away meanwhile (their triangles kept in the scratch,
+       view.c). */
     int    excluded_count;
     uint32_t excluded[SKIM_MOVE_MAX_PLANES];
     skim_move_pass_kind pass;   /* the pass running */
@@ -192,14 +204,10 @@ typedef struct skim_move_pass_result {
     bool blocked;               /* any contact stopped or turned the motion */
 } skim_move_pass_result;
 
-/* view.c: the candidates as the kernel must see them for a sweep
-   starting at pos (the kernel's sphere starts at the origin, so the gathered
-   buffer is re-based; excluded lanes are moved far away). */
-const skim_candidates *skim_move_view(skim_move_ctx *ctx, const float pos[3],
-                                      skim_candidates *view);
 /* The lane of a caller's triangle index in the gathered buffer, or UINT32_MAX. */
 uint32_t skim_move_find_lane(const skim_move_ctx *ctx, uint32_t triangle);
-/* Exclusions (view.c): lanes the running pass's sweeps ignore. */
+/* Exclusions (view.c): lanes the running pass's sweeps ignore, parked far
+   away in the gathered buffer until the pass clears them. */
 void skim_move_exclude(skim_move_ctx *ctx, uint32_t lane);
 void skim_move_clear_exclusions(skim_move_ctx *ctx);
 void skim_move_sync_exclusions(skim_move_ctx *ctx, const skim_move_planes *planes);
