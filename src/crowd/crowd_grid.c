@@ -47,8 +47,11 @@
 #define CELL_LIMIT 1073741824.0 /* cell coordinates stay well inside int32 */
 
 /* The skin added to an agent's reach for its bound, as a fraction of its
-   radius: larger keeps the lists good for longer but makes them longer. */
-#define LIST_SKIN 1.0f
+   radius: larger keeps the lists good for longer but makes them longer.
+   Measured (share of a step's time, 10,000 agents walking at 20 radii a
+   second): plaza 19.4% at 1, 17.9% at 2, 18.5% at 3; default level (a
+   jam) 40.9%, 40.2%, 40.6%. */
+#define LIST_SKIN 2.0f
 
 /* What an agent is to the grid, kept in order_key until it is renumbered. */
 enum { KIND_GRID, KIND_BIG, KIND_GHOST };
