@@ -53,6 +53,12 @@ typedef struct skim_bvh_binary_tree {
 /* Builds the binary tree over the world's triangles (storage order). */
 skim_status skim_bvh_build_binary(const skim_world *world, const skim_world_def *def,
                                   skim_bvh_split_method method, skim_bvh_binary_tree *out);
+/* The same, partitioning large nodes through scratch (64-byte aligned) when
+   it holds a primitive per triangle, instead of a buffer of its own: the
+   caller's memory for later is then touched once, not twice. */
+skim_status skim_bvh_build_binary_with(const skim_world *world, const skim_world_def *def,
+                                       skim_bvh_split_method method, void *scratch, size_t scratch_bytes,
+                                       skim_bvh_binary_tree *out);
 void        skim_bvh_binary_free(skim_bvh_binary_tree *tree);
 
 /* Collapses a binary tree into the 8-wide quantised nodes of bvh.h. */

@@ -393,6 +393,13 @@ static void measure_binary(skim_bvh_binary_tree *tree)
 skim_status skim_bvh_build_binary(const skim_world *world, const skim_world_def *def,
                                   skim_bvh_split_method method, skim_bvh_binary_tree *out)
 {
+    return skim_bvh_build_binary_with(world, def, method, NULL, 0, out);
+}
+
+skim_status skim_bvh_build_binary_with(const skim_world *world, const skim_world_def *def,
+                                       skim_bvh_split_method method, void *scratch, size_t scratch_bytes,
+                                       skim_bvh_binary_tree *out)
+{
     memset(out, 0, sizeof *out);
     uint32_t n = world->triangle_count;
     if (n == 0 || n > SKIM_BVH_MAX_TRIANGLES)
@@ -430,8 +437,12 @@ skim_status skim_bvh_build_binary(const skim_world *world, const skim_world_def 
         .steps = steps_for_this_cpu(), .prims = prims, .nodes = out->nodes, .bin_count = def->sah_bins,
         .max_leaf = (uint32_t)def->max_leaf_triangles, .method = method, .parallel = parallel,
     };
+    void *owned_scratch = NULL;
     if (n >= SKIM_SAH_CHUNKED_MIN_PRIMS && method == SKIM_BVH_SPLIT_BINNED) {
-        ctx.scratch = aligned_alloc(64, ((size_t)n * sizeof(skim_bvh_prim) + 63) / 64 * 64);
+        if (scratch && scratch_bytes >= (size_t)n * sizeof(skim_bvh_prim))
+            ctx.scratch = scratch;
+        else
+            ctx.scratch = owned_scratch = aligned_alloc(64, ((size_t)n * sizeof(skim_bvh_prim) + 63) / 64 * 64);
         if (!ctx.scratch) {
             skim_bvh_binary_free(out);
             return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: partition buffer for %u triangles", n);
@@ -444,7 +455,7 @@ skim_status skim_bvh_build_binary(const skim_world *world, const skim_world_def 
     } else {
         build_subtree(&ctx, 0, 0, n, &root, 1, false);
     }
-    free(ctx.scratch);
+    free(owned_scratch);
     if (ctx.out_of_memory) {
         skim_bvh_binary_free(out);
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: %u triangles", n);
