@@ -159,14 +159,17 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     size_t n = c->capacity;
     bool ok = true;
 #define ALLOC(field, count) ok = ok && (c->field = calloc((count), sizeof *c->field)) != NULL
-    ALLOC(position, n); ALLOC(velocity, n); ALLOC(desired, n); ALLOC(floor_normal, n);
-    ALLOC(vertical_speed, n); ALLOC(state, n); ALLOC(shape, n); ALLOC(radius, n);
-    ALLOC(half_height, n); ALLOC(inverse_mass, n); ALLOC(flags, n);
+    ALLOC(position, n); ALLOC(velocity, n); ALLOC(floor_normal, n);
+    ALLOC(state, n); ALLOC(shape, n);
+    size_t body_bytes = (n * sizeof *c->body + 63) / 64 * 64; /* aligned_alloc wants a multiple */
+    ok = ok && (c->body = aligned_alloc(64, body_bytes)) != NULL;
+    if (ok)
+        memset(c->body, 0, body_bytes);
     ALLOC(active, n); ALLOC(order, n); ALLOC(order_key, n);
     ALLOC(start, 3 * n); ALLOC(planned, 3 * n); ALLOC(q, 3 * n);
     ALLOC(q_next, 3 * n); ALLOC(final, 3 * n); ALLOC(world_end, 3 * n); ALLOC(lambda, n); ALLOC(lambda_next, n);
     ALLOC(free_path, n); ALLOC(proj, 3 * n); ALLOC(reach, n); ALLOC(vreach, n);
-    ALLOC(margin, n); ALLOC(pushed, n); ALLOC(reverted, n); ALLOC(on_agent, n);
+    ALLOC(margin, n); ALLOC(radius, n); ALLOC(pushed, n); ALLOC(reverted, n); ALLOC(on_agent, n);
     ALLOC(grounded, n); ALLOC(check_changed, n); ALLOC(work, n); ALLOC(solver_mark, n); ALLOC(moved, n); ALLOC(check_next, n); ALLOC(check_stamp, n); ALLOC(result, n); ALLOC(group_index, n); ALLOC(batch_shape, n);
     ALLOC(batch_position, n); ALLOC(batch_displacement, n); ALLOC(batch_result, n);
     ALLOC(cell, 2 * n); ALLOC(contact_begin, n + 1); ALLOC(contact_fill, n);
@@ -188,12 +191,11 @@ void skim_crowd_destroy(skim_crowd *c)
 {
     if (!c)
         return;
-    void *fields[] = { c->position, c->velocity, c->desired, c->floor_normal, c->vertical_speed,
-                       c->state, c->shape, c->radius, c->half_height, c->inverse_mass, c->flags,
+    void *fields[] = { c->position, c->velocity, c->floor_normal, c->state, c->shape, c->body,
                        c->active, c->order, c->order_key, c->spare_bytes, c->spare_words, c->spare_pairs,
                        c->spare_triples, c->start, c->planned, c->q, c->q_next, c->final, c->world_end, c->lambda, c->lambda_next,
                        c->free_path, c->proj, c->reach,
-                       c->vreach, c->margin, c->pushed, c->reverted, c->on_agent, c->grounded, c->check_changed, c->work, c->solver_mark, c->moved, c->check_next, c->check_stamp,
+                       c->vreach, c->margin, c->radius, c->pushed, c->reverted, c->on_agent, c->grounded, c->check_changed, c->work, c->solver_mark, c->moved, c->check_next, c->check_stamp,
                        c->result, c->group_index, c->batch_shape, c->batch_position,
                        c->batch_displacement, c->batch_result, c->cell,
                        c->bucket_start, c->contacts, c->contact_begin, c->contact_fill, c->bound,
@@ -289,16 +291,16 @@ skim_status skim_crowd_add(skim_crowd *c, const skim_agent_def *agent, uint32_t 
     c->lowest_free_hint = id + 1;
     float radius, half_height;
     bounding_cylinder(c, &agent->shape, &radius, &half_height);
-    c->radius[id] = agent->radius > 0.0f ? agent->radius : radius;
-    c->half_height[id] = agent->half_height > 0.0f ? agent->half_height : half_height;
+    c->body[id].radius = agent->radius > 0.0f ? agent->radius : radius;
+    c->body[id].half_height = agent->half_height > 0.0f ? agent->half_height : half_height;
     c->shape[id] = agent->shape;
     c->position[id] = agent->position;
     c->velocity[id] = (skim_vec3){ 0, 0, 0 };
-    c->desired[id] = (skim_vec3){ 0, 0, 0 };
+    c->body[id].desired = (skim_vec3){ 0, 0, 0 };
     c->floor_normal[id] = (skim_vec3){ 0, 0, 0 };
-    c->vertical_speed[id] = 0.0f;
-    c->inverse_mass[id] = agent->inverse_mass;
-    c->flags[id] = agent->flags;
+    c->body[id].vertical_speed = 0.0f;
+    c->body[id].inverse_mass = agent->inverse_mass;
+    c->body[id].flags = agent->flags;
     c->state[id] = SKIM_AGENT_ACTIVE;
     c->count++;
     c->active_dirty = true;
@@ -328,7 +330,7 @@ skim_status skim_crowd_set_velocity(skim_crowd *c, uint32_t id, skim_vec3 desire
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "skim_crowd_set_velocity: velocity must be finite and within %g per second",
                          SKIM_CROWD_LIMIT);
-    if (!(c->flags[id] & SKIM_AGENT_NO_GRAVITY)) {
+    if (!(c->body[id].flags & SKIM_AGENT_NO_GRAVITY)) {
         /* Walkers move across up only; vertical motion is gravity's and jumps'. */
         float v[3] = { desired.x, desired.y, desired.z };
         float along = dot3(v, c->up);
@@ -336,7 +338,7 @@ skim_status skim_crowd_set_velocity(skim_crowd *c, uint32_t id, skim_vec3 desire
         desired.y -= along * c->up[1];
         desired.z -= along * c->up[2];
     }
-    c->desired[id] = desired;
+    c->body[id].desired = desired;
     return SKIM_OK;
 }
 
@@ -349,7 +351,7 @@ skim_status skim_crowd_jump(skim_crowd *c, uint32_t id, float height, bool *jump
         return status;
     if (!isfinite(height) || height < 0.0f)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_jump: height must be finite and >= 0");
-    if (c->def.gravity <= 0.0f || (c->flags[id] & SKIM_AGENT_NO_GRAVITY))
+    if (c->def.gravity <= 0.0f || (c->body[id].flags & SKIM_AGENT_NO_GRAVITY))
         return SKIM_OK;
     if (!(c->state[id] & (SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT)))
         return SKIM_OK;
@@ -359,7 +361,7 @@ skim_status skim_crowd_jump(skim_crowd *c, uint32_t id, float height, bool *jump
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "skim_crowd_jump: a jump of %g needs %g per second, beyond %g", (double)height, speed,
                          SKIM_CROWD_LIMIT);
-    c->vertical_speed[id] = (float)speed;
+    c->body[id].vertical_speed = (float)speed;
     c->state[id] &= ~(uint32_t)(SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT);
     if (jumped)
         *jumped = true;
@@ -377,7 +379,7 @@ skim_status skim_crowd_teleport(skim_crowd *c, uint32_t id, skim_vec3 position)
                          SKIM_CROWD_LIMIT);
     c->position[id] = position;
     c->velocity[id] = (skim_vec3){ 0, 0, 0 };
-    c->vertical_speed[id] = 0.0f;
+    c->body[id].vertical_speed = 0.0f;
     c->state[id] = SKIM_AGENT_ACTIVE;
     return SKIM_OK;
 }
@@ -391,11 +393,11 @@ skim_status skim_crowd_get_agent(const skim_crowd *c, uint32_t id, skim_agent_in
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_get_agent: out is NULL");
     out->position = c->position[id];
     out->velocity = c->velocity[id];
-    out->desired_velocity = c->desired[id];
+    out->desired_velocity = c->body[id].desired;
     out->state = c->state[id];
     out->floor_normal = c->floor_normal[id];
-    out->radius = c->radius[id];
-    out->half_height = c->half_height[id];
+    out->radius = c->body[id].radius;
+    out->half_height = c->body[id].half_height;
     return SKIM_OK;
 }
 
@@ -426,7 +428,7 @@ uint64_t skim_crowd_hash(const skim_crowd *c)
         h = fnv_bytes(h, &id, sizeof id);
         h = fnv_bytes(h, &c->position[id], sizeof c->position[id]);
         h = fnv_bytes(h, &c->velocity[id], sizeof c->velocity[id]);
-        h = fnv_bytes(h, &c->vertical_speed[id], sizeof c->vertical_speed[id]);
+        h = fnv_bytes(h, &c->body[id].vertical_speed, sizeof c->body[id].vertical_speed);
         h = fnv_bytes(h, &c->state[id], sizeof c->state[id]);
     }
     return h;

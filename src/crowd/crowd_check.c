@@ -50,8 +50,8 @@ static double cylinder_gap(const skim_crowd *c, uint32_t i, uint32_t j)
     double z = dot3d(d, c->up);
     double hx = d[0] - z * c->up[0], hy = d[1] - z * c->up[1], hz = d[2] - z * c->up[2];
     uint32_t idi = c->active[i], idj = c->active[j];
-    double across = sqrt(hx * hx + hy * hy + hz * hz) - ((double)c->radius[idi] + c->radius[idj]);
-    double along = fabs(z) - ((double)c->half_height[idi] + c->half_height[idj]);
+    double across = sqrt(hx * hx + hy * hy + hz * hz) - ((double)c->body[idi].radius + c->body[idj].radius);
+    double along = fabs(z) - ((double)c->body[idi].half_height + c->body[idj].half_height);
     return across > along ? across : along;
 }
 
@@ -68,7 +68,7 @@ static float cylinder_gap_estimate(const skim_crowd *c, uint32_t i, uint32_t j, 
     float z = d[0] * up[0] + d[1] * up[1] + d[2] * up[2];
     float hx = d[0] - z * up[0], hy = d[1] - z * up[1], hz = d[2] - z * up[2];
     uint32_t idi = c->active[i], idj = c->active[j];
-    float radii = c->radius[idi] + c->radius[idj], heights = c->half_height[idi] + c->half_height[idj];
+    float radii = c->body[idi].radius + c->body[idj].radius, heights = c->body[idi].half_height + c->body[idj].half_height;
     float across = sqrtf(hx * hx + hy * hy + hz * hz) - radii;
     float along = fabsf(z) - heights;
     *error = 1e-5f * (fabsf(d[0]) + fabsf(d[1]) + fabsf(d[2]) + radii + heights);

@@ -85,7 +85,7 @@ static inline int32_t cell_of(double coordinate, double inverse_cell)
 
 static bool is_ghost(const skim_crowd *c, uint32_t i)
 {
-    return (c->flags[c->active[i]] & SKIM_AGENT_GHOST) != 0;
+    return (c->body[c->active[i]].flags & SKIM_AGENT_GHOST) != 0;
 }
 
 /* The symmetric pair test: bound discs across up and extents along up. */
@@ -114,7 +114,7 @@ static size_t lay_out_grid(skim_crowd *c, uint32_t n)
 {
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < (long)n; ++i) {
-        float skin = LIST_SKIN * c->radius[c->active[i]];
+        float skin = LIST_SKIN * c->radius[i];
         c->bound[i] = c->reach[i] + skin;
         c->vbound[i] = c->vreach[i] + skin;
     }

@@ -92,8 +92,8 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t a, uint32_t b, crowd_pair
     for (int k = 0; k < 3; ++k)
         h0[k] = d0[k] - z0 * c->up[k];
     double dist0 = sqrt(h0[0] * h0[0] + h0[1] * h0[1] + h0[2] * h0[2]);
-    double r = (double)c->radius[ida] + c->radius[idb];
-    double h = (double)c->half_height[ida] + c->half_height[idb];
+    double r = (double)c->body[ida].radius + c->body[idb].radius;
+    double h = (double)c->body[ida].half_height + c->body[idb].half_height;
     bool sep_h = dist0 >= r, sep_v = fabs(z0) >= h;
 
     bool vertical;
@@ -157,7 +157,7 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t a, uint32_t b, crowd_pair
 
     /* Shares of a push: by inverse mass; along up, an agent standing on
        the floor under another takes none (the floor holds it). */
-    double wa = c->inverse_mass[ida], wb = c->inverse_mass[idb];
+    double wa = c->body[ida].inverse_mass, wb = c->body[idb].inverse_mass;
     /* An agent that met a wall in the last step most likely still leans on
        it, and the world would stop a push into it and leave the pair
        overlapping for the check to undo: the other agent gives way. */

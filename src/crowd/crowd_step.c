@@ -29,7 +29,7 @@ static float length3(const float v[3])
 
 static bool falls(const skim_crowd *c, uint32_t id)
 {
-    return c->def.gravity > 0.0f && !(c->flags[id] & SKIM_AGENT_NO_GRAVITY);
+    return c->def.gravity > 0.0f && !(c->body[id].flags & SKIM_AGENT_NO_GRAVITY);
 }
 
 /* Phase 1: every agent's displacement before it meets anyone. */
@@ -44,14 +44,14 @@ static void plan(skim_crowd *c, uint32_t n, float dt)
         start[0] = c->position[id].x;
         start[1] = c->position[id].y;
         start[2] = c->position[id].z;
-        const float v[3] = { c->desired[id].x, c->desired[id].y, c->desired[id].z };
+        const float v[3] = { c->body[id].desired.x, c->body[id].desired.y, c->body[id].desired.z };
         bool on_floor = (c->state[id] & SKIM_AGENT_ON_FLOOR) != 0 && falls(c, id);
         c->grounded[i] = on_floor;
         /* Airborne: exact under constant gravity over the step; standing:
            across up only, the world move's gravity pass finds the floor. */
         float rise = 0.0f;
         if (falls(c, id) && !on_floor)
-            rise = c->vertical_speed[id] * dt - 0.5f * g * dt * dt;
+            rise = c->body[id].vertical_speed * dt - 0.5f * g * dt * dt;
         for (int k = 0; k < 3; ++k) {
             d[k] = v[k] * dt + rise * c->up[k];
             /* Nobody is sent beyond 100 times the crowd's limit (an agent
@@ -63,10 +63,11 @@ static void plan(skim_crowd *c, uint32_t n, float dt)
                 d[k] = -far - start[k];
         }
         float moved = length3(d);
-        float r = c->radius[id];
+        float r = c->body[id].radius;
+        c->radius[i] = r;
         c->margin[i] = PUSH_MARGIN * r;
         c->reach[i] = r + moved + c->margin[i] + WORLD_SLACK * r;
-        c->vreach[i] = c->half_height[id] + moved + c->margin[i] + WORLD_SLACK * r + world_extra;
+        c->vreach[i] = c->body[id].half_height + moved + c->margin[i] + WORLD_SLACK * r + world_extra;
         for (int k = 0; k < 3; ++k)
             c->q[3 * i + k] = start[k] + d[k];
         float *proj = c->proj + 3 * i;
@@ -88,6 +89,7 @@ void crowd_apply_order(skim_crowd *c, uint32_t n, const uint32_t *order)
     c->reach = crowd_permute(c, c->reach, sizeof *c->reach, n, order);
     c->vreach = crowd_permute(c, c->vreach, sizeof *c->vreach, n, order);
     c->margin = crowd_permute(c, c->margin, sizeof *c->margin, n, order);
+    c->radius = crowd_permute(c, c->radius, sizeof *c->radius, n, order);
     c->grounded = crowd_permute(c, c->grounded, sizeof *c->grounded, n, order);
     /* pushed is all zero until the solver runs. */
 }
@@ -150,7 +152,7 @@ static skim_status move_group(const skim_world *world, skim_crowd *c, uint32_t n
         }
         float rise = (w[0] - s[0]) * c->up[0] + (w[1] - s[1]) * c->up[1] + (w[2] - s[2]) * c->up[2];
         float planned_rise = (q[0] - s[0]) * c->up[0] + (q[1] - s[1]) * c->up[1] + (q[2] - s[2]) * c->up[2];
-        float slack = 1e-3f * c->radius[c->active[i]];
+        float slack = 1e-3f * c->radius[i];
         c->free_path[i] = !(r->touched & (SKIM_TOUCH_WALL | SKIM_TOUCH_CEILING)) && across_sq <= slack * slack &&
                           rise <= planned_rise + slack && rise >= planned_rise - drop - slack;
     }
@@ -198,7 +200,7 @@ static void commit(skim_crowd *c, uint32_t n, float dt, bool agents)
             blocked++;
         } else {
             const skim_move_result *r = &c->result[i];
-            float vs = c->vertical_speed[id];
+            float vs = c->body[id].vertical_speed;
             if (falls(c, id)) {
                 vs = c->grounded[i] ? -g * dt : vs - g * dt;
                 if ((r->touched & SKIM_TOUCH_FLOOR) && vs <= 0.0f) {
@@ -223,7 +225,7 @@ static void commit(skim_crowd *c, uint32_t n, float dt, bool agents)
             if (r->touched & SKIM_TOUCH_CEILING)
                 state |= SKIM_AGENT_TOUCHED_CEILING;
             /* Falling for ever: held at the limit (see SKIM_CROWD_LIMIT). */
-            c->vertical_speed[id] = fmaxf(-SKIM_CROWD_LIMIT, fminf(SKIM_CROWD_LIMIT, vs));
+            c->body[id].vertical_speed = fmaxf(-SKIM_CROWD_LIMIT, fminf(SKIM_CROWD_LIMIT, vs));
             c->position[id] = (skim_vec3){ f[0], f[1], f[2] };
             c->velocity[id] = (skim_vec3){ (f[0] - s[0]) / dt, (f[1] - s[1]) / dt, (f[2] - s[2]) / dt };
         }
