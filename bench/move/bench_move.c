@@ -6,7 +6,10 @@
    Each crowd line carries the best and the median of the timed runs, and
    what else ran meanwhile: "others_cpu" is the cores other processes kept
    busy on average ("steal" those the hypervisor took), so a 2-thread
-   number says whether the second core was free. And "state_hash", an
+   number says whether the second core was free. The median rate per CPU
+   second (this process's CPU time in the batch calls) is what a core does
+   when it runs the crowd, whoever else wanted it: at 1 thread the figure
+   to read on a shared machine (at 2, OpenMP's waiting spins count too). And "state_hash", an
    FNV-1a hash of every result's position and contact flags over the whole
    run: an optimisation that claims to change no result must leave it alone
    (it is the same for any thread count and any kernel set but the
@@ -25,10 +28,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct run_stats {
-    double seconds, others, steal;
+    double seconds, cpu_seconds, others, steal;
 } run_stats;
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 /* Runs the crowd from its spawn points through skim_move_batch. */
 static run_stats crowd_run(move_crowd *c, const skim_world *world, int frames, int threads)
@@ -36,15 +47,16 @@ static run_stats crowd_run(move_crowd *c, const skim_world *world, int frames, i
     omp_set_num_threads(threads);
     move_crowd_reset(c);
     const skim_move_def def = move_crowd_def();
-    run_stats stats = { 0, 0, 0 };
+    run_stats stats = { 0, 0, 0, 0 };
     move_cpu_sample before, after;
     move_cpu_sample_now(&before);
     for (int frame = 0; frame < frames; ++frame) {
         move_crowd_steer(c, frame);
-        double t0 = move_now();
+        double t0 = move_now(), c0 = cpu_now();
         skim_status status = skim_move_batch(world, (size_t)c->count, c->shapes, c->positions,
                                              c->displacements, &def, c->results);
         stats.seconds += move_now() - t0;
+        stats.cpu_seconds += cpu_now() - c0;
         if (status != SKIM_OK) {
             fprintf(stderr, "bench_move: %s\n", skim_last_error_message());
             exit(1);
@@ -59,6 +71,12 @@ static run_stats crowd_run(move_crowd *c, const skim_world *world, int frames, i
 static int by_seconds(const void *a, const void *b)
 {
     double x = ((const run_stats *)a)->seconds, y = ((const run_stats *)b)->seconds;
+    return (x > y) - (x < y);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
@@ -118,22 +136,26 @@ int main(int argc, char **argv)
             /* the median (the best too: the machine is shared) */
             qsort(runs, (size_t)reps, sizeof runs[0], by_seconds);
             const run_stats median = runs[reps / 2];
-            double others = 0, steal = 0;
+            double others = 0, steal = 0, cpu[99];
             for (int rep = 0; rep < reps; ++rep) {
                 others += runs[rep].others / reps;
                 steal += runs[rep].steal / reps;
+                cpu[rep] = runs[rep].cpu_seconds;
             }
+            qsort(cpu, (size_t)reps, sizeof cpu[0], by_value);
             const double steps = (double)movers * frames;
             rate[k] = steps / runs[0].seconds;
             median_rate[k] = steps / median.seconds;
             printf("{\"bench\":\"move_crowd\",\"scene\":\"%s\",\"triangles\":%u,\"isa\":\"%s\","
                    "\"threads\":%d,\"movers\":%d,\"frames\":%d,\"reps\":%d,\"seconds\":%.4f,"
                    "\"mover_steps_per_second\":%.0f,\"median_mover_steps_per_second\":%.0f,"
-                   "\"per_thread\":%.0f,\"others_cpu\":%.2f,\"steal\":%.2f,\"on_floor\":%.3f,"
+                   "\"per_thread\":%.0f,\"median_mover_steps_per_cpu_second\":%.0f,"
+                   "\"others_cpu\":%.2f,\"steal\":%.2f,\"on_floor\":%.3f,"
                    "\"state_hash\":\"%016llx\"}\n",
                    name, scene.stats.triangles, skim_isa_name(), thread_counts[k], movers, frames,
                    reps, runs[0].seconds, rate[k], median_rate[k], rate[k] / thread_counts[k],
-                   others, steal, (double)c.on_floor / steps, (unsigned long long)c.hash);
+                   steps / cpu[reps / 2], others, steal, (double)c.on_floor / steps,
+                   (unsigned long long)c.hash);
             fflush(stdout);
         }
         for (int k = 1; k < thread_count_n; ++k)

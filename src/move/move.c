@@ -455,47 +455,59 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
     if (!scratch)
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_move: no memory for the thread's scratch");
     /* A crowd is mostly one shape and one def: keep the last ones' derived
-       values (the quaternion's matrix in double, the slope's cosine). */
+       values (the quaternion's matrix in double, up in unit space, the
+       slope's cosine). */
     if (!scratch->space_valid || memcmp(&scratch->space_shape, shape, sizeof *shape) != 0) {
         skim_ellipsoid_space_init(&scratch->space, shape);
         scratch->space_shape = *shape;
         scratch->space_valid = true;
+        scratch->up_valid = false;
+    }
+    if (!scratch->up_valid || memcmp(&scratch->up_given, &def->up, sizeof def->up) != 0) {
+        /* Up, renormalised (the check allows 1e-3 of slack). */
+        const skim_ellipsoid_space *space = &scratch->space;
+        double up_length = length3(def->up);
+        scratch->up[0] = (float)(def->up.x / up_length);
+        scratch->up[1] = (float)(def->up.y / up_length);
+        scratch->up[2] = (float)(def->up.z / up_length);
+        mv_mat3(space->to_unit, scratch->up, scratch->up_unit);
+        mv_copy(scratch->up_unit_dir, scratch->up_unit);
+        skim_move_normalize(scratch->up_unit_dir);
+        for (int i = 0; i < 3; ++i)
+            scratch->up_grad[i] = space->to_world[0][i] * scratch->up[0] +
+                                  space->to_world[1][i] * scratch->up[1] +
+                                  space->to_world[2][i] * scratch->up[2];
+        scratch->up_given = def->up;
+        scratch->up_valid = true;
     }
     if (!(scratch->slope_degrees == def->max_slope_degrees)) {
         scratch->slope_degrees = def->max_slope_degrees;
         scratch->cos_floor = cosf(def->max_slope_degrees * (float)(M_PI / 180.0));
     }
-    const skim_ellipsoid_space space = scratch->space;
+    const skim_ellipsoid_space *const space = &scratch->space;
     skim_move_ctx ctx = {
-        .kernels = kernels, .space = &space, .def = def,
+        .kernels = kernels, .space = space, .def = def,
         .scratch = scratch,
         .friction = def->material_friction_count ? def->material_friction : NULL,
         .friction_count = def->material_friction_count,
         .cull = def->query.cull_back_faces,
+        .cos_floor = scratch->cos_floor,
         .skin = def->skin_width,
         .push_left = SKIM_MOVE_PUSH_PER_MOVE,
         .status = SKIM_OK,
     };
-    /* Up, renormalised (the check allows 1e-3 of slack). */
-    double up_length = length3(def->up);
-    ctx.up[0] = (float)(def->up.x / up_length);
-    ctx.up[1] = (float)(def->up.y / up_length);
-    ctx.up[2] = (float)(def->up.z / up_length);
-    mv_mat3(space.to_unit, ctx.up, ctx.up_unit);
-    mv_copy(ctx.up_unit_dir, ctx.up_unit);
-    skim_move_normalize(ctx.up_unit_dir);
-    for (int i = 0; i < 3; ++i)
-        ctx.up_grad[i] = space.to_world[0][i] * ctx.up[0] + space.to_world[1][i] * ctx.up[1] +
-                         space.to_world[2][i] * ctx.up[2];
-    ctx.cos_floor = scratch->cos_floor;
+    mv_copy(ctx.up, scratch->up);
+    mv_copy(ctx.up_unit, scratch->up_unit);
+    mv_copy(ctx.up_unit_dir, scratch->up_unit_dir);
+    mv_copy(ctx.up_grad, scratch->up_grad);
 
     const float start[3] = { position.x, position.y, position.z };
     const float displacement_world[3] = { displacement.x, displacement.y, displacement.z };
     const float gravity_world[3] = { def->gravity.x, def->gravity.y, def->gravity.z };
 
     float delta[3], gravity[3];
-    mv_mat3(space.to_unit, displacement_world, delta);
-    mv_mat3(space.to_unit, gravity_world, gravity);
+    mv_mat3(space->to_unit, displacement_world, delta);
+    mv_mat3(space->to_unit, gravity_world, gravity);
 
     /* The one gather (move_gather.c), and the skin's precision floor. */
     double unit_path = sqrt((double)mv_dot(delta, delta)) + sqrt((double)mv_dot(gravity, gravity));
@@ -529,7 +541,7 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
         return ctx.status;
 
     float offset[3];
-    mv_mat3(space.to_world, pos, offset);
+    mv_mat3(space->to_world, pos, offset);
     memset(out, 0, sizeof *out);
     out->position = (skim_vec3){ position.x + offset[0], position.y + offset[1],
                                  position.z + offset[2] };

@@ -140,6 +140,10 @@ typedef struct skim_move_scratch {
     skim_ellipsoid space_shape;
     skim_ellipsoid_space space;
     bool     space_valid;
+    /* up as given, and derived for the last shape (skim_move_ctx's up*) */
+    skim_vec3 up_given;
+    bool     up_valid;
+    float    up[3], up_unit[3], up_unit_dir[3], up_grad[3];
     float    slope_degrees;        /* NaN-free: 0 until set (0 is never valid) */
     float    cos_floor;
 } skim_move_scratch;
