@@ -62,6 +62,14 @@ int main(int argc, char **argv)
         fputs(help, stdout);
         return EXIT_OK;
     }
+    /* `skim sweep --help` and the like: the one help text covers every
+       command, so any command's --help prints it (an option value that is
+       literally "--help" is not a thing any command takes). */
+    for (int i = 2; i < argc; ++i)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(help, stdout);
+            return EXIT_OK;
+        }
     if (strcmp(command, "crowd") == 0)
         return tool_crowd(argc - 1, argv + 1);
     if (strcmp(command, "bake") == 0)

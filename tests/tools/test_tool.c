@@ -79,6 +79,15 @@ Test(tool, help_and_no_command)
     free(o);
     expect_usage(run(NULL), "no command given");
     expect_usage(run("fly", NULL), "unknown command 'fly'");
+    /* Every command's --help prints the help, exit 0. */
+    const char *const commands[] = { "crowd", "bake", "info", "sweep" };
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i) {
+        o = run(commands[i], "--scene", "default", "--help", NULL);
+        cr_assert_eq(o->code, 0, "skim %s --help: exit %d (%s)", commands[i], o->code, o->err);
+        cr_assert(strstr(o->out, "usage: skim COMMAND") != NULL, "skim %s --help: %s", commands[i],
+                  o->out);
+        free(o);
+    }
 }
 
 Test(tool, crowd_bad_arguments)
