@@ -12,8 +12,8 @@
    stays within its bound: then any pair whose reaches overlap now had
    overlapping bounds at the build, so it is listed. Each step checks that
    (one pass, a logical AND over agents: the same for any thread count) and
-   rebuilds when it fails, when agents came or went, or when the agents were
-   put in a new order.
+   rebuilds when it fails or when agents came or went; a rebuild also
+   renumbers the agents in the grid's order (crowd_grid.c).
 
    The contact records are then made from the listed pairs whose reaches
    overlap now (a third of the listed ones in a walking crowd): each thread

@@ -1,11 +1,12 @@
 /* Crowd internals shared by crowd.c (the API), crowd_grid.c (broadphase),
-   crowd_contacts.c (this step's contacts), crowd_solver.c (agent-agent constraints), crowd_check.c (the
-   check) and crowd_step.c (one step).
+   crowd_contacts.c (this step's contacts), crowd_solver.c (agent-agent
+   constraints), crowd_check.c (the check) and crowd_step.c (one step).
 
    Two index spaces: an agent's id is its slot in the capacity-long arrays
    of struct skim_crowd; during a step the active agents are numbered
    0..n-1 (the "active index") in an order that depends on the agents alone
-   (spatial, see crowd_step.c), and every working array of the step is
+   (with agent collisions, the grid's cell order from the last list build,
+   crowd_grid.c; else id order), and every working array of the step is
    indexed that way. Iterating in that fixed order is what makes the step
    independent of the thread count. */
 #ifndef SKIM_CROWD_INTERNAL_H
