@@ -24,6 +24,12 @@ static inline double rng_uniform(rng *r, double lo, double hi)
     return lo + (hi - lo) * (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* Sends agent id walking across up (z up) at speed in direction angle. */
+static inline void set_walk(skim_crowd *crowd, uint32_t id, double speed, double angle)
+{
+    skim_crowd_set_velocity(crowd, id, (skim_vec3){ (float)(speed * cos(angle)), (float)(speed * sin(angle)), 0 });
+}
+
 /* The deepest overlap between two agents' cylinders (z up), as a fraction
    of the pair's touching distance across up; 0 if none overlaps. Also
    returns the pair. */

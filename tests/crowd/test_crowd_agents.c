@@ -242,8 +242,7 @@ static uint64_t clusters_far_apart(int threads)
         if (frame % 15 == 0)
             for (int i = 0; i < count; ++i) {
                 double speed = rng_uniform(&r, 100, 900), angle = rng_uniform(&r, 0, 6.283185307);
-                skim_crowd_set_velocity(crowd, (uint32_t)i, (skim_vec3){ (float)(speed * cos(angle)),
-                                                                         (float)(speed * sin(angle)), 0 });
+                set_walk(crowd, (uint32_t)i, speed, angle);
             }
         step_and_check(crowd, 1.0f / 60.0f, frame);
     }

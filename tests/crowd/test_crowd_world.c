@@ -133,8 +133,7 @@ Test(crowd_world, dense_crowd_stays_in_the_closed_room)
         if (frame % 30 == 0)
             for (int i = 0; i < count; ++i) {
                 double angle = rng_uniform(&r, 0, 6.283185307), speed = rng_uniform(&r, 100, 900);
-                skim_crowd_set_velocity(crowd, (uint32_t)i, (skim_vec3){ (float)(speed * cos(angle)),
-                                                                         (float)(speed * sin(angle)), 0 });
+                set_walk(crowd, (uint32_t)i, speed, angle);
                 if (rng_uniform(&r, 0, 1) < 0.1)
                     skim_crowd_jump(crowd, (uint32_t)i, 80.0f, NULL);
             }
