@@ -88,15 +88,14 @@ static bool is_ghost(const skim_crowd *c, uint32_t i)
     return (c->body[c->active[i]].flags & SKIM_AGENT_GHOST) != 0;
 }
 
-/* The symmetric pair test: bound discs across up and extents along up. */
+/* The symmetric pair test: bound discs across up and extents along up
+   (both tests evaluated: one branch, or none, for the caller). */
 static inline bool bounds_overlap(const skim_crowd *c, uint32_t i, uint32_t j)
 {
     const float *a = c->proj + 3 * (size_t)i, *b = c->proj + 3 * (size_t)j;
     float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
     float r = c->bound[i] + c->bound[j];
-    if (dx * dx + dy * dy > r * r)
-        return false;
-    return fabsf(dz) <= c->vbound[i] + c->vbound[j];
+    return (dx * dx + dy * dy <= r * r) & (fabsf(dz) <= c->vbound[i] + c->vbound[j]);
 }
 
 static bool push_neighbour(crowd_index_buffer *buffer, uint32_t other)
@@ -223,9 +222,20 @@ static skim_status renumber(skim_crowd *c, uint32_t n, size_t buckets)
 /* Tests agent i against the agents [first, last). */
 static bool test_run(const skim_crowd *c, uint32_t i, uint32_t first, uint32_t last, crowd_index_buffer *out)
 {
-    for (uint32_t j = first; j < last; ++j)
-        if (bounds_overlap(c, i, j) && !push_neighbour(out, j))
-            return false;
+    /* Room for every agent of the run first, then no branch on the test
+       (a third of the tests pass, at random): each agent is written and
+       kept only if it passed. */
+    if (last <= first)
+        return true;
+    if (!crowd_reserve((void **)&out->items, &out->capacity, out->count + (last - first), sizeof *out->items))
+        return false;
+    uint32_t *items = out->items;
+    size_t count = out->count;
+    for (uint32_t j = first; j < last; ++j) {
+        items[count] = j;
+        count += bounds_overlap(c, i, j);
+    }
+    out->count = count;
     return true;
 }
 
