@@ -255,7 +255,8 @@ bool skim_move_face_walkable(const skim_move_ctx *ctx, uint32_t triangle, float 
    max_iterations kernel sweeps. */
 void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
                     skim_move_pass_kind kind, int max_iterations, skim_move_pass_result *result);
-/* Runs one kernel sweep from pos by delta against the view (counts it). */
+/* Runs one kernel sweep from pos by delta against the gathered buffer, less
+   the excluded lanes (counts it). */
 void skim_move_sweep(skim_move_ctx *ctx, const float pos[3], const float delta[3],
                      skim_unit_hit *best);
 

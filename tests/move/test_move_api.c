@@ -3,6 +3,8 @@
    what skim.h says, ellipsoids and other up vectors work. */
 #include "move_test_util.h"
 
+#include <omp.h>
+
 static scene world;
 
 static void setup(void)
@@ -330,4 +332,49 @@ Test(move_api, snap_sliding_down_a_steep_slope_stays_in_the_gather_box)
               (double)r.position.z - p.z);
     double d = min_unit_distance(&world.data, sphere(RADIUS), r.position, NULL);
     cr_expect(d >= 1.0 - 1e-4, "overlaps by %g radii", 1.0 - d);
+}
+
+Test(move_api, batch_reports_its_lowest_bad_mover_whatever_the_thread_count)
+{
+    /* The movers are checked on every thread before any moves: the error
+       must still name the lowest bad mover, and nothing may be written. */
+    enum { N = 300 };
+    static skim_ellipsoid shapes[N];
+    static skim_vec3 positions[N], displacements[N];
+    static skim_move_result results[N];
+    for (int i = 0; i < N; ++i) {
+        shapes[i] = sphere(RADIUS);
+        positions[i] = (skim_vec3){ -1000.0f + 5.0f * (float)i, -600, rest_z };
+        displacements[i] = (skim_vec3){ 1, 0, 0 };
+    }
+    shapes[271].radii.y = 0;          /* in the last thread's share */
+    positions[140].z = NAN;           /* in the middle */
+    displacements[9].x = INFINITY;    /* in the first */
+    skim_move_def def = skim_move_def_default();
+    const int max_threads = omp_get_max_threads();
+    for (int threads = 1; threads <= 3; ++threads) {
+        omp_set_num_threads(threads);
+        for (int lowest = 0; lowest < 3; ++lowest) {
+            memset(results, 0xA5, sizeof results);
+            cr_expect_eq(skim_move_batch(world.world, N, shapes, positions, displacements, &def,
+                                         results),
+                         SKIM_ERROR_INVALID_ARGUMENT);
+            const char *names[3] = { "[9]", "[140]", "[271]" };
+            cr_expect(strstr(skim_last_error_message(), names[lowest]) != NULL,
+                      "%d threads: message does not name mover %s: %s", threads, names[lowest],
+                      skim_last_error_message());
+            const unsigned char *bytes = (const unsigned char *)results;
+            for (size_t i = 0; i < sizeof results; ++i)
+                cr_assert_eq(bytes[i], 0xA5, "%d threads: a failing batch wrote byte %zu",
+                             threads, i);
+            /* Mend the lowest: the next one is reported. */
+            if (lowest == 0)
+                displacements[9].x = 1;
+            else if (lowest == 1)
+                positions[140].z = rest_z;
+        }
+        displacements[9].x = INFINITY;
+        positions[140].z = NAN;
+    }
+    omp_set_num_threads(max_threads);
 }
