@@ -405,6 +405,30 @@ skim_status skim_move_check_def(const skim_move_def *def, const char *who)
     return SKIM_OK;
 }
 
+skim_status skim_move_check_motion(skim_vec3 position, skim_vec3 displacement, const char *who,
+                                   size_t index, bool indexed)
+{
+    /* Finite and within 1e18 (keeps every coordinate the move computes
+       finite in float): one comparison each, NaN failing it too; the
+       messages below say which rule a bad mover broke. */
+    const float limit = SKIM_MOVE_MAX_COORDINATE;
+    if (fabsf(position.x) <= limit && fabsf(position.y) <= limit && fabsf(position.z) <= limit &&
+        fabsf(displacement.x) <= limit && fabsf(displacement.y) <= limit &&
+        fabsf(displacement.z) <= limit)
+        return SKIM_OK;
+    if (!skim_finite3(position))
+        return indexed ? skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                                   "%s: positions[%zu] is not finite", who, index)
+                       : skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: position is not finite", who);
+    if (!skim_finite3(displacement))
+        return indexed ? skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                                   "%s: displacements[%zu] is not finite", who, index)
+                       : skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                                   "%s: displacement is not finite", who);
+    return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                     "%s: position or displacement beyond 1e18 (mover %zu)", who, index);
+}
+
 skim_status skim_move_check_mover(const skim_ellipsoid *shape, skim_vec3 position,
                                   skim_vec3 displacement, const char *who, size_t index,
                                   bool indexed)
@@ -420,23 +444,7 @@ skim_status skim_move_check_mover(const skim_ellipsoid *shape, skim_vec3 positio
             snprintf(what, sizeof what, "%s: shape", who);
         return skim_check_ellipsoid(shape, what);
     }
-    if (!skim_finite3(position))
-        return indexed ? skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                                   "%s: positions[%zu] is not finite", who, index)
-                       : skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: position is not finite", who);
-    if (!skim_finite3(displacement))
-        return indexed ? skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                                   "%s: displacements[%zu] is not finite", who, index)
-                       : skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                                   "%s: displacement is not finite", who);
-    /* Keep every coordinate the move computes finite in float. */
-    const float limit = SKIM_MOVE_MAX_COORDINATE;
-    if (fabsf(position.x) > limit || fabsf(position.y) > limit || fabsf(position.z) > limit ||
-        fabsf(displacement.x) > limit || fabsf(displacement.y) > limit ||
-        fabsf(displacement.z) > limit)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: position or displacement beyond 1e18 (mover %zu)", who, index);
-    return SKIM_OK;
+    return skim_move_check_motion(position, displacement, who, index, indexed);
 }
 
 /* ---- the move ---- */

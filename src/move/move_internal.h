@@ -291,6 +291,9 @@ skim_status skim_move_check_def(const skim_move_def *def, const char *who);
 skim_status skim_move_check_mover(const skim_ellipsoid *shape, skim_vec3 position,
                                   skim_vec3 displacement, const char *who, size_t index,
                                   bool indexed);
+/* The position and displacement half of skim_move_check_mover. */
+skim_status skim_move_check_motion(skim_vec3 position, skim_vec3 displacement, const char *who,
+                                   size_t index, bool indexed);
 
 /* move_batch.c: the batch with a named kernel set (tests compare sets in
    one process; skim_move_batch uses skim_kernels()). */

@@ -336,8 +336,9 @@ Test(move_api, snap_sliding_down_a_steep_slope_stays_in_the_gather_box)
 
 Test(move_api, batch_reports_its_lowest_bad_mover_whatever_the_thread_count)
 {
-    /* The movers are checked on every thread before any moves: the error
-       must still name the lowest bad mover, and nothing may be written. */
+    /* The movers are all checked before any moves (a shape repeating the
+       one before it only once): the error names the lowest bad mover
+       whatever the thread count, and nothing is written. */
     enum { N = 300 };
     static skim_ellipsoid shapes[N];
     static skim_vec3 positions[N], displacements[N];
