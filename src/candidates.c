@@ -71,19 +71,20 @@ skim_status skim_candidates_reserve(skim_candidates *c, uint32_t lanes)
     return SKIM_OK;
 }
 
+const float skim_far_triangle[3][3] = {
+    { 1e6f, 1e6f, 1e6f }, { 1e6f + 1.0f, 1e6f, 1e6f }, { 1e6f, 1e6f + 1.0f, 1e6f }
+};
+
 void skim_candidates_pad(skim_candidates *c)
 {
     /* Padding lanes hold a finite, well-formed triangle (so no lane computes
        NaN or Inf) and the index UINT32_MAX. Kernels mask lanes >= count, so
        a padding lane never reports a hit whatever its geometry. */
-    static const float far_triangle[3][3] = {
-        { 1e6f, 1e6f, 1e6f }, { 1e6f + 1.0f, 1e6f, 1e6f }, { 1e6f, 1e6f + 1.0f, 1e6f }
-    };
     c->padded_count = round_up_to_packet(c->count);
     for (uint32_t lane = c->count; lane < c->padded_count; ++lane) {
         for (int v = 0; v < 3; ++v)
             for (int axis = 0; axis < 3; ++axis)
-                c->vertex[v][axis][lane] = far_triangle[v][axis];
+                c->vertex[v][axis][lane] = skim_far_triangle[v][axis];
         c->triangle[lane] = UINT32_MAX;
         c->material[lane] = 0;
     }

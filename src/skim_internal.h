@@ -66,6 +66,10 @@ void        skim_candidates_free(skim_candidates *c);
 skim_status skim_candidates_reserve(skim_candidates *c, uint32_t lanes);
 /* Pads lanes [count, padded_count) so whole packets can be read. */
 void        skim_candidates_pad(skim_candidates *c);
+/* The triangle padding lanes (and a move's parked lanes) hold: finite and
+   well-formed, so no lane computes NaN or Inf, and a million units out, so
+   nothing swept near the start meets it. One definition for every writer. */
+extern const float skim_far_triangle[3][3];
 
 /* ---- one hit in unit-sphere space ---- */
 typedef struct skim_unit_hit {

@@ -73,6 +73,24 @@ static inline void bytes_to_floats(simde__m128i row, bool upper, simde__m128 out
     out[1] = simde_mm_cvtepi32_ps(simde_mm_unpackhi_epi16(words, zero));
 }
 
+/* A child's grown slab on one axis, less the start, is
+   lo_base + q * scale (lower) and hi_base - c * scale (upper), c = 255 - q
+   of the upper bound: the per-node scalars of children_entered, in one
+   place so both widths fold them in exactly the same order. */
+typedef struct slab_terms {
+    float scale, lo_base, hi_base;
+} slab_terms;
+
+static inline slab_terms node_slab_terms(const skim_bvh_node *node, const path_lanes *p, int axis)
+{
+    float scale;
+    int32_t bits = (127 + node->exponent[axis]) << 23;
+    memcpy(&scale, &bits, sizeof scale);
+    const float origin = node->origin[axis];
+    return (slab_terms){ scale, (origin - p->reach[axis]) - p->start[axis],
+                         ((origin + 255.0f * scale) + p->reach[axis]) - p->start[axis] };
+}
+
 #if defined(SKIM_BVH_ORDERED_AVX2)
 /* The same slab test on all eight children at once in 256-bit lanes (this
    file is compiled a second time with -mavx2, see src/simd/meson.build):
@@ -98,14 +116,10 @@ static inline unsigned children_entered(const skim_bvh_node *node, const path_la
     simde__m256 near = simde_mm256_set1_ps(-SKIM_PATH_T_SLACK);
     simde__m256 far = simde_mm256_set1_ps(limit);
     for (int axis = 0; axis < 3; ++axis) {
-        float scale;
-        int32_t bits = (127 + node->exponent[axis]) << 23;
-        memcpy(&scale, &bits, sizeof scale);
-        const float origin = node->origin[axis];
-        const simde__m256 scale_v = simde_mm256_set1_ps(scale);
-        const simde__m256 lo_base = simde_mm256_set1_ps((origin - p->reach[axis]) - p->start[axis]);
-        const simde__m256 hi_base =
-            simde_mm256_set1_ps(((origin + 255.0f * scale) + p->reach[axis]) - p->start[axis]);
+        const slab_terms terms = node_slab_terms(node, p, axis);
+        const simde__m256 scale_v = simde_mm256_set1_ps(terms.scale);
+        const simde__m256 lo_base = simde_mm256_set1_ps(terms.lo_base);
+        const simde__m256 hi_base = simde_mm256_set1_ps(terms.hi_base);
         const simde__m256 inverse = simde_mm256_set1_ps(p->inverse_delta[axis]);
         simde__m256 t1 = simde_mm256_mul_ps(
             simde_mm256_add_ps(lo_base, simde_mm256_mul_ps(lo_q[axis], scale_v)), inverse);
@@ -136,14 +150,10 @@ static inline unsigned children_entered(const skim_bvh_node *node, const path_la
     simde__m128 near[2] = { simde_mm_set1_ps(-SKIM_PATH_T_SLACK), simde_mm_set1_ps(-SKIM_PATH_T_SLACK) };
     simde__m128 far[2] = { simde_mm_set1_ps(limit), simde_mm_set1_ps(limit) };
     for (int axis = 0; axis < 3; ++axis) {
-        float scale;
-        int32_t bits = (127 + node->exponent[axis]) << 23;
-        memcpy(&scale, &bits, sizeof scale);
-        const float origin = node->origin[axis];
-        const simde__m128 scale_v = simde_mm_set1_ps(scale);
-        const simde__m128 lo_base = simde_mm_set1_ps((origin - p->reach[axis]) - p->start[axis]);
-        const simde__m128 hi_base =
-            simde_mm_set1_ps(((origin + 255.0f * scale) + p->reach[axis]) - p->start[axis]);
+        const slab_terms terms = node_slab_terms(node, p, axis);
+        const simde__m128 scale_v = simde_mm_set1_ps(terms.scale);
+        const simde__m128 lo_base = simde_mm_set1_ps(terms.lo_base);
+        const simde__m128 hi_base = simde_mm_set1_ps(terms.hi_base);
         const simde__m128 inverse = simde_mm_set1_ps(p->inverse_delta[axis]);
         for (int half = 0; half < 2; ++half) {
             simde__m128 t1 = simde_mm_mul_ps(
@@ -169,13 +179,10 @@ static inline unsigned children_entered(const skim_bvh_node *node, const path_la
    count + SKIM_MAX_PACKET_WIDTH - 1. */
 static void pad(skim_candidates *c)
 {
-    static const float far_triangle[3][3] = {
-        { 1e6f, 1e6f, 1e6f }, { 1e6f + 1.0f, 1e6f, 1e6f }, { 1e6f, 1e6f + 1.0f, 1e6f }
-    };
     const uint32_t at = c->count;
     for (int v = 0; v < 3; ++v)
         for (int axis = 0; axis < 3; ++axis) {
-            simde__m128 value = simde_mm_set1_ps(far_triangle[v][axis]);
+            simde__m128 value = simde_mm_set1_ps(skim_far_triangle[v][axis]);
             for (uint32_t k = 0; k < SKIM_MAX_PACKET_WIDTH; k += 4)
                 simde_mm_storeu_ps(c->vertex[v][axis] + at + k, value);
         }

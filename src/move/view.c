@@ -53,13 +53,13 @@ skim_move_scratch *skim_move_thread_scratch(void)
     return s;
 }
 
-/* A far, well-formed triangle, as skim_candidates_pad parks its padding:
+/* The far triangle skim_candidates_pad parks its padding lanes on:
    nothing a move sweeps from near the start can meet it. */
 static void park(const skim_candidates *g, uint32_t lane)
 {
     for (int v = 0; v < 3; ++v)
         for (int axis = 0; axis < 3; ++axis)
-            g->vertex[v][axis][lane] = 1e6f + (v == axis + 1 ? 1.0f : 0.0f);
+            g->vertex[v][axis][lane] = skim_far_triangle[v][axis];
 }
 
 static void save(const skim_candidates *g, uint32_t lane, float out[9])
