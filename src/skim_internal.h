@@ -96,11 +96,35 @@ typedef void (*skim_sweep_candidates_from_fn)(const skim_candidates *candidates,
                                               const float origin[3], const float delta[3],
                                               bool cull_back_faces, skim_unit_hit *best);
 
+/* The winning lane of a kernel call whose contact point and normal are left
+   for later: a front-to-back traversal calls the kernel several times per
+   sweep, and only the last winner's point and normal are wanted. feature
+   is the packet kernels' feature code, or -1 when best is complete (the
+   reference set always completes it). */
+typedef struct skim_unit_winner {
+    int   feature;
+    float vertex[3][3]; /* the winner's triangle, unit space, as the kernel read it */
+} skim_unit_winner;
+
+/* The plain sweep, except that a call that finds a better contact sets
+   best->hit, t and triangle and records the winner in *winner instead of
+   computing best->point and normal; skim_unit_winner_finish() completes
+   best afterwards with exactly the bits the plain sweep would have
+   written. The caller sets winner->feature = -1 first. */
+typedef void (*skim_sweep_candidates_deferred_fn)(const skim_candidates *candidates,
+                                                  const float delta[3], bool cull_back_faces,
+                                                  skim_unit_hit *best, skim_unit_winner *winner);
+/* Completes best (point and normal) from the winner recorded by the
+   deferred calls of one sweep by delta; nothing if feature is -1. */
+void skim_unit_winner_finish(const skim_unit_winner *winner, const float delta[3],
+                             skim_unit_hit *best);
+
 typedef struct skim_kernel_set {
     const char *name;                 /* "reference", "portable", "sse41", ... */
     unsigned    width;                /* triangles per packet, 1 for reference */
     skim_sweep_candidates_fn sweep;
     skim_sweep_candidates_from_fn sweep_from;
+    skim_sweep_candidates_deferred_fn sweep_deferred;
 } skim_kernel_set;
 
 /* The set chosen once (SKIM_ISA or the best the CPU offers); NULL when
@@ -122,6 +146,9 @@ void skim_reference_sweep_candidates_from(const skim_candidates *candidates, con
                                           skim_unit_hit *best);
 void skim_reference_sweep_candidates(const skim_candidates *candidates, const float delta[3],
                                      bool cull_back_faces, skim_unit_hit *best);
+void skim_reference_sweep_candidates_deferred(const skim_candidates *candidates,
+                                              const float delta[3], bool cull_back_faces,
+                                              skim_unit_hit *best, skim_unit_winner *winner);
 
 /* ---- the world ---- */
 struct skim_bvh;

@@ -200,6 +200,7 @@ typedef struct ordered_sweep {
     bool cull_back_faces;
     skim_candidates *pending;
     skim_unit_hit *best;
+    skim_unit_winner winner; /* point and normal computed once, at the end */
 } ordered_sweep;
 
 /* Runs the kernel over the pending triangles; best->t may drop. The
@@ -214,7 +215,7 @@ static void flush(ordered_sweep *s)
     if (!s->pending->count)
         return;
     pad(s->pending);
-    s->kernels->sweep(s->pending, s->delta_unit, s->cull_back_faces, s->best);
+    s->kernels->sweep_deferred(s->pending, s->delta_unit, s->cull_back_faces, s->best, &s->winner);
     s->pending->count = 0;
 }
 
@@ -238,7 +239,8 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
         return status;
     pending->count = 0;
     ordered_sweep s = { .kernels = kernels, .delta_unit = delta_unit,
-                        .cull_back_faces = cull_back_faces, .pending = pending, .best = best };
+                        .cull_back_faces = cull_back_faces, .pending = pending, .best = best,
+                        .winner = { .feature = -1 } };
     path_lanes p;
     memcpy(p.start, g->start_s, sizeof p.start);
     memcpy(p.inverse_delta, g->inverse_delta_s, sizeof p.inverse_delta);
@@ -287,6 +289,20 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
             unsigned slot = (unsigned)__builtin_ctz(hits);
             hits &= hits - 1u;
             float t = entry[slot];
+            const uint32_t child = node->child[slot];
+            /* A leaf the path holds at its start is never pruned (entry
+               t <= SLACK <= best t + SLACK): gather it now rather than
+               push, sort and pop it. The kernel's answer does not depend
+               on the order triangles arrive in. */
+            if (t <= SKIM_PATH_T_SLACK && skim_bvh_is_leaf(child)) {
+                skim_path_gather_run(world, g, skim_bvh_leaf_first(child),
+                                     skim_bvh_leaf_count(child), limit, pending);
+                if (pending->count >= FLUSH_AT) {
+                    flush(&s);
+                    limit = best->t + SKIM_PATH_T_SLACK;
+                }
+                continue;
+            }
             uint32_t k = n++;
             while (k && order_t[k - 1] < t) {
                 order_t[k] = order_t[k - 1];
@@ -294,7 +310,7 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
                 --k;
             }
             order_t[k] = t;
-            order_ref[k] = node->child[slot];
+            order_ref[k] = child;
         }
         for (uint32_t k = 0; k < n; ++k) {
             stack_ref[top] = order_ref[k];
@@ -302,6 +318,7 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
         }
     }
     flush(&s);
+    skim_unit_winner_finish(&s.winner, delta_unit, best);
     return SKIM_OK;
 }
 

@@ -371,3 +371,12 @@ void skim_reference_sweep_candidates(const skim_candidates *candidates, const fl
     static const float at_start[3] = { 0.0f, 0.0f, 0.0f };
     skim_reference_sweep_candidates_from(candidates, at_start, delta, cull_back_faces, best);
 }
+
+void skim_reference_sweep_candidates_deferred(const skim_candidates *candidates,
+                                              const float delta[3], bool cull_back_faces,
+                                              skim_unit_hit *best, skim_unit_winner *winner)
+{
+    /* The reference completes every hit as it finds it: nothing to defer. */
+    (void)winner;
+    skim_reference_sweep_candidates(candidates, delta, cull_back_faces, best);
+}

@@ -18,28 +18,34 @@
 static const skim_kernel_set reference_set = {
     .name = "reference", .width = 1, .sweep = skim_reference_sweep_candidates,
     .sweep_from = skim_reference_sweep_candidates_from,
+    .sweep_deferred = skim_reference_sweep_candidates_deferred,
 };
 
 static const skim_kernel_set portable_set = {
     .name = "portable", .width = 4, .sweep = skim_simd_sweep_portable,
     .sweep_from = skim_simd_sweep_from_portable,
+    .sweep_deferred = skim_simd_sweep_deferred_portable,
 };
 static const skim_kernel_set neon_set = {
     .name = "neon", .width = 4, .sweep = skim_simd_sweep_neon,
     .sweep_from = skim_simd_sweep_from_neon,
+    .sweep_deferred = skim_simd_sweep_deferred_neon,
 };
 #if SKIM_SIMD_HAVE_X86
 static const skim_kernel_set sse41_set = {
     .name = "sse41", .width = 4, .sweep = skim_simd_sweep_sse41,
     .sweep_from = skim_simd_sweep_from_sse41,
+    .sweep_deferred = skim_simd_sweep_deferred_sse41,
 };
 static const skim_kernel_set avx2_set = {
     .name = "avx2", .width = 8, .sweep = skim_simd_sweep_avx2,
     .sweep_from = skim_simd_sweep_from_avx2,
+    .sweep_deferred = skim_simd_sweep_deferred_avx2,
 };
 static const skim_kernel_set avx512_set = {
     .name = "avx512", .width = 16, .sweep = skim_simd_sweep_avx512,
     .sweep_from = skim_simd_sweep_from_avx512,
+    .sweep_deferred = skim_simd_sweep_deferred_avx512,
 };
 #endif
 

@@ -88,17 +88,11 @@ static void normal_toward_center(float t, const float delta[3], const float poin
         normal[k] = to_center[k] / length;
 }
 
-void skim_simd_finish(const skim_candidates *c, const float origin[3], const float delta[3],
-                      const skim_simd_running *run, skim_unit_hit *best)
+/* The point and normal of `feature` of the triangle `vertex` (unit space,
+   relative to the start) at t, written into best with t and triangle. */
+static void finish_contact(const float vertex[3][3], int feature, float t, uint32_t triangle,
+                           const float delta[3], skim_unit_hit *best)
 {
-    if (run->lane < 0)
-        return; /* nothing beat what the caller passed in */
-    const uint32_t lane = (uint32_t)run->lane;
-    float vertex[3][3];
-    for (int v = 0; v < 3; ++v)
-        for (int axis = 0; axis < 3; ++axis)
-            vertex[v][axis] = c->vertex[v][axis][lane] - origin[axis];
-
     /* Rouwé 2: the normalised front normal and the plane turned toward the
        start, exactly as the kernel computed them: at the corner opposite the
        longest edge (the reference's plane_corner). */
@@ -119,26 +113,25 @@ void skim_simd_finish(const skim_candidates *c, const float origin[3], const flo
     const float side = start_distance < 0.0f ? -1.0f : 1.0f;
     const float plane_normal[3] = { side * n[0], side * n[1], side * n[2] };
 
-    const float t = run->t;
     float point[3], normal[3];
-    if (run->feature == SKIM_FEATURE_TOUCH) {
+    if (feature == SKIM_FEATURE_TOUCH) {
         closest_point_to_origin(vertex, n, start_distance, point);
         const float length = sqrtf(dot3(point, point));
         /* Centre on the triangle itself: the face normal on the start's side. */
         for (int k = 0; k < 3; ++k)
             normal[k] = length > 1e-6f ? -point[k] / length : plane_normal[k];
-    } else if (run->feature == SKIM_FEATURE_FACE) {
+    } else if (feature == SKIM_FEATURE_FACE) {
         for (int k = 0; k < 3; ++k) {
             point[k] = t * delta[k] - plane_normal[k];
             normal[k] = plane_normal[k];
         }
-    } else if (run->feature < SKIM_FEATURE_EDGE) {
-        const float *v = vertex[run->feature - SKIM_FEATURE_VERTEX];
+    } else if (feature < SKIM_FEATURE_EDGE) {
+        const float *v = vertex[feature - SKIM_FEATURE_VERTEX];
         for (int k = 0; k < 3; ++k)
             point[k] = v[k];
         normal_toward_center(t, delta, point, normal);
     } else {
-        const int i = run->feature - SKIM_FEATURE_EDGE;
+        const int i = feature - SKIM_FEATURE_EDGE;
         const float *v1 = vertex[i];
         float e[3];
         sub3(vertex[(i + 1) % 3], v1, e);
@@ -150,9 +143,47 @@ void skim_simd_finish(const skim_candidates *c, const float origin[3], const flo
     }
     best->hit = true;
     best->t = t;
-    best->triangle = run->triangle;
+    best->triangle = triangle;
     for (int k = 0; k < 3; ++k) {
         best->point[k] = point[k];
         best->normal[k] = normal[k];
     }
+}
+
+void skim_simd_finish(const skim_candidates *c, const float origin[3], const float delta[3],
+                      const skim_simd_running *run, skim_unit_hit *best)
+{
+    if (run->lane < 0)
+        return; /* nothing beat what the caller passed in */
+    const uint32_t lane = (uint32_t)run->lane;
+    float vertex[3][3];
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis)
+            vertex[v][axis] = c->vertex[v][axis][lane] - origin[axis];
+    finish_contact(vertex, run->feature, run->t, run->triangle, delta, best);
+}
+
+void skim_simd_defer(const skim_candidates *c, const skim_simd_running *run, skim_unit_hit *best,
+                     skim_unit_winner *winner)
+{
+    if (run->lane < 0)
+        return;
+    const uint32_t lane = (uint32_t)run->lane;
+    /* As skim_simd_finish reads them with an origin of +0s: v - 0 is v,
+       bit for bit (and -0 - 0 is -0). */
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis)
+            winner->vertex[v][axis] = c->vertex[v][axis][lane];
+    winner->feature = run->feature;
+    best->hit = true;
+    best->t = run->t;
+    best->triangle = run->triangle;
+}
+
+void skim_unit_winner_finish(const skim_unit_winner *winner, const float delta[3],
+                             skim_unit_hit *best)
+{
+    if (winner->feature < 0)
+        return;
+    finish_contact(winner->vertex, winner->feature, best->t, best->triangle, delta, best);
 }

@@ -41,6 +41,7 @@
 #define SKIM_CAT(a, b) SKIM_CAT_(a, b)
 #define SKIM_KERNEL SKIM_CAT(skim_simd_sweep_, SKIM_SET)
 #define SKIM_KERNEL_FROM SKIM_CAT(skim_simd_sweep_from_, SKIM_SET)
+#define SKIM_KERNEL_DEFERRED SKIM_CAT(skim_simd_sweep_deferred_, SKIM_SET)
 
 typedef struct v3 {
     fw x, y, z;
@@ -485,7 +486,8 @@ static inline __attribute__((always_inline)) void sweep_body(const skim_candidat
                                                              const float origin[3],
                                                              const float delta[3],
                                                              bool cull_back_faces,
-                                                             skim_unit_hit *best, const bool rebase)
+                                                             skim_unit_hit *best, const bool rebase,
+                                                             skim_unit_winner *winner)
 {
     sweep_call k;
     k.c = c;
@@ -531,7 +533,10 @@ static inline __attribute__((always_inline)) void sweep_body(const skim_candidat
         if (lane[i] != 0)
             skim_simd_running_offer(&run, t[i], triangle[i], lane[i] - 1, (int)feature[i]);
     }
-    skim_simd_finish(c, origin, delta, &run, best);
+    if (winner)
+        skim_simd_defer(c, &run, best, winner);
+    else
+        skim_simd_finish(c, origin, delta, &run, best);
 }
 
 void SKIM_KERNEL_FROM(const skim_candidates *c, const float origin[3], const float delta[3],
@@ -544,14 +549,21 @@ void SKIM_KERNEL_FROM(const skim_candidates *c, const float origin[3], const flo
         if (origin[axis] != 0.0f || signbit(origin[axis]))
             rebase = true;
     if (rebase)
-        sweep_body(c, origin, delta, cull_back_faces, best, true);
+        sweep_body(c, origin, delta, cull_back_faces, best, true, NULL);
     else
-        sweep_body(c, origin, delta, cull_back_faces, best, false);
+        sweep_body(c, origin, delta, cull_back_faces, best, false, NULL);
 }
 
 void SKIM_KERNEL(const skim_candidates *c, const float delta[3], bool cull_back_faces,
                  skim_unit_hit *best)
 {
     static const float at_start[3] = { 0.0f, 0.0f, 0.0f };
-    sweep_body(c, at_start, delta, cull_back_faces, best, false);
+    sweep_body(c, at_start, delta, cull_back_faces, best, false, NULL);
+}
+
+void SKIM_KERNEL_DEFERRED(const skim_candidates *c, const float delta[3], bool cull_back_faces,
+                          skim_unit_hit *best, skim_unit_winner *winner)
+{
+    static const float at_start[3] = { 0.0f, 0.0f, 0.0f };
+    sweep_body(c, at_start, delta, cull_back_faces, best, false, winner);
 }

@@ -22,24 +22,34 @@ void skim_simd_sweep_portable(const skim_candidates *c, const float delta[3], bo
                               skim_unit_hit *best);
 void skim_simd_sweep_from_portable(const skim_candidates *c, const float origin[3],
                             const float delta[3], bool cull_back_faces, skim_unit_hit *best);
+void skim_simd_sweep_deferred_portable(const skim_candidates *c, const float delta[3],
+                            bool cull_back_faces, skim_unit_hit *best, skim_unit_winner *winner);
 void skim_simd_sweep_neon(const skim_candidates *c, const float delta[3], bool cull_back_faces,
                           skim_unit_hit *best);
 void skim_simd_sweep_from_neon(const skim_candidates *c, const float origin[3],
                             const float delta[3], bool cull_back_faces, skim_unit_hit *best);
+void skim_simd_sweep_deferred_neon(const skim_candidates *c, const float delta[3],
+                            bool cull_back_faces, skim_unit_hit *best, skim_unit_winner *winner);
 #if defined(__x86_64__) || defined(__i386__)
 #define SKIM_SIMD_HAVE_X86 1
 void skim_simd_sweep_sse41(const skim_candidates *c, const float delta[3], bool cull_back_faces,
                            skim_unit_hit *best);
 void skim_simd_sweep_from_sse41(const skim_candidates *c, const float origin[3],
                             const float delta[3], bool cull_back_faces, skim_unit_hit *best);
+void skim_simd_sweep_deferred_sse41(const skim_candidates *c, const float delta[3],
+                            bool cull_back_faces, skim_unit_hit *best, skim_unit_winner *winner);
 void skim_simd_sweep_avx2(const skim_candidates *c, const float delta[3], bool cull_back_faces,
                           skim_unit_hit *best);
 void skim_simd_sweep_from_avx2(const skim_candidates *c, const float origin[3],
                             const float delta[3], bool cull_back_faces, skim_unit_hit *best);
+void skim_simd_sweep_deferred_avx2(const skim_candidates *c, const float delta[3],
+                            bool cull_back_faces, skim_unit_hit *best, skim_unit_winner *winner);
 void skim_simd_sweep_avx512(const skim_candidates *c, const float delta[3], bool cull_back_faces,
                             skim_unit_hit *best);
 void skim_simd_sweep_from_avx512(const skim_candidates *c, const float origin[3],
                             const float delta[3], bool cull_back_faces, skim_unit_hit *best);
+void skim_simd_sweep_deferred_avx512(const skim_candidates *c, const float delta[3],
+                            bool cull_back_faces, skim_unit_hit *best, skim_unit_winner *winner);
 #endif
 
 /* The best hit so far across the packets of one call. A packet's hit lanes
@@ -81,5 +91,11 @@ static inline void skim_simd_running_offer(skim_simd_running *run, float t, uint
    its width, produces the same bits). Does nothing if run found nothing new. */
 void skim_simd_finish(const skim_candidates *c, const float origin[3], const float delta[3],
                       const skim_simd_running *run, skim_unit_hit *best);
+/* The deferred form (skim_sweep_candidates_deferred_fn): records the new
+   winner of a plain (origin +0) call in winner and sets best's hit, t and
+   triangle; skim_unit_winner_finish() later writes what skim_simd_finish
+   would have. Does nothing if run found nothing new. */
+void skim_simd_defer(const skim_candidates *c, const skim_simd_running *run, skim_unit_hit *best,
+                     skim_unit_winner *winner);
 
 #endif /* SKIM_SIMD_KERNELS_H */
