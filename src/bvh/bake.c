@@ -271,29 +271,14 @@ static skim_status check_layout(const char *path, const unsigned char *base, uin
     return SKIM_OK;
 }
 
-/* NULL when every kept triangle has finite coordinates within
-   SKIM_COORDINATE_MAX and a normal that can be formed in float (the test
-   world.c applies before keeping a triangle), else why not. */
+/* NULL when every kept triangle passes skim_stored_triangle_problem. */
 static const char *first_bad_triangle(const skim_world *world)
 {
     for (uint32_t t = 0; t < world->triangle_count; ++t) {
-        float corner[3][3];
-        for (int v = 0; v < 3; ++v)
-            for (int axis = 0; axis < 3; ++axis) {
-                corner[v][axis] = world->vertex[v][axis][t];
-                if (!(fabsf(corner[v][axis]) <= SKIM_COORDINATE_MAX))
-                    return "a stored vertex is not finite or beyond SKIM_COORDINATE_MAX";
-            }
-        float ab[3], ac[3];
-        for (int axis = 0; axis < 3; ++axis) {
-            ab[axis] = corner[1][axis] - corner[0][axis];
-            ac[axis] = corner[2][axis] - corner[0][axis];
-        }
-        const float n[3] = { ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2],
-                             ab[0] * ac[1] - ab[1] * ac[0] };
-        const float length_sq = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
-        if (!(length_sq > 0.0f) || !isfinite(length_sq))
-            return "a stored triangle is degenerate (its normal cannot be formed)";
+        float lo[3], hi[3];
+        const char *problem = skim_stored_triangle_problem(world, t, lo, hi);
+        if (problem)
+            return problem;
     }
     return NULL;
 }
@@ -375,14 +360,23 @@ skim_status skim_world_load(const char *path, skim_world **out)
     world->mapping = mapping;
     world->mapping_size = size;
     /* The checksum proves the bytes are what some writer wrote, not that
-       they are triangles skim_world_create would have kept: a tool that
-       recomputes the checksum can store a NaN or 1e30 vertex, or a triangle
-       whose normal cannot be formed, and sweeps would then answer with
-       non-finite hits. One pass over the kept triangles refuses them. */
-    const char *bad = first_bad_triangle(world);
+       they are triangles skim_world_create would have kept, nor that the
+       tree is theirs: a tool that recomputes the checksum can store a NaN
+       or 1e30 vertex, a triangle whose normal cannot be formed (sweeps
+       would answer with non-finite hits), a child box smaller than its
+       triangles or a triangle in no leaf (sweeps would pass through it).
+       One pass over the tree and the triangles refuses them all. */
+    char why[160];
+    bool bad = false;
+    if (bvh) {
+        bad = !skim_bvh_check_geometry(world, nodes, h->node_count, h->root, why, sizeof why);
+    } else {
+        const char *problem = first_bad_triangle(world);
+        bad = problem != NULL;
+        if (bad)
+            snprintf(why, sizeof why, "%s", problem);
+    }
     if (bad) {
-        char why[160];
-        snprintf(why, sizeof why, "%s", bad);
         free(world);
         free(bvh);
         munmap(mapping, size);

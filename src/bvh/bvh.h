@@ -76,6 +76,19 @@ struct skim_bvh {
    any def->build_threads. */
 skim_status skim_bvh_build(skim_world *world, const skim_world_def *def);
 void        skim_bvh_destroy(skim_world *world);
+
+/* NULL when stored triangle t is one skim_world_create keeps (finite
+   coordinates within SKIM_COORDINATE_MAX, a normal that can be formed in
+   float), else why not; lo and hi receive its bounds. */
+const char *skim_stored_triangle_problem(const skim_world *world, uint32_t t, float lo[3],
+                                         float hi[3]);
+/* For a loaded tree that passed skim_bvh_validate: true when every
+   triangle is in exactly one leaf, every triangle passes
+   skim_stored_triangle_problem and every child box contains everything
+   below it (bvh_geometry_check.c); else false with why in reason. */
+bool        skim_bvh_check_geometry(const skim_world *world, const skim_bvh_node *nodes,
+                                    uint32_t node_count, uint32_t root, char *reason,
+                                    size_t reason_size);
 void        skim_bvh_add_stats(const skim_world *world, skim_world_stats *out);
 
 /* Checks a tree that came from a file: every reference in range, children

@@ -1,7 +1,8 @@
 /* Baked worlds: a saved then loaded world answers identically; every
    truncation and every single-byte corruption of a small bake is
    SKIM_ERROR_FORMAT; foreign files too; a file whose checksum is right but
-   whose tree is malformed is caught by the structural check. */
+   whose tree is malformed is caught by the structural check, and one
+   whose tree is not the tree of its triangles by the geometry check. */
 #include "bvh/bvh.h"
 #include "bvh_scenes.h"
 
@@ -230,6 +231,90 @@ Test(bvh_bake, resealed_malformed_trees_are_refused)
     write_all(bad, bytes, size);
     cr_assert_eq(skim_world_load(bad, &loaded), SKIM_ERROR_FORMAT);
     cr_assert(strstr(skim_last_error_message(), "version") != NULL);
+    remove(bad);
+    remove(path);
+    free(bytes);
+    skim_world_destroy(w);
+    skim_mesh_data_free(&data);
+}
+
+/* With a valid checksum and a sound structure, a tree that is not the tree
+   of its triangles is refused too: a child box moved off its triangles, a
+   triangle left out of every leaf, a triangle in two leaves. Each would
+   make sweeps pass through geometry without a word. */
+Test(bvh_bake, resealed_trees_that_lose_triangles_are_refused, .timeout = 60)
+{
+    skim_mesh_data data;
+    skim_world *w = small_world(&data);
+    char path[256], bad[256];
+    temp_path(path, sizeof path, "geom");
+    temp_path(bad, sizeof bad, "geombad");
+    cr_assert_eq(skim_world_save(w, path), SKIM_OK);
+    size_t size;
+    unsigned char *bytes = read_all(path, &size);
+    skim_world_stats stats;
+    skim_world_get_stats(w, &stats);
+    uint64_t nodes_offset;
+    memcpy(&nodes_offset, bytes + 128 + 3 * 24 + 8, 8);
+    static const int lo_row[3] = { SKIM_BVH_LO_X, SKIM_BVH_LO_Y, SKIM_BVH_LO_Z };
+    skim_world *loaded = NULL;
+    int refused = 0, leaves = 0;
+    for (uint32_t n = 0; n < stats.nodes; ++n) {
+        unsigned char *node = bytes + nodes_offset + (size_t)n * sizeof(skim_bvh_node);
+        uint8_t mask = node[offsetof(skim_bvh_node, child_mask)];
+        for (uint32_t slot = 0; slot < SKIM_BVH_WIDTH; ++slot) {
+            if (!((mask >> slot) & 1u))
+                continue;
+            /* The box's lower bound on one axis lifted to the node's top:
+               no triangle below it has a vertex that high on every axis. */
+            for (int axis = 0; axis < 3; ++axis) {
+                unsigned char *lo = node + offsetof(skim_bvh_node, bounds) + lo_row[axis] * SKIM_BVH_WIDTH + slot;
+                const unsigned char saved = *lo;
+                *lo = 255;
+                reseal(bytes, size);
+                write_all(bad, bytes, size);
+                *lo = saved;
+                skim_status status = skim_world_load(bad, &loaded);
+                cr_assert_eq(status, SKIM_ERROR_FORMAT, "node %u slot %u axis %d: box off its triangles accepted", n, slot, axis);
+                cr_assert(strstr(skim_last_error_message(), "box") != NULL, "%s", skim_last_error_message());
+                ++refused;
+            }
+            uint32_t ref;
+            unsigned char *child = node + offsetof(skim_bvh_node, child) + 4 * slot;
+            memcpy(&ref, child, 4);
+            if (!skim_bvh_is_leaf(ref))
+                continue;
+            ++leaves;
+            /* One triangle fewer (a leaf of one dropped from the tree):
+               that triangle is in no leaf. One more, where it fits: a
+               triangle in two leaves, or, at the end, past them all (the
+               structural check). */
+            const uint32_t first = skim_bvh_leaf_first(ref), count = skim_bvh_leaf_count(ref);
+            const uint32_t shorter = count > 1 ? skim_bvh_leaf_ref(first, count - 1) : SKIM_BVH_EMPTY_CHILD;
+            const uint8_t shorter_mask = count > 1 ? mask : (uint8_t)(mask & ~(1u << slot));
+            const uint32_t longer = skim_bvh_leaf_ref(first, count + 1);
+            for (int kind = 0; kind < (count < SKIM_BVH_MAX_LEAF ? 2 : 1); ++kind) {
+                memcpy(child, kind == 0 ? &shorter : &longer, 4);
+                if (kind == 0)
+                    node[offsetof(skim_bvh_node, child_mask)] = shorter_mask;
+                reseal(bytes, size);
+                write_all(bad, bytes, size);
+                memcpy(child, &ref, 4);
+                node[offsetof(skim_bvh_node, child_mask)] = mask;
+                skim_status status = skim_world_load(bad, &loaded);
+                cr_assert_eq(status, SKIM_ERROR_FORMAT, "node %u slot %u: leaf of %u made %s accepted", n, slot,
+                             count, kind == 0 ? "shorter" : "longer");
+                ++refused;
+            }
+        }
+    }
+    cr_assert_gt(leaves, 10, "too few leaves (%d) to mean anything", leaves);
+    /* The untouched file, resealed by the same code, loads. */
+    reseal(bytes, size);
+    write_all(bad, bytes, size);
+    cr_assert_eq(skim_world_load(bad, &loaded), SKIM_OK, "%s", skim_last_error_message());
+    skim_world_destroy(loaded);
+    cr_log_info("%d resealed faults refused", refused);
     remove(bad);
     remove(path);
     free(bytes);
