@@ -90,7 +90,7 @@ static void normal_toward_center(float t, const float delta[3], const float poin
 
 /* The point and normal of `feature` of the triangle `vertex` (unit space,
    relative to the start) at t, written into best with t and triangle. */
-static void finish_contact(const float vertex[3][3], int feature, float t, uint32_t triangle,
+static inline __attribute__((always_inline)) void finish_contact(const float vertex[3][3], int feature, float t, uint32_t triangle,
                            const float delta[3], skim_unit_hit *best)
 {
     /* Rouwé 2: the normalised front normal and the plane turned toward the
