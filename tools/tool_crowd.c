@@ -13,6 +13,9 @@
 #include <unistd.h>
 
 #define AGENT_RADIUS 16.0f
+/* The crowd's check lets two agents end at most 1e-4 of their touching
+   distance inside it; across, that distance is two radii. */
+#define CROSS_TOLERANCE (1e-4 * 2.0 * AGENT_RADIUS)
 #define WALK_SPEED 320.0f
 #define JUMP_HEIGHT 40.0f
 #define JUMP_CHANCE 0.05     /* per agent, each time it turns */
@@ -240,9 +243,17 @@ static void print_summary(const options *o, const figures *f)
         printf("  closest approach   not measured (agent-agent collisions off)\n");
     else if (isinf(f->closest))
         printf("  closest approach   no two agents ever came near\n");
+    else if (f->closest >= 0.0f)
+        printf("  closest approach   %.4f units between two agents' cylinders\n", f->closest);
+    else if (-f->closest <= CROSS_TOLERANCE)
+        printf("  closest approach   %.4f units between two agents' cylinders (an overlap within the\n"
+               "                     crowd's tolerance, 1e-4 of the touching distance: %.4f units)\n",
+               f->closest, CROSS_TOLERANCE);
     else
-        printf("  closest approach   %.4f units between two agents' cylinders%s\n", f->closest,
-               f->closest < 0.0f ? " (an overlap within the tolerance of 1e-4 of their radii)" : "");
+        printf("  closest approach   %.4f units between two agents' cylinders: deeper than 1e-4 of the\n"
+               "                     touching distance across (%.4f units), which the crowd allows only\n"
+               "                     along the agents' height (1e-4 of it) or between agents placed overlapping\n",
+               f->closest, CROSS_TOLERANCE);
     if (!o->world_only)
         printf("  held back          %.1f agents per frame kept at their start, %.1f shortened their move\n",
                f->blocked, f->shortened);

@@ -186,6 +186,20 @@ int main(int argc, char **argv)
             only = argv[++i];
         else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
             rounds = atoi(argv[++i]);
+        else {
+            const bool help = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
+            FILE *to = help ? stdout : stderr;
+            if (!help)
+                fprintf(to, "bench_embree: unknown option %s\n", argv[i]);
+            fputs("usage: bench_embree [--quick] [--only NAME] [--rounds R]\n"
+                  "  Casts bench_bvh's sweep queries both as skim_sweep (radius 16) and as zero-radius\n"
+                  "  Embree rays, alternating rounds, and prints one JSON line per scene.\n"
+                  "  --quick      smaller terrain and fewer queries\n"
+                  "  --only NAME  one scene: default, oa_dm1, oa_dm4_hull, terrain\n"
+                  "  --rounds R   alternating rounds (default 5)\n",
+                  to);
+            return help ? 0 : 2;
+        }
     }
     if (rounds < 1 || rounds > 1000) {
         fprintf(stderr, "bench_embree: bad --rounds\n");
