@@ -497,14 +497,18 @@ static inline __attribute__((always_inline)) void sweep_body(const skim_candidat
     k.dd = v3_dot(k.delta, k.delta);
     k.t_max = fw_set1(best->t > 1.0f ? best->t : 1.0f);
     k.bound = fw_set1(best->t);
-    double path_sq = 0.0;
+    /* In float: the box's own rounding (a few ulps of |D| t + 1) is far
+       inside the cull's margin of 1e-3 + 1e-5 L^2 (see cull_pass), and the
+       minima and maxima compile to branch-free instructions (this setup
+       runs on every call, four or more a move). */
+    float path_sq = 0.0f;
     for (int axis = 0; axis < 3; ++axis) {
-        const double reach = (double)delta[axis] * best->t;
-        k.box_lo[axis] = fw_set1((float)((reach < 0.0 ? reach : 0.0) - 1.0));
-        k.box_hi[axis] = fw_set1((float)((reach > 0.0 ? reach : 0.0) + 1.0));
+        const float reach = delta[axis] * best->t;
+        k.box_lo[axis] = fw_set1((reach < 0.0f ? reach : 0.0f) - 1.0f);
+        k.box_hi[axis] = fw_set1((reach > 0.0f ? reach : 0.0f) + 1.0f);
         path_sq += reach * reach;
     }
-    k.path_length = fw_set1((float)sqrt(path_sq));
+    k.path_length = fw_set1(sqrtf(path_sq));
     k.cull = cull_back_faces;
     k.zero_found = best->hit && best->t == 0.0f;
     k.zero_triangle = best->triangle;
