@@ -19,13 +19,24 @@ int main(int argc, char **argv)
 {
     const char *scene = "oa_dm1";
     int queries = 20000, rounds = 9;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--scene") == 0)
+    for (int i = 1; i < argc; i += 2) {
+        if (i + 1 < argc && strcmp(argv[i], "--scene") == 0)
             scene = argv[i + 1];
-        else if (strcmp(argv[i], "--queries") == 0)
+        else if (i + 1 < argc && strcmp(argv[i], "--queries") == 0)
             queries = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--rounds") == 0)
+        else if (i + 1 < argc && strcmp(argv[i], "--rounds") == 0)
             rounds = atoi(argv[i + 1]);
+        else {
+            const bool help = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
+            if (!help)
+                fprintf(stderr, "bench_sweep_path: unknown option or missing value: %s\n", argv[i]);
+            fputs("usage: bench_sweep_path [--scene default|oa_dm1|oa_dm4_hull|terrain] [--queries N]\n"
+                  "                        [--rounds R]\n"
+                  "  skim_sweep alone on bench_bvh's queries (default oa_dm1, 20000 queries, 9 rounds);\n"
+                  "  prints one JSON line with the median and best sweeps/s.\n",
+                  help ? stdout : stderr);
+            return help ? 0 : 2;
+        }
     }
     if (queries < 1 || rounds < 1 || rounds > 1000) {
         fprintf(stderr, "bench_sweep_path: bad --queries or --rounds\n");

@@ -78,6 +78,16 @@ static double run_sweeps(const skim_world *world, float radius, const query *que
 int main(int argc, char **argv)
 {
     bool human = argc > 1 && strcmp(argv[1], "--human") == 0;
+    if (argc > 2 || (argc == 2 && !human)) {
+        const bool help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
+        if (!help)
+            fprintf(stderr, "bench_sweep: unknown option: %s\n", argv[argc > 2 && human ? 2 : 1]);
+        fputs("usage: bench_sweep [--human]\n"
+              "  Sweeps spheres of radius 16 through the default scene, brute force and BVH,\n"
+              "  and prints JSON lines (--human: a readable summary instead).\n",
+              help ? stdout : stderr);
+        return help ? 0 : 2;
+    }
     int count = 20000;
     const float radius = 16.0f;
     if (skim_isa_status() != SKIM_OK) {

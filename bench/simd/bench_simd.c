@@ -72,6 +72,30 @@ static void record_sweep(const skim_candidates *c, const float delta[3], bool cu
     skim_simd_sweep_portable(c, delta, cull, best); /* every set gives the same bits */
 }
 
+/* Moves start each slide iteration from a new origin over one gather
+   (skim_sweep_candidates_from_fn): recorded as the re-based copy the
+   kernel's contract says it is equivalent to, bit for bit. */
+static void record_sweep_from(const skim_candidates *c, const float origin[3],
+                              const float delta[3], bool cull, skim_unit_hit *best)
+{
+    skim_candidates rebased;
+    skim_candidates_init(&rebased);
+    if (skim_candidates_reserve(&rebased, c->count) != SKIM_OK) {
+        fprintf(stderr, "bench_simd: out of memory\n");
+        exit(1);
+    }
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis)
+            for (uint32_t lane = 0; lane < c->count; ++lane)
+                rebased.vertex[v][axis][lane] = c->vertex[v][axis][lane] - origin[axis];
+    memcpy(rebased.triangle, c->triangle, c->count * sizeof(uint32_t));
+    memcpy(rebased.material, c->material, c->count * sizeof(uint16_t));
+    rebased.count = c->count;
+    skim_candidates_pad(&rebased);
+    record_sweep(&rebased, delta, cull, best);
+    skim_candidates_free(&rebased);
+}
+
 /* Players on the level's floors, 20 ticks of running at 320 u/s (16 units
    a tick at 20 Hz), turning now and then, jumping sometimes, with gravity,
    step-up and snap-down: what a game server asks for. */
@@ -83,7 +107,8 @@ static bool make_moves(workload *w, const char *level, int movers, int ticks)
         return false;
     snprintf(w->name, sizeof w->name, "moves:%s", level);
     recording = w;
-    const skim_kernel_set recorder = { .name = "recorder", .width = 4, .sweep = record_sweep };
+    const skim_kernel_set recorder = { .name = "recorder", .width = 4, .sweep = record_sweep,
+                                       .sweep_from = record_sweep_from };
     rng r = { 0x94d049bb133111ebull };
     skim_move_def def = skim_move_def_default();
     def.step_height = 18.0f;
@@ -322,13 +347,25 @@ int main(int argc, char **argv)
 {
     const char *only_workload = NULL, *only_set = NULL;
     long passes = 1;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--workload") == 0)
+    for (int i = 1; i < argc; i += 2) {
+        if (i + 1 < argc && strcmp(argv[i], "--workload") == 0)
             only_workload = argv[i + 1];
-        else if (strcmp(argv[i], "--set") == 0)
+        else if (i + 1 < argc && strcmp(argv[i], "--set") == 0)
             only_set = argv[i + 1];
-        else if (strcmp(argv[i], "--passes") == 0)
+        else if (i + 1 < argc && strcmp(argv[i], "--passes") == 0)
             passes = strtol(argv[i + 1], NULL, 10);
+        else {
+            const bool help = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
+            if (!help)
+                fprintf(stderr, "bench_simd: unknown option or missing value: %s\n", argv[i]);
+            fputs("usage: bench_simd [--workload NAME] [--set NAME] [--passes N]\n"
+                  "  Times every kernel set on recorded candidate buffers and prints JSON lines.\n"
+                  "  workloads: moves:oa_dm4_hull.obj moves:oa_dm1.obj moves:default\n"
+                  "             sweeps:oa_dm4_hull.obj sweeps:oa_dm1.obj sweeps:default full random\n"
+                  "  sets: reference portable neon sse41 avx2 avx512\n",
+                  help ? stdout : stderr);
+            return help ? 0 : 2;
+        }
     }
     static const char default_scenes[] = SKIM_DEFAULT_SCENES_DIR;
     if (!getenv("SKIM_SCENES_DIR") && default_scenes[0])
