@@ -271,7 +271,7 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
         }
         const uint32_t ref = stack_ref[top];
         if (skim_bvh_is_leaf(ref)) {
-            skim_path_gather_run(world, g, skim_bvh_leaf_first(ref), skim_bvh_leaf_count(ref),
+            skim_path_gather_run(world, g, skim_bvh_leaf_first(ref), skim_bvh_leaf_count(ref), limit,
                                  pending);
             if (pending->count >= FLUSH_AT)
                 flush(&s);
@@ -296,7 +296,7 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
                on the order triangles arrive in. */
             if (t <= SKIM_PATH_T_SLACK && skim_bvh_is_leaf(child)) {
                 skim_path_gather_run(world, g, skim_bvh_leaf_first(child),
-                                     skim_bvh_leaf_count(child), pending);
+                                     skim_bvh_leaf_count(child), limit, pending);
                 if (pending->count >= FLUSH_AT) {
                     flush(&s);
                     limit = best->t + SKIM_PATH_T_SLACK;

@@ -26,16 +26,16 @@
 #define SKIM_PATH_T_SLACK 1e-3f
 
 /* What the path gather needs, broadcast once per sweep: the start, the
-   ellipsoid transform and the sweep box; and, as scalars for the node
-   tests, the segment's slab-test terms (1/delta with +-1e30 for a zero or
-   denormal component, so no lane computes 0 * inf; reach = the sweep
-   box's margin per axis). */
+   ellipsoid transform, the sweep box, and the segment's slab-test terms
+   (1/delta with +-1e30 for a zero or denormal component, so no lane
+   computes 0 * inf; reach = the sweep box's margin per axis). */
 typedef struct skim_path_gather {
     simde__m128 start[3];
     simde__m128 to_unit[3][3];
     bool        diagonal; /* to_unit has exact zeros off its diagonal (no rotation) */
     simde__m128 box_min[3], box_max[3];
-    bool        swept;  /* false: a plain box gather (the box walk tests no segment) */
+    bool        swept;  /* false: a plain box gather (no segment test) */
+    simde__m128 inverse_delta[3], reach[3];
     uint64_t    material_mask;
     bool        all_materials;
     /* Scalars of the same segment, for the node tests. */
@@ -48,16 +48,13 @@ void skim_path_gather_init(skim_path_gather *g, const skim_ellipsoid_space *spac
                            const float start[3], const float delta[3], uint64_t material_mask);
 
 /* Appends to out the triangles of stored run [first, first + count) that
-   pass the material mask and whose bounding box overlaps the sweep box,
+   pass the material mask and whose bounding box, grown by the reach, the
+   segment enters at some t in [-SLACK, t_limit] (t_limit <= 1 + SLACK),
    moved to unit-sphere space relative to the start with exactly the
-   operations of the box gather (same bits). No per-triangle segment test:
-   the leaf's was made by its parent, and on oa_dm1 a triangle's own
-   removed one triangle in ten for more instructions than the kernel
-   spends on it (callgrind, instructions a sweep: 8531 with, 8359
-   without). The caller has reserved
+   operations of the box gather (same bits). The caller has reserved
    count + SKIM_MAX_PACKET_WIDTH lanes past out->count. */
 void skim_path_gather_run(const skim_world *world, const skim_path_gather *g, uint32_t first,
-                          uint32_t count, skim_candidates *out);
+                          uint32_t count, float t_limit, skim_candidates *out);
 
 /* The first contact of the sweep set up in g through world's BVH, in
    best (unit-sphere space), exactly what one kernel call over every
