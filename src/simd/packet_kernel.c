@@ -524,18 +524,24 @@ static inline __attribute__((always_inline)) void sweep_body(const skim_candidat
     }
     flush(&k, true);
 
-    /* Reduce the slots: lowest (t, triangle, lane), whatever the width. */
-    float t[SKIM_W], feature[SKIM_W];
-    uint32_t triangle[SKIM_W], lane[SKIM_W];
-    fw_store(t, k.best.t);
-    fw_store(feature, k.best.feature);
-    u32_store(triangle, k.best.triangle);
-    u32_store(lane, k.best.lane);
+    /* Reduce the slots: lowest (t, triangle, lane), whatever the width.
+       Only slots a lane of this call won (lane != 0) are offered: a slot
+       still holding the caller's hit (every slot, when the caller had
+       one) has nothing new, and skipping it in one mask costs less than
+       a branch per slot. */
     skim_simd_running run = skim_simd_running_start(best);
-    for (unsigned bits = mw_bits(k.best.found); bits; bits &= bits - 1) {
-        const unsigned i = (unsigned)__builtin_ctz(bits);
-        if (lane[i] != 0)
+    const unsigned won = mw_bits(mw_andnot(u32_eq(k.best.lane, u32_set1(0)), k.best.found));
+    if (won) {
+        float t[SKIM_W], feature[SKIM_W];
+        uint32_t triangle[SKIM_W], lane[SKIM_W];
+        fw_store(t, k.best.t);
+        fw_store(feature, k.best.feature);
+        u32_store(triangle, k.best.triangle);
+        u32_store(lane, k.best.lane);
+        for (unsigned bits = won; bits; bits &= bits - 1) {
+            const unsigned i = (unsigned)__builtin_ctz(bits);
             skim_simd_running_offer(&run, t[i], triangle[i], lane[i] - 1, (int)feature[i]);
+        }
     }
     if (winner)
         skim_simd_defer(c, &run, best, winner);
