@@ -15,6 +15,9 @@
 #include <omp.h>
 #include <string.h>
 
+/* Fewer movers than this move in index order: a sort would not pay. */
+#define SKIM_MOVE_ORDER_MIN 256
+
 skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_world *world,
                                  size_t count, const skim_ellipsoid *shapes,
                                  const skim_vec3 *positions, const skim_vec3 *displacements,
@@ -60,8 +63,16 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
     int64_t first_failure = INT64_MAX;
     skim_status failure = SKIM_OK;
     const int64_t n = (int64_t)count;
+    /* Movers near each other one after the other (move_order.c); without
+       the order's buffer, in index order: the same results either way. */
+    const uint32_t *order = NULL;
+    skim_move_scratch *caller = skim_move_thread_scratch();
+    if (count >= SKIM_MOVE_ORDER_MIN && caller &&
+        skim_move_order_movers(caller, world, count, positions))
+        order = caller->order_sorted;
 #pragma omp parallel for schedule(dynamic, 64)
-    for (int64_t i = 0; i < n; ++i) {
+    for (int64_t k = 0; k < n; ++k) {
+        const int64_t i = order ? (int64_t)order[k] : k;
         skim_status s = skim_move_run(kernels, world, &shapes[i], positions[i], displacements[i],
                                       def, &results[i]);
         if (s != SKIM_OK) {
