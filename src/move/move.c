@@ -487,6 +487,7 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
                                   space->to_world[2][i] * scratch->up[2];
         scratch->up_given = def->up;
         scratch->up_valid = true;
+        scratch->box_valid = false;
     }
     if (!(scratch->slope_degrees == def->max_slope_degrees)) {
         scratch->slope_degrees = def->max_slope_degrees;

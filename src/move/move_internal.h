@@ -144,6 +144,15 @@ typedef struct skim_move_scratch {
     skim_vec3 up_given;
     bool     up_valid;
     float    up[3], up_unit[3], up_unit_dir[3], up_grad[3];
+    /* The gather box's terms for the last shape, up, step_height and
+       snap_distance (move_gather.c): valid while box_valid (cleared with
+       up_valid) and box_step/box_snap are bitwise the def's. */
+    bool     box_valid;
+    float    box_step, box_snap;
+    double   box_radius;           /* the bounding radius */
+    double   box_margin;           /* radius * 1.001 */
+    double   box_above[3], box_below[3]; /* reach's growth along up and -up, per axis */
+    double   box_vertical_unit;    /* (2 step + snap) |up_unit| */
     float    slope_degrees;        /* NaN-free: 0 until set (0 is never valid) */
     float    cos_floor;
     /* A batch's mover order (move_order.c), on the calling thread's
