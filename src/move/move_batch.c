@@ -2,10 +2,13 @@
 
    Each mover is independent: it reads the shared, immutable world and
    writes only its own result, with its own thread's scratch buffers (no
-   allocation once they have grown). So any schedule gives the same results;
-   dynamic chunks of 64 balance movers that meet a lot of geometry against
-   movers in open space, and 64 results (2.5 KiB) per chunk keep two threads
-   off each other's cache lines except at the chunk edges. The kernels give
+   allocation once they have grown). So any schedule and any order give the
+   same results; dynamic chunks of 64 balance movers that meet a lot of
+   geometry against movers in open space. Large batches go in Morton order
+   (move_order.c): a chunk is 64 movers near each other, sharing BVH nodes
+   and triangles in cache, whose result slots are scattered; a slot is
+   written once per batch, so two threads meet on a slot's cache line at
+   most once, not back and forth. The kernels give
    bitwise the same hits at every SIMD width (DESIGN.md), and everything in
    src/move/ is plain scalar float code compiled without contraction, so the
    results are bitwise the same for any thread count and any kernel set but
