@@ -148,7 +148,8 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
     memset(result, 0, sizeof *result);
     ctx->pass = kind;
     ctx->pass_max_iterations = max_iterations;
-    skim_move_clear_exclusions(ctx);
+    if (ctx->excluded_count) /* (most passes exclude nothing: no call) */
+        skim_move_clear_exclusions(ctx);
     skim_move_planes planes;
     planes.count = 0;
     float remaining[3], original[3];
@@ -341,7 +342,8 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
         if (at_edge)
             break;
     }
-    skim_move_clear_exclusions(ctx);
+    if (ctx->excluded_count)
+        skim_move_clear_exclusions(ctx);
 }
 
 /* ---- validation ---- */
@@ -487,6 +489,7 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
                                   space->to_world[2][i] * scratch->up[2];
         scratch->up_given = def->up;
         scratch->up_valid = true;
+        scratch->box_valid = false;
     }
     if (!(scratch->slope_degrees == def->max_slope_degrees)) {
         scratch->slope_degrees = def->max_slope_degrees;

@@ -2,10 +2,13 @@
 
    Each mover is independent: it reads the shared, immutable world and
    writes only its own result, with its own thread's scratch buffers (no
-   allocation once they have grown). So any schedule gives the same results;
-   dynamic chunks of 64 balance movers that meet a lot of geometry against
-   movers in open space, and 64 results (2.5 KiB) per chunk keep two threads
-   off each other's cache lines except at the chunk edges. The kernels give
+   allocation once they have grown). So any schedule and any order give the
+   same results; dynamic chunks of 64 balance movers that meet a lot of
+   geometry against movers in open space. Large batches go in Morton order
+   (move_order.c): a chunk is 64 movers near each other, sharing BVH nodes
+   and triangles in cache, whose result slots are scattered; a slot is
+   written once per batch, so two threads meet on a slot's cache line at
+   most once, not back and forth. The kernels give
    bitwise the same hits at every SIMD width (DESIGN.md), and everything in
    src/move/ is plain scalar float code compiled without contraction, so the
    results are bitwise the same for any thread count and any kernel set but
@@ -14,6 +17,9 @@
 
 #include <omp.h>
 #include <string.h>
+
+/* Fewer movers than this move in index order: a sort would not pay. */
+#define SKIM_MOVE_ORDER_MIN 256
 
 skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_world *world,
                                  size_t count, const skim_ellipsoid *shapes,
@@ -60,8 +66,16 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
     int64_t first_failure = INT64_MAX;
     skim_status failure = SKIM_OK;
     const int64_t n = (int64_t)count;
+    /* Movers near each other one after the other (move_order.c); without
+       the order's buffer, in index order: the same results either way. */
+    const uint32_t *order = NULL;
+    skim_move_scratch *caller = skim_move_thread_scratch();
+    if (count >= SKIM_MOVE_ORDER_MIN && caller &&
+        skim_move_order_movers(caller, world, count, positions))
+        order = caller->order_sorted;
 #pragma omp parallel for schedule(dynamic, 64)
-    for (int64_t i = 0; i < n; ++i) {
+    for (int64_t k = 0; k < n; ++k) {
+        const int64_t i = order ? (int64_t)order[k] : k;
         skim_status s = skim_move_run(kernels, world, &shapes[i], positions[i], displacements[i],
                                       def, &results[i]);
         if (s != SKIM_OK) {

@@ -61,41 +61,65 @@ static float largest_coordinate(const skim_candidates *g)
     return out;
 }
 
+/* The box's terms that depend only on the shape, up, step_height and
+   snap_distance, kept in the scratch while those stay (a crowd moves one
+   shape with one def): the same double operations as before they were
+   kept, so the same box to the bit. */
+static void box_terms(const skim_move_ctx *ctx)
+{
+    skim_move_scratch *scratch = ctx->scratch;
+    const skim_move_def *def = ctx->def;
+    if (scratch->box_valid && memcmp(&scratch->box_step, &def->step_height, sizeof(float)) == 0 &&
+        memcmp(&scratch->box_snap, &def->snap_distance, sizeof(float)) == 0)
+        return;
+    const double radius = ctx->space->bounding_radius;
+    const double snap = (double)def->snap_distance, step = (double)def->step_height;
+    const double rise = step > snap ? step : snap;
+    for (int axis = 0; axis < 3; ++axis) {
+        /* (no libm fmax: a call per use) */
+        const double up = (double)ctx->up[axis];
+        scratch->box_above[axis] = up > 0.0 ? rise * up : -snap * up;
+        scratch->box_below[axis] = up > 0.0 ? snap * up : -rise * up;
+    }
+    scratch->box_radius = radius;
+    scratch->box_margin = radius * 1.001;
+    scratch->box_vertical_unit = (2.0 * step + snap) * sqrt((double)mv_dot(ctx->up_unit, ctx->up_unit));
+    scratch->box_step = def->step_height;
+    scratch->box_snap = def->snap_distance;
+    scratch->box_valid = true;
+}
+
 /* The gather with the box above for a given skin (unit space); the region
    the center may reach with everything it may touch gathered: the box less
    the radius and a sweep's look past its end. */
 static skim_status gather(skim_move_ctx *ctx, const skim_world *world, const float start[3],
                           double unit_path, float skin)
 {
-    const skim_move_def *def = ctx->def;
-    const skim_ellipsoid_space *space = ctx->space;
-    const double radius = space->bounding_radius;
+    const skim_move_scratch *scratch = ctx->scratch;
+    const double radius = scratch->box_radius;
     const double reach = radius * (unit_path + (double)SKIM_MOVE_PUSH_PER_MOVE + 4.0 * (double)skin);
-    const double snap = (double)def->snap_distance, step = (double)def->step_height;
-    const double rise = step > snap ? step : snap;
+    const double skin_radius = (double)skin * radius;
     float box_min[3], box_max[3];
     for (int axis = 0; axis < 3; ++axis) {
-        /* (no libm fmax: a call per use) */
-        const double up = (double)ctx->up[axis];
-        double above = reach + (up > 0.0 ? rise * up : -snap * up);
-        double below = reach + (up > 0.0 ? snap * up : -rise * up);
-        ctx->region_max[axis] = (float)(above - (double)skin * radius);
-        ctx->region_min[axis] = (float)-(below - (double)skin * radius);
-        above += radius * 1.001;
-        below += radius * 1.001;
+        double above = reach + scratch->box_above[axis];
+        double below = reach + scratch->box_below[axis];
+        ctx->region_max[axis] = (float)(above - skin_radius);
+        ctx->region_min[axis] = (float)-(below - skin_radius);
+        above += scratch->box_margin;
+        below += scratch->box_margin;
         above += 1e-4 * (fabs((double)start[axis]) + above) + 1e-3 * reach;
         below += 1e-4 * (fabs((double)start[axis]) + below) + 1e-3 * reach;
         box_min[axis] = (float)(start[axis] - below);
         box_max[axis] = (float)(start[axis] + above);
     }
-    return skim_gather_candidates(world, space, start, box_min, box_max,
-                                  def->query.material_mask, &ctx->scratch->gathered);
+    return skim_gather_candidates(world, ctx->space, start, box_min, box_max,
+                                  ctx->def->query.material_mask, &ctx->scratch->gathered);
 }
 
 skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const float start[3],
                              double unit_path)
 {
-    const skim_move_def *def = ctx->def;
+    box_terms(ctx);
     skim_status status = gather(ctx, world, start, unit_path, ctx->skin);
     if (status != SKIM_OK)
         return status;
@@ -115,23 +139,33 @@ skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const 
        path squared; a grazing contact's error is along the motion, not
        into the surface), and at most the 0.25 the def allows. With the
        default skin (0.01) this only matters past L ~ 2600 radii. */
-    double vertical_unit = (2.0 * (double)def->step_height + (double)def->snap_distance) *
-                           sqrt((double)mv_dot(ctx->up_unit, ctx->up_unit));
+    const double vertical_unit = ctx->scratch->box_vertical_unit;
     double magnitude = unit_path + vertical_unit > 1.0 ? unit_path + vertical_unit : 1.0;
     /* The world's bounds give a free upper bound on the gathered
        coordinates (|M^-1 v| <= |v| / smallest radius); only when that
        bound could raise the skin is the gathered buffer scanned, so the
        default skin never pays for the scan. */
-    double far_sq = 0.0;
     const float *lo = &world->bounds_min.x, *hi = &world->bounds_max.x;
+    double far[3], far_sum = 0.0;
     for (int axis = 0; axis < 3; ++axis) {
         const double above = fabs((double)hi[axis] - start[axis]),
                      below = fabs((double)lo[axis] - start[axis]);
-        const double d = above > below ? above : below;
-        far_sq += d * d;
+        far[axis] = above > below ? above : below;
+        far_sum += far[axis];
     }
-    double coordinate_bound = sqrt(far_sq) / (double)ctx->space->smallest_radius;
     const double roundoff = 64.0 * 0x1p-24;
+    const double smallest_radius = (double)ctx->space->smallest_radius;
+    /* First with the sum of the distances, which is at least their root
+       sum of squares (with a relative 1e-9 for its rounding): when even
+       that bound cannot raise the skin (the default skin on any level
+       under ~40,000 units), neither can the finer one, nor the scan, and
+       the skin stays as it is. */
+    const double coarse_bound = far_sum * (1.0 + 1e-9) / smallest_radius;
+    if (roundoff * (magnitude > coarse_bound ? magnitude : coarse_bound) + 1e-5 <=
+        (double)ctx->skin)
+        return SKIM_OK;
+    double coordinate_bound =
+        sqrt(far[0] * far[0] + far[1] * far[1] + far[2] * far[2]) / smallest_radius;
     if (roundoff * fmax(magnitude, coordinate_bound) + 1e-5 > (double)ctx->skin)
         magnitude = fmax(magnitude, fmin(coordinate_bound,
                                          (double)largest_coordinate(&ctx->scratch->gathered)));

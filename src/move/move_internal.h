@@ -144,8 +144,22 @@ typedef struct skim_move_scratch {
     skim_vec3 up_given;
     bool     up_valid;
     float    up[3], up_unit[3], up_unit_dir[3], up_grad[3];
+    /* The gather box's terms for the last shape, up, step_height and
+       snap_distance (move_gather.c): valid while box_valid (cleared with
+       up_valid) and box_step/box_snap are bitwise the def's. */
+    bool     box_valid;
+    float    box_step, box_snap;
+    double   box_radius;           /* the bounding radius */
+    double   box_margin;           /* radius * 1.001 */
+    double   box_above[3], box_below[3]; /* reach's growth along up and -up, per axis */
+    double   box_vertical_unit;    /* (2 step + snap) |up_unit| */
     float    slope_degrees;        /* NaN-free: 0 until set (0 is never valid) */
     float    cos_floor;
+    /* A batch's mover order (move_order.c), on the calling thread's
+       scratch: 4 * order_capacity words, order_sorted points into them. */
+    uint32_t *order;
+    size_t    order_capacity;
+    const uint32_t *order_sorted;
 } skim_move_scratch;
 
 /* The calling thread's scratch (never freed; bounded by the largest gather,
@@ -294,6 +308,12 @@ skim_status skim_move_check_mover(const skim_ellipsoid *shape, skim_vec3 positio
 /* The position and displacement half of skim_move_check_mover. */
 skim_status skim_move_check_motion(skim_vec3 position, skim_vec3 displacement, const char *who,
                                    size_t index, bool indexed);
+
+/* move_order.c: sorts a batch's movers along a Morton curve of their
+   positions in the world's bounds (scratch->order_sorted[i] is the i-th
+   mover to move). False when the order's buffer cannot grow. */
+bool skim_move_order_movers(skim_move_scratch *scratch, const skim_world *world, size_t count,
+                            const skim_vec3 *positions);
 
 /* move_batch.c: the batch with a named kernel set (tests compare sets in
    one process; skim_move_batch uses skim_kernels()). */

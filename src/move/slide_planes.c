@@ -78,7 +78,9 @@ bool skim_move_planes_retire(skim_move_planes *set, const float pos[3], float ga
             exclusion_changed = exclusion_changed || p->lane != UINT32_MAX;
             continue;
         }
-        set->plane[kept++] = *p;
+        if (kept != i) /* (the common case keeps every plane where it is) */
+            set->plane[kept] = *p;
+        kept++;
     }
     set->count = kept;
     return exclusion_changed;
