@@ -1,7 +1,9 @@
 /* skim_world_create / destroy / stats: validate the mesh, drop degenerate
    triangles (counted), and hand the rest to the accelerator. */
 #include "skim_internal.h"
-#include "bvh/bvh.h"
+#include "bvh/bvh_binary.h"
+
+#include <omp.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -35,18 +37,29 @@ static skim_status check_def(const skim_world_def *def)
     return SKIM_OK;
 }
 
+/* Whole-array checks written so the compiler vectorises them (no early
+   exit); only a mesh that fails is scanned again, for the first culprit's
+   message. The scalar loops with an exit per element were about a sixth
+   of a build's instructions together with the old copy pass. */
 static skim_status check_mesh(const skim_mesh *mesh)
 {
     if ((mesh->triangle_count > 0 && !mesh->indices) || (mesh->vertex_count > 0 && !mesh->positions))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "mesh: positions or indices are NULL");
     if (mesh->vertex_count > UINT32_MAX / 3 || mesh->triangle_count > UINT32_MAX / 3)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "mesh: counts overflow");
-    for (uint32_t i = 0; i < 3 * mesh->vertex_count; ++i)
+    const uint32_t coordinates = 3 * mesh->vertex_count, corners = 3 * mesh->triangle_count;
+    int bad_coordinate = 0;
+    for (uint32_t i = 0; i < coordinates; ++i)
+        bad_coordinate |= !(fabsf(mesh->positions[i]) <= SKIM_COORDINATE_MAX);
+    for (uint32_t i = 0; bad_coordinate && i < coordinates; ++i)
         if (!(fabsf(mesh->positions[i]) <= SKIM_COORDINATE_MAX))
             return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                              "mesh: vertex %u has coordinate %g: not finite or beyond %g", i / 3,
                              (double)mesh->positions[i], (double)SKIM_COORDINATE_MAX);
-    for (uint32_t i = 0; i < 3 * mesh->triangle_count; ++i)
+    int bad_index = 0;
+    for (uint32_t i = 0; i < corners; ++i)
+        bad_index |= mesh->indices[i] >= mesh->vertex_count;
+    for (uint32_t i = 0; bad_index && i < corners; ++i)
         if (mesh->indices[i] >= mesh->vertex_count)
             return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                              "mesh: triangle %u uses vertex %u but there are only %u vertices",
@@ -99,6 +112,184 @@ void skim_world_bind_storage(skim_world *world, void *block, uint32_t stride)
     world->material = (const uint16_t *)at;
 }
 
+/* Zeroes each array's lanes from count to its 64-byte-aligned end: the
+   padding a packet load past the last triangle may read, so it reads
+   finite numbers. The lanes below count are all written by the caller,
+   so the whole block need not be cleared first. */
+static void zero_padding(void *block, uint32_t stride, uint32_t count)
+{
+    char *at = block;
+    const size_t float_bytes = align64((size_t)stride * sizeof(float));
+    for (int array = 0; array < 9; ++array, at += float_bytes)
+        memset(at + (size_t)count * sizeof(float), 0, float_bytes - (size_t)count * sizeof(float));
+    const size_t index_bytes = align64((size_t)stride * sizeof(uint32_t));
+    memset(at + (size_t)count * sizeof(uint32_t), 0, index_bytes - (size_t)count * sizeof(uint32_t));
+    at += index_bytes;
+    const size_t material_bytes = align64((size_t)stride * sizeof(uint16_t));
+    memset(at + (size_t)count * sizeof(uint16_t), 0, material_bytes - (size_t)count * sizeof(uint16_t));
+}
+
+/* What a pass over (part of) the mesh kept: how many triangles, how many
+   it dropped, and the box of the kept ones. */
+typedef struct kept_triangles {
+    uint32_t kept, degenerate;
+    float    lo[3], hi[3];
+} kept_triangles;
+
+static void kept_clear(kept_triangles *k)
+{
+    *k = (kept_triangles){ .lo = { INFINITY, INFINITY, INFINITY }, .hi = { -INFINITY, -INFINITY, -INFINITY } };
+}
+
+static void corners_of(const skim_mesh *mesh, uint32_t t, const float *corner[3])
+{
+    for (int v = 0; v < 3; ++v)
+        corner[v] = mesh->positions + 3 * (size_t)mesh->indices[3 * (size_t)t + v];
+}
+
+/* Brute force: the kept triangles in mesh order straight into the world's
+   storage. Comparisons, not fminf (a library call): coordinates are
+   finite. */
+static void fill_storage(const skim_mesh *mesh, float degenerate_area, skim_world *world, kept_triangles *k)
+{
+    float *vertex[3][3];
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis)
+            vertex[v][axis] = (float *)world->vertex[v][axis];
+    uint32_t *index = (uint32_t *)world->triangle_index;
+    uint16_t *material = (uint16_t *)world->material;
+    kept_clear(k);
+    for (uint32_t t = 0; t < mesh->triangle_count; ++t) {
+        const float *corner[3];
+        corners_of(mesh, t, corner);
+        if (is_degenerate(corner[0], corner[1], corner[2], degenerate_area)) {
+            k->degenerate++;
+            continue;
+        }
+        for (int v = 0; v < 3; ++v)
+            for (int axis = 0; axis < 3; ++axis) {
+                float x = corner[v][axis];
+                vertex[v][axis][k->kept] = x;
+                k->lo[axis] = x < k->lo[axis] ? x : k->lo[axis];
+                k->hi[axis] = x > k->hi[axis] ? x : k->hi[axis];
+            }
+        index[k->kept] = t;
+        material[k->kept] = mesh->materials ? mesh->materials[t] : 0;
+        k->kept++;
+    }
+}
+
+/* BVH: the boxes of the kept triangles of [first, last) into prims, in
+   mesh order, each tagged with its mesh triangle index. The build reads
+   only these boxes; the triangles themselves are copied once, from the
+   mesh, into the final leaf order (skim_bvh_build). Before, they were
+   copied here into storage in mesh order, then boxed from there, then
+   reordered from there: one copy and one pass more. */
+static void box_triangles(const skim_mesh *mesh, float degenerate_area, uint32_t first, uint32_t last,
+                          skim_bvh_prim *prims, kept_triangles *k)
+{
+    kept_clear(k);
+    for (uint32_t t = first; t < last; ++t) {
+        const float *corner[3];
+        corners_of(mesh, t, corner);
+        if (is_degenerate(corner[0], corner[1], corner[2], degenerate_area)) {
+            k->degenerate++;
+            continue;
+        }
+        skim_bvh_prim *p = &prims[k->kept++];
+        for (int axis = 0; axis < 3; ++axis) {
+            float a = corner[0][axis], b = corner[1][axis], c = corner[2][axis];
+            float lo = a < b ? a : b, hi = a < b ? b : a;
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
+            p->lo[axis] = lo;
+            p->hi[axis] = hi;
+            k->lo[axis] = lo < k->lo[axis] ? lo : k->lo[axis];
+            k->hi[axis] = hi > k->hi[axis] ? hi : k->hi[axis];
+        }
+        memcpy(&p->lo[3], &t, sizeof t);
+        p->hi[3] = 0.0f;
+    }
+}
+
+enum { BOX_CHUNK = 1 << 16 };
+
+/* box_triangles over the whole mesh: in fixed chunks of BOX_CHUNK
+   triangles on threads when the mesh is large, each chunk's kept boxes
+   then moved down after those of the chunks before it. Which boxes end
+   where depends only on the mesh, never on the threads. */
+static bool box_mesh(const skim_mesh *mesh, float degenerate_area, int threads, skim_bvh_prim *prims,
+                     kept_triangles *total)
+{
+    const uint32_t n = mesh->triangle_count, chunks = (n + BOX_CHUNK - 1) / BOX_CHUNK;
+    kept_clear(total);
+    if (chunks <= 1 || threads <= 1) {
+        box_triangles(mesh, degenerate_area, 0, n, prims, total);
+        return true;
+    }
+    kept_triangles *part = malloc(chunks * sizeof *part);
+    if (!part)
+        return false;
+    #pragma omp parallel for schedule(static) num_threads(threads)
+    for (uint32_t c = 0; c < chunks; ++c) {
+        uint32_t first = c * BOX_CHUNK, last = n - first > BOX_CHUNK ? first + BOX_CHUNK : n;
+        box_triangles(mesh, degenerate_area, first, last, prims + first, &part[c]);
+    }
+    for (uint32_t c = 0; c < chunks; ++c) {
+        if (total->kept != c * BOX_CHUNK)
+            memmove(prims + total->kept, prims + (size_t)c * BOX_CHUNK, part[c].kept * sizeof *prims);
+        total->kept += part[c].kept;
+        total->degenerate += part[c].degenerate;
+        for (int axis = 0; axis < 3; ++axis) {
+            total->lo[axis] = part[c].lo[axis] < total->lo[axis] ? part[c].lo[axis] : total->lo[axis];
+            total->hi[axis] = part[c].hi[axis] > total->hi[axis] ? part[c].hi[axis] : total->hi[axis];
+        }
+    }
+    free(part);
+    return true;
+}
+
+static skim_status out_of_memory(const skim_mesh *mesh)
+{
+    return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_create: %u triangles", mesh->triangle_count);
+}
+
+/* Brute force: storage in mesh order. */
+static skim_status create_brute_force(const skim_mesh *mesh, const skim_world_def *def, skim_world *world,
+                                      kept_triangles *k)
+{
+    uint32_t stride = skim_world_stride(mesh->triangle_count);
+    void *storage = aligned_alloc(64, skim_world_storage_bytes(stride));
+    if (!storage)
+        return out_of_memory(mesh);
+    world->owned_storage = storage;
+    skim_world_bind_storage(world, storage, stride);
+    fill_storage(mesh, def->degenerate_area, world, k);
+    zero_padding(storage, stride, k->kept);
+    return SKIM_OK;
+}
+
+/* BVH: boxes first, then the build, which stores the triangles in leaf
+   order. */
+static skim_status create_bvh(const skim_mesh *mesh, const skim_world_def *def, skim_world *world,
+                              kept_triangles *k)
+{
+    int threads = def->build_threads > 0 ? def->build_threads : omp_get_max_threads();
+    size_t bytes = ((size_t)(mesh->triangle_count ? mesh->triangle_count : 1) * sizeof(skim_bvh_prim) + 63) / 64 * 64;
+    skim_bvh_prim *prims = aligned_alloc(64, bytes);
+    if (!prims || !box_mesh(mesh, def->degenerate_area, threads, prims, k)) {
+        free(prims);
+        return out_of_memory(mesh);
+    }
+    world->triangle_count = k->kept;
+    if (k->kept == 0) { /* nothing to build over: empty storage */
+        free(prims);
+        kept_triangles empty;
+        return create_brute_force(mesh, def, world, &empty);
+    }
+    return skim_bvh_build(world, mesh, prims, def); /* takes prims */
+}
+
 skim_status skim_world_create(const skim_mesh *mesh, const skim_world_def *def, skim_world **out)
 {
     if (!out)
@@ -116,62 +307,23 @@ skim_status skim_world_create(const skim_mesh *mesh, const skim_world_def *def, 
         return status;
 
     double started = seconds_now();
-    uint32_t stride = skim_world_stride(mesh->triangle_count);
-    size_t storage_bytes = skim_world_storage_bytes(stride);
     skim_world *world = calloc(1, sizeof *world);
-    void *storage = aligned_alloc(64, storage_bytes);
-    if (!world || !storage) {
-        free(world);
-        free(storage);
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_create: %u triangles",
-                         mesh->triangle_count);
-    }
-    /* Zero padding lanes: a packet load past the last triangle reads
-       finite numbers, never uninitialised memory. */
-    memset(storage, 0, storage_bytes);
-    world->owned_storage = storage;
-    skim_world_bind_storage(world, storage, stride);
-    float *vertex[3][3];
-    for (int v = 0; v < 3; ++v)
-        for (int axis = 0; axis < 3; ++axis)
-            vertex[v][axis] = (float *)world->vertex[v][axis];
-    uint32_t *index = (uint32_t *)world->triangle_index;
-    uint16_t *material = (uint16_t *)world->material;
-
-    uint32_t kept = 0;
-    float lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
-    for (uint32_t t = 0; t < mesh->triangle_count; ++t) {
-        const float *corner[3];
-        for (int v = 0; v < 3; ++v)
-            corner[v] = mesh->positions + 3 * (size_t)mesh->indices[3 * (size_t)t + v];
-        if (is_degenerate(corner[0], corner[1], corner[2], def->degenerate_area)) {
-            world->degenerate_count++;
-            continue;
-        }
-        for (int v = 0; v < 3; ++v)
-            for (int axis = 0; axis < 3; ++axis) {
-                float x = corner[v][axis];
-                vertex[v][axis][kept] = x;
-                lo[axis] = fminf(lo[axis], x);
-                hi[axis] = fmaxf(hi[axis], x);
-            }
-        index[kept] = t;
-        material[kept] = mesh->materials ? mesh->materials[t] : 0;
-        kept++;
-    }
-    world->triangle_count = kept;
+    if (!world)
+        return out_of_memory(mesh);
     world->accelerator = def->accelerator;
-    if (kept == 0)
-        lo[0] = lo[1] = lo[2] = hi[0] = hi[1] = hi[2] = 0.0f;
-    world->bounds_min = (skim_vec3){ lo[0], lo[1], lo[2] };
-    world->bounds_max = (skim_vec3){ hi[0], hi[1], hi[2] };
-    if (def->accelerator == SKIM_ACCELERATOR_BVH && kept > 0) {
-        status = skim_bvh_build(world, def);
-        if (status != SKIM_OK) {
-            skim_world_destroy(world);
-            return status;
-        }
+    kept_triangles k;
+    status = def->accelerator == SKIM_ACCELERATOR_BVH ? create_bvh(mesh, def, world, &k)
+                                                      : create_brute_force(mesh, def, world, &k);
+    if (status != SKIM_OK) {
+        skim_world_destroy(world);
+        return status;
     }
+    world->triangle_count = k.kept;
+    world->degenerate_count = k.degenerate;
+    if (k.kept == 0)
+        k.lo[0] = k.lo[1] = k.lo[2] = k.hi[0] = k.hi[1] = k.hi[2] = 0.0f;
+    world->bounds_min = (skim_vec3){ k.lo[0], k.lo[1], k.lo[2] };
+    world->bounds_max = (skim_vec3){ k.hi[0], k.hi[1], k.hi[2] };
     world->build_seconds = seconds_now() - started;
     *out = world;
     return SKIM_OK;

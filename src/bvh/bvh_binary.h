@@ -59,6 +59,12 @@ skim_status skim_bvh_build_binary(const skim_world *world, const skim_world_def 
 skim_status skim_bvh_build_binary_with(const skim_world *world, const skim_world_def *def,
                                        skim_bvh_split_method method, void *scratch, size_t scratch_bytes,
                                        skim_bvh_binary_tree *out);
+/* The same over prims[0, n) already boxed (ids as the caller chose them),
+   which it takes (64-byte aligned; freed with the tree, or here on
+   failure). */
+skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const skim_world_def *def,
+                                       skim_bvh_split_method method, void *scratch, size_t scratch_bytes,
+                                       skim_bvh_binary_tree *out);
 void        skim_bvh_binary_free(skim_bvh_binary_tree *tree);
 
 /* Collapses a binary tree into the 8-wide quantised nodes of bvh.h. */

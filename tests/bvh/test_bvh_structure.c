@@ -217,6 +217,40 @@ Test(bvh_structure, same_tree_for_any_thread_count, .timeout = 60)
     skim_mesh_data_free(&data);
 }
 
+/* Degenerate triangles scattered over several of world.c's box chunks
+   (65536 triangles): the kept ones are compacted in mesh order whatever
+   the thread count, and none of the dropped ones is stored. */
+Test(bvh_structure, same_tree_for_any_thread_count_with_degenerates, .timeout = 60)
+{
+    skim_mesh_data data;
+    cr_assert(scene_generate_terrain(260, 16.0f, 5, &data));
+    uint32_t dropped = 0;
+    for (uint32_t t = 7; t < data.triangle_count; t += 997 + t % 13, ++dropped)
+        data.indices[3 * t + 2] = data.indices[3 * t]; /* a repeated corner: zero area */
+    skim_mesh mesh = skim_mesh_data_view(&data);
+    skim_world *reference = build(&mesh, 1, 4);
+    cr_assert_eq(reference->degenerate_count, dropped);
+    cr_assert_eq(reference->triangle_count, data.triangle_count - dropped);
+    for (uint32_t i = 0; i < reference->triangle_count; ++i) {
+        uint32_t t = reference->triangle_index[i];
+        cr_assert_neq(data.indices[3 * t + 2], data.indices[3 * t], "stored triangle %u is degenerate", t);
+    }
+    check_tree(reference, 4);
+    for (int threads = 2; threads <= 3; ++threads) {
+        skim_world *w = build(&mesh, threads, 4);
+        cr_assert_eq(w->degenerate_count, dropped);
+        cr_assert_eq(w->bvh->node_count, reference->bvh->node_count);
+        cr_assert_eq(memcmp(w->bvh->nodes, reference->bvh->nodes,
+                            w->bvh->node_count * sizeof(skim_bvh_node)), 0, "nodes differ with %d threads", threads);
+        cr_assert_eq(memcmp(w->triangle_index, reference->triangle_index, w->stride * sizeof(uint32_t)), 0);
+        cr_assert_eq(memcmp(&w->bounds_min, &reference->bounds_min, sizeof w->bounds_min), 0);
+        cr_assert_eq(memcmp(&w->bounds_max, &reference->bounds_max, sizeof w->bounds_max), 0);
+        skim_world_destroy(w);
+    }
+    skim_world_destroy(reference);
+    skim_mesh_data_free(&data);
+}
+
 static void adversarial(const float *positions, uint32_t triangles)
 {
     uint32_t *indices = malloc(3 * sizeof(uint32_t) * triangles);
