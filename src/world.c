@@ -4,6 +4,7 @@
 #include "bvh/bvh_binary.h"
 
 #include <omp.h>
+#include <simde/x86/sse2.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -67,16 +68,31 @@ static skim_status check_mesh(const skim_mesh *mesh)
     return SKIM_OK;
 }
 
+/* A corner as (x, y, z, 0): an 8-byte and a 4-byte load, never past the
+   vertex (a 16-byte load of the last vertex would read past the array). */
+static inline simde__m128 load_corner(const float *p)
+{
+    simde__m128 xy = simde_mm_castpd_ps(simde_mm_load_sd((const double *)(const void *)p));
+    return simde_mm_movelh_ps(xy, simde_mm_load_ss(p + 2));
+}
+
 /* A triangle is degenerate when its area is <= the threshold or its normal
    cannot be formed in float (the kernels divide by |n|): such triangles
-   cannot be collided with meaningfully, so they are dropped and counted. */
-static bool is_degenerate(const float *a, const float *b, const float *c, float area_threshold)
+   cannot be collided with meaningfully, so they are dropped and counted.
+   The scalar formula's operations in its order, lane by lane: n = ab x ac
+   per component, then (n.x^2 + n.y^2) + n.z^2. */
+static inline bool is_degenerate(simde__m128 a, simde__m128 b, simde__m128 c, float area_threshold)
 {
-    float ab[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
-    float ac[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
-    float n[3] = { ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2],
-                   ab[0] * ac[1] - ab[1] * ac[0] };
-    float length_sq = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+    simde__m128 ab = simde_mm_sub_ps(b, a), ac = simde_mm_sub_ps(c, a);
+    simde__m128 ab_yzx = simde_mm_shuffle_ps(ab, ab, SIMDE_MM_SHUFFLE(3, 0, 2, 1));
+    simde__m128 ab_zxy = simde_mm_shuffle_ps(ab, ab, SIMDE_MM_SHUFFLE(3, 1, 0, 2));
+    simde__m128 ac_yzx = simde_mm_shuffle_ps(ac, ac, SIMDE_MM_SHUFFLE(3, 0, 2, 1));
+    simde__m128 ac_zxy = simde_mm_shuffle_ps(ac, ac, SIMDE_MM_SHUFFLE(3, 1, 0, 2));
+    simde__m128 n = simde_mm_sub_ps(simde_mm_mul_ps(ab_yzx, ac_zxy), simde_mm_mul_ps(ab_zxy, ac_yzx));
+    simde__m128 squares = simde_mm_mul_ps(n, n);
+    simde__m128 sum = simde_mm_add_ss(squares, simde_mm_shuffle_ps(squares, squares, SIMDE_MM_SHUFFLE(1, 1, 1, 1)));
+    sum = simde_mm_add_ss(sum, simde_mm_shuffle_ps(squares, squares, SIMDE_MM_SHUFFLE(2, 2, 2, 2)));
+    float length_sq = simde_mm_cvtss_f32(sum);
     if (!(length_sq > 0.0f) || !isfinite(length_sq))
         return true;
     return 0.5f * sqrtf(length_sq) <= area_threshold;
@@ -141,7 +157,7 @@ static void kept_clear(kept_triangles *k)
     *k = (kept_triangles){ .lo = { INFINITY, INFINITY, INFINITY }, .hi = { -INFINITY, -INFINITY, -INFINITY } };
 }
 
-static void corners_of(const skim_mesh *mesh, uint32_t t, const float *corner[3])
+static inline void corners_of(const skim_mesh *mesh, uint32_t t, const float *corner[3])
 {
     for (int v = 0; v < 3; ++v)
         corner[v] = mesh->positions + 3 * (size_t)mesh->indices[3 * (size_t)t + v];
@@ -162,7 +178,8 @@ static void fill_storage(const skim_mesh *mesh, float degenerate_area, skim_worl
     for (uint32_t t = 0; t < mesh->triangle_count; ++t) {
         const float *corner[3];
         corners_of(mesh, t, corner);
-        if (is_degenerate(corner[0], corner[1], corner[2], degenerate_area)) {
+        if (is_degenerate(load_corner(corner[0]), load_corner(corner[1]), load_corner(corner[2]),
+                          degenerate_area)) {
             k->degenerate++;
             continue;
         }
@@ -189,27 +206,33 @@ static void box_triangles(const skim_mesh *mesh, float degenerate_area, uint32_t
                           skim_bvh_prim *prims, kept_triangles *k)
 {
     kept_clear(k);
+    simde__m128 all_lo = simde_mm_set1_ps(INFINITY), all_hi = simde_mm_set1_ps(-INFINITY);
+    uint32_t kept = 0;
     for (uint32_t t = first; t < last; ++t) {
         const float *corner[3];
         corners_of(mesh, t, corner);
-        if (is_degenerate(corner[0], corner[1], corner[2], degenerate_area)) {
-            k->degenerate++;
+        simde__m128 a = load_corner(corner[0]), b = load_corner(corner[1]), c = load_corner(corner[2]);
+        if (is_degenerate(a, b, c, degenerate_area))
             continue;
-        }
-        skim_bvh_prim *p = &prims[k->kept++];
-        for (int axis = 0; axis < 3; ++axis) {
-            float a = corner[0][axis], b = corner[1][axis], c = corner[2][axis];
-            float lo = a < b ? a : b, hi = a < b ? b : a;
-            lo = c < lo ? c : lo;
-            hi = c > hi ? c : hi;
-            p->lo[axis] = lo;
-            p->hi[axis] = hi;
-            k->lo[axis] = lo < k->lo[axis] ? lo : k->lo[axis];
-            k->hi[axis] = hi > k->hi[axis] ? hi : k->hi[axis];
-        }
+        /* Lane 3 is 0 in all three corners: hi's stays 0, lo's takes the id. */
+        simde__m128 lo = simde_mm_min_ps(simde_mm_min_ps(a, b), c);
+        simde__m128 hi = simde_mm_max_ps(simde_mm_max_ps(a, b), c);
+        all_lo = simde_mm_min_ps(all_lo, lo);
+        all_hi = simde_mm_max_ps(all_hi, hi);
+        skim_bvh_prim *p = &prims[kept++];
+        simde_mm_store_ps(p->lo, lo);
+        simde_mm_store_ps(p->hi, hi);
         memcpy(&p->lo[3], &t, sizeof t);
-        p->hi[3] = 0.0f;
     }
+    float lo[4], hi[4];
+    simde_mm_storeu_ps(lo, all_lo);
+    simde_mm_storeu_ps(hi, all_hi);
+    for (int axis = 0; axis < 3; ++axis) {
+        k->lo[axis] = kept ? lo[axis] : INFINITY;
+        k->hi[axis] = kept ? hi[axis] : -INFINITY;
+    }
+    k->kept = kept;
+    k->degenerate = (last - first) - kept;
 }
 
 enum { BOX_CHUNK = 1 << 16 };

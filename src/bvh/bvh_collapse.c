@@ -132,6 +132,17 @@ typedef struct collapse_plan {
     uint8_t (*choice)[SKIM_BVH_WIDTH];/* 0: one root here; a: a roots left, k - a right */
 } collapse_plan;
 
+/* The costs of slot's best forests: those of its plan entry, or nothing
+   for a leaf. Leaves have no entry, so planning writes (and faults in)
+   the plan only at internal nodes: about half the slots it wrote before. */
+static const float no_cost[SKIM_BVH_WIDTH];
+
+static inline const float *plan_cost_of(const skim_bvh_binary_tree *tree, const collapse_plan *plan,
+                                        uint32_t slot)
+{
+    return tree->nodes[slot].count ? no_cost : plan->cost[slot];
+}
+
 /* Plans the subtree at slot and returns how many roots its forests can
    use at most: min(8, its leaves). A forest of more roots than that costs
    what one of exactly that many does, so only shares a <= the left's
@@ -141,19 +152,14 @@ static unsigned plan_subtree(const skim_bvh_binary_tree *tree, collapse_plan *pl
                              double root_area)
 {
     const skim_bvh_binary_node *node = &tree->nodes[slot];
+    if (node->count) /* a leaf: its forests cost nothing and it has no plan entry (plan_cost_of) */
+        return 1;
     float *cost = plan->cost[slot];
     uint8_t *choice = plan->choice[slot];
-    if (node->count) {
-        for (unsigned k = 0; k < SKIM_BVH_WIDTH; ++k) {
-            cost[k] = 0.0f;
-            choice[k] = 0;
-        }
-        return 1;
-    }
     unsigned left_roots = plan_subtree(tree, plan, node->first, root_area);
     unsigned right_roots = plan_subtree(tree, plan, node->right, root_area);
     unsigned roots = left_roots + right_roots < SKIM_BVH_WIDTH ? left_roots + right_roots : SKIM_BVH_WIDTH;
-    const float *left = plan->cost[node->first], *right = plan->cost[node->right];
+    const float *left = plan_cost_of(tree, plan, node->first), *right = plan_cost_of(tree, plan, node->right);
     /* split[k-1]: best cost with k roots shared between the two children. */
     float split[SKIM_BVH_WIDTH];
     uint8_t split_choice[SKIM_BVH_WIDTH];
@@ -195,8 +201,8 @@ static void expand_forest(const skim_bvh_binary_tree *tree, const collapse_plan 
                           unsigned k, uint32_t *roots, int *count)
 {
     const skim_bvh_binary_node *node = &tree->nodes[slot];
-    uint8_t a = plan->choice[slot][k - 1];
-    if (node->count || a == 0) {
+    uint8_t a = node->count ? 0 : plan->choice[slot][k - 1];
+    if (a == 0) {
         roots[(*count)++] = slot;
         return;
     }
@@ -214,7 +220,7 @@ static int wide_children(const skim_bvh_binary_tree *tree, const collapse_plan *
     int used = 0;
     uint8_t first_share = 1;
     float best = INFINITY;
-    const float *left = plan->cost[all[slot].first], *right = plan->cost[all[slot].right];
+    const float *left = plan_cost_of(tree, plan, all[slot].first), *right = plan_cost_of(tree, plan, all[slot].right);
     for (unsigned share = 1; share < SKIM_BVH_WIDTH; ++share)
         if (left[share - 1] + right[SKIM_BVH_WIDTH - share - 1] < best) {
             best = left[share - 1] + right[SKIM_BVH_WIDTH - share - 1];
