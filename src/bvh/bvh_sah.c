@@ -104,21 +104,20 @@ void skim_sah_range_of(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
 
 skim_sah_bin_map skim_sah_make_bin_map(const skim_sah_range *r, int bin_count)
 {
-    float lo[4], hi[4], scale[4] = { 0 };
-    simde_mm_storeu_ps(lo, r->centroid_lo);
-    simde_mm_storeu_ps(hi, r->centroid_hi);
-    for (int axis = 0; axis < 3; ++axis) {
-        float extent = hi[axis] - lo[axis];
-        /* Slightly under bin_count / extent so the largest centroid lands
-           in the last bin rather than one past it. */
-        scale[axis] = extent > 0.0f ? (float)bin_count * 0.99999f / extent : 0.0f;
-        if (!isfinite(scale[axis]))
-            scale[axis] = 0.0f;
-    }
-    lo[3] = 0.0f;
+    /* Per axis, slightly under bin_count / extent so the largest centroid
+       lands in the last bin rather than one past it; 0 where the centroids
+       do not spread or the scale would not be finite. One vector division
+       for the three axes (the same IEEE operations as the scalar
+       bin_count * 0.99999f / extent per axis, so the same bits). */
+    const simde__m128 xyz = simde_mm_castsi128_ps(simde_mm_set_epi32(0, -1, -1, -1));
+    simde__m128 extent = simde_mm_sub_ps(r->centroid_hi, r->centroid_lo);
+    simde__m128 scale = simde_mm_div_ps(simde_mm_set1_ps((float)bin_count * 0.99999f), extent);
+    simde__m128 magnitude = simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), scale);
+    simde__m128 usable = simde_mm_and_ps(simde_mm_cmpgt_ps(extent, simde_mm_setzero_ps()),
+                                         simde_mm_cmplt_ps(magnitude, simde_mm_set1_ps(infinity)));
     skim_sah_bin_map map = {
-        .offset = simde_mm_loadu_ps(lo),
-        .scale = simde_mm_loadu_ps(scale),
+        .offset = simde_mm_and_ps(r->centroid_lo, xyz),
+        .scale = simde_mm_and_ps(simde_mm_and_ps(scale, usable), xyz),
         .top = simde_mm_set1_ps((float)(bin_count - 1)),
         .bin_count = bin_count,
     };
