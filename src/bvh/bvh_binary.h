@@ -46,7 +46,7 @@ typedef struct skim_bvh_binary_tree {
     skim_bvh_binary_node *nodes; /* 2n - 1 slots, root at 0 */
     skim_bvh_prim        *prims; /* leaf order */
     uint32_t              prim_count;
-    uint32_t              internal_count, leaf_count, depth;
+    uint32_t              internal_count, leaf_count, depth; /* not by skim_bvh_build_binary_over */
     double                sah_cost; /* traversal 1 per node, 1 per triangle, relative to the root */
 } skim_bvh_binary_tree;
 
@@ -61,7 +61,9 @@ skim_status skim_bvh_build_binary_with(const skim_world *world, const skim_world
                                        skim_bvh_binary_tree *out);
 /* The same over prims[0, n) already boxed (ids as the caller chose them),
    which it takes (64-byte aligned; freed with the tree, or here on
-   failure). */
+   failure). The production build's path: it leaves internal_count,
+   leaf_count, depth and sah_cost 0 (a serial walk over every node, which
+   the collapse does not need: it counts the leaves as it plans). */
 skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const skim_world_def *def,
                                        skim_bvh_split_method method, void *scratch, size_t scratch_bytes,
                                        skim_bvh_binary_tree *out);

@@ -130,6 +130,7 @@ static const float NODE_VISIT_FLOOR = 0.02f;
 typedef struct collapse_plan {
     float   (*cost)[SKIM_BVH_WIDTH];  /* per binary slot */
     uint8_t (*choice)[SKIM_BVH_WIDTH];/* 0: one root here; a: a roots left, k - a right */
+    uint32_t leaves;                  /* of the binary tree, counted while planning */
 } collapse_plan;
 
 /* The costs of slot's best forests: those of its plan entry, or nothing
@@ -152,8 +153,10 @@ static unsigned plan_subtree(const skim_bvh_binary_tree *tree, collapse_plan *pl
                              double root_area)
 {
     const skim_bvh_binary_node *node = &tree->nodes[slot];
-    if (node->count) /* a leaf: its forests cost nothing and it has no plan entry (plan_cost_of) */
+    if (node->count) { /* a leaf: its forests cost nothing and it has no plan entry (plan_cost_of) */
+        plan->leaves++;
         return 1;
+    }
     float *cost = plan->cost[slot];
     uint8_t *choice = plan->choice[slot];
     unsigned left_roots = plan_subtree(tree, plan, node->first, root_area);
@@ -273,7 +276,7 @@ skim_status skim_bvh_collapse(const skim_bvh_binary_tree *tree, struct skim_bvh 
 {
     memset(out, 0, sizeof *out);
     const skim_bvh_binary_node *root = &tree->nodes[0];
-    out->binary_nodes = tree->internal_count + tree->leaf_count;
+    out->binary_nodes = 1;
     if (root->count) { /* the whole world is one leaf: no node at all */
         out->root = skim_bvh_leaf_ref(root->first, root->count);
         out->leaf_count = 1;
@@ -285,23 +288,26 @@ skim_status skim_bvh_collapse(const skim_bvh_binary_tree *tree, struct skim_bvh 
     root_area = root_area > 0.0 ? root_area : 1.0;
     size_t slots = 2 * (size_t)tree->prim_count - 1;
     collapse_plan plan = { .cost = malloc(slots * sizeof *plan.cost),
-                           .choice = malloc(slots * sizeof *plan.choice) };
+                           .choice = malloc(slots * sizeof *plan.choice), .leaves = 0 };
     if (!plan.cost || !plan.choice) {
         free(plan.cost);
         free(plan.choice);
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH collapse: plan for %zu slots", slots);
     }
     plan_subtree(tree, &plan, 0, root_area);
-    /* Every wide node consumes at least one binary internal node, so the
-       nodes are collapsed into room for that many (of which only the pages
-       written are ever touched), then moved to a block of their final size:
-       the statistics count what is allocated, and the larger block held
-       about three times the nodes' bytes. */
-    skim_bvh_node *room = malloc((size_t)tree->internal_count * sizeof *room);
+    /* A binary tree of L leaves has L - 1 internal nodes, and every wide
+       node consumes at least one of them, so the nodes are collapsed into
+       room for that many (of which only the pages written are ever
+       touched), then moved to a block of their final size: the statistics
+       count what is allocated, and the larger block held about three times
+       the nodes' bytes. */
+    const uint32_t internal_count = plan.leaves - 1;
+    out->binary_nodes = 2 * plan.leaves - 1;
+    skim_bvh_node *room = malloc((size_t)internal_count * sizeof *room);
     if (!room) {
         free(plan.cost);
         free(plan.choice);
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH collapse: %u nodes", tree->internal_count);
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH collapse: %u nodes", internal_count);
     }
     collapser c = { .tree = tree, .nodes = room, .root_area = root_area };
     out->root = collapse_node(&c, &plan, 0, 1);

@@ -426,7 +426,10 @@ skim_status skim_bvh_build_binary_with(const skim_world *world, const skim_world
         memcpy(&prims[i].lo[3], &i, sizeof i);
         prims[i].hi[3] = 0.0f;
     }
-    return skim_bvh_build_binary_over(prims, n, def, method, scratch, scratch_bytes, out);
+    skim_status status = skim_bvh_build_binary_over(prims, n, def, method, scratch, scratch_bytes, out);
+    if (status == SKIM_OK)
+        measure_binary(out);
+    return status;
 }
 
 skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const skim_world_def *def,
@@ -479,7 +482,6 @@ skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const s
         skim_bvh_binary_free(out);
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: %u triangles", n);
     }
-    measure_binary(out);
     return SKIM_OK;
 }
 
