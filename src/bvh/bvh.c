@@ -65,7 +65,9 @@ skim_status skim_bvh_build(skim_world *world, const skim_mesh *mesh, struct skim
     if (status == SKIM_OK) {
         store_in_leaf_order(world, mesh, &tree, block, stride, threads);
         block = NULL; /* the world's now */
-        status = skim_bvh_collapse(&tree, bvh);
+        /* The primitives are no longer needed: the collapse plans in their
+           pages, already faulted in, rather than in fresh ones. */
+        status = skim_bvh_collapse_with(&tree, tree.prims, (size_t)tree.prim_count * sizeof *tree.prims, bvh);
     }
     free(block);
     skim_bvh_binary_free(&tree);

@@ -71,6 +71,11 @@ void        skim_bvh_binary_free(skim_bvh_binary_tree *tree);
 
 /* Collapses a binary tree into the 8-wide quantised nodes of bvh.h. */
 skim_status skim_bvh_collapse(const skim_bvh_binary_tree *tree, struct skim_bvh *out);
+/* The same, planning in scratch (4-byte aligned, its pages already in
+   use, e.g. the tree's primitives once they are no longer needed) as far
+   as it holds the plan. */
+skim_status skim_bvh_collapse_with(const skim_bvh_binary_tree *tree, void *scratch, size_t scratch_bytes,
+                                   struct skim_bvh *out);
 
 /* Half the surface area of a box: the SAH's measure. */
 static inline float skim_bvh_half_area(const float lo[3], const float hi[3])
