@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Rewrites the world's triangle storage into block (64-byte aligned,
-   skim_world_storage_bytes(stride) long) in the order of tree->prims, so
-   every leaf is a contiguous run of the SoA arrays. The new arrays are
-   sized for the triangles kept: world.c sized the first ones before it
-   dropped the degenerate ones (216 of 9052 on oa_dm4_hull, a byte a
-   triangle). Only the padding lanes are zeroed; the loop writes the rest. */
-static void reorder_storage(skim_world *world, const skim_bvh_binary_tree *tree, void *block,
-                            uint32_t stride, int threads)
+/* Writes the mesh triangles the tree holds into block (64-byte aligned,
+   skim_world_storage_bytes(stride) long) in the order of tree->prims, whose
+   ids are mesh triangle indices, so every leaf is a contiguous run of the
+   SoA arrays. The triangles are read from the mesh itself, once: no copy
+   in mesh order first. Only the padding lanes are zeroed; the loop writes
+   the rest. */
+static void store_in_leaf_order(skim_world *world, const skim_mesh *mesh, const skim_bvh_binary_tree *tree,
+                                void *block, uint32_t stride, int threads)
 {
     const uint32_t n = world->triangle_count;
     size_t bytes = skim_world_storage_bytes(stride);
@@ -27,40 +27,47 @@ static void reorder_storage(skim_world *world, const skim_bvh_binary_tree *tree,
     memset(materials_end, 0, (size_t)((char *)block + bytes - materials_end));
     #pragma omp parallel for schedule(static) num_threads(threads) if(n >= 65536 && threads > 1)
     for (uint32_t i = 0; i < n; ++i) {
-        uint32_t from = skim_bvh_prim_id(&tree->prims[i]);
-        for (int v = 0; v < 3; ++v)
+        uint32_t t = skim_bvh_prim_id(&tree->prims[i]);
+        const uint32_t *corner = mesh->indices + 3 * (size_t)t;
+        for (int v = 0; v < 3; ++v) {
+            const float *position = mesh->positions + 3 * (size_t)corner[v];
             for (int axis = 0; axis < 3; ++axis)
-                ((float *)sorted.vertex[v][axis])[i] = world->vertex[v][axis][from];
-        ((uint32_t *)sorted.triangle_index)[i] = world->triangle_index[from];
-        ((uint16_t *)sorted.material)[i] = world->material[from];
+                ((float *)sorted.vertex[v][axis])[i] = position[axis];
+        }
+        ((uint32_t *)sorted.triangle_index)[i] = t;
+        ((uint16_t *)sorted.material)[i] = mesh->materials ? mesh->materials[t] : 0;
     }
     free(world->owned_storage);
     world->owned_storage = block;
     skim_world_bind_storage(world, block, stride);
 }
 
-skim_status skim_bvh_build(skim_world *world, const skim_world_def *def)
+skim_status skim_bvh_build(skim_world *world, const skim_mesh *mesh, struct skim_bvh_prim *prims,
+                           const skim_world_def *def)
 {
     struct skim_bvh *bvh = calloc(1, sizeof *bvh);
-    /* The reordered triangles' block, allocated first: it is also the
-       scratch of the binary build's large partitions (42 bytes a triangle
-       hold its 32), so its pages are faulted in once (terrain: 16k page
-       faults fewer). */
+    /* The triangles' block, allocated first: it is also the scratch of the
+       binary build's large partitions (42 bytes a triangle hold its 32),
+       so its pages are faulted in once (terrain: 16k page faults fewer). */
     const uint32_t stride = skim_world_stride(world->triangle_count);
     const size_t bytes = skim_world_storage_bytes(stride);
     void *block = aligned_alloc(64, bytes);
     if (!bvh || !block) {
         free(bvh);
         free(block);
+        free(prims);
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: %zu bytes of triangles", bytes);
     }
     skim_bvh_binary_tree tree;
     int threads = def->build_threads > 0 ? def->build_threads : omp_get_max_threads();
-    skim_status status = skim_bvh_build_binary_with(world, def, SKIM_BVH_SPLIT_BINNED, block, bytes, &tree);
+    skim_status status = skim_bvh_build_binary_over(prims, world->triangle_count, def, SKIM_BVH_SPLIT_BINNED,
+                                                    block, bytes, &tree);
     if (status == SKIM_OK) {
-        reorder_storage(world, &tree, block, stride, threads);
+        store_in_leaf_order(world, mesh, &tree, block, stride, threads);
         block = NULL; /* the world's now */
-        status = skim_bvh_collapse(&tree, bvh);
+        /* The primitives are no longer needed: the collapse plans in their
+           pages, already faulted in, rather than in fresh ones. */
+        status = skim_bvh_collapse_with(&tree, tree.prims, (size_t)tree.prim_count * sizeof *tree.prims, bvh);
     }
     free(block);
     skim_bvh_binary_free(&tree);

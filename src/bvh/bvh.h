@@ -71,10 +71,15 @@ struct skim_bvh {
     void    *owned_nodes;   /* NULL when the nodes live in a mapped file */
 };
 
-/* Builds world->bvh over world's triangles and reorders the world's
-   triangle storage into leaf order. The result is the same bit for bit for
-   any def->build_threads. */
-skim_status skim_bvh_build(skim_world *world, const skim_world_def *def);
+/* Builds world->bvh over the boxes prims[0, world->triangle_count) of the
+   mesh triangles world keeps (bvh_binary.h; each tagged with its mesh
+   triangle index) and stores those triangles, from the mesh, in leaf
+   order as world's storage. Takes prims (64-byte aligned; freed here,
+   also on failure). The result is the same bit for bit for any
+   def->build_threads. */
+struct skim_bvh_prim;
+skim_status skim_bvh_build(skim_world *world, const skim_mesh *mesh, struct skim_bvh_prim *prims,
+                           const skim_world_def *def);
 void        skim_bvh_destroy(skim_world *world);
 
 /* NULL when stored triangle t is one skim_world_create keeps (finite

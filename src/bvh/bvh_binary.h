@@ -46,7 +46,7 @@ typedef struct skim_bvh_binary_tree {
     skim_bvh_binary_node *nodes; /* 2n - 1 slots, root at 0 */
     skim_bvh_prim        *prims; /* leaf order */
     uint32_t              prim_count;
-    uint32_t              internal_count, leaf_count, depth;
+    uint32_t              internal_count, leaf_count, depth; /* not by skim_bvh_build_binary_over */
     double                sah_cost; /* traversal 1 per node, 1 per triangle, relative to the root */
 } skim_bvh_binary_tree;
 
@@ -59,10 +59,23 @@ skim_status skim_bvh_build_binary(const skim_world *world, const skim_world_def 
 skim_status skim_bvh_build_binary_with(const skim_world *world, const skim_world_def *def,
                                        skim_bvh_split_method method, void *scratch, size_t scratch_bytes,
                                        skim_bvh_binary_tree *out);
+/* The same over prims[0, n) already boxed (ids as the caller chose them),
+   which it takes (64-byte aligned; freed with the tree, or here on
+   failure). The production build's path: it leaves internal_count,
+   leaf_count, depth and sah_cost 0 (a serial walk over every node, which
+   the collapse does not need: it counts the leaves as it plans). */
+skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const skim_world_def *def,
+                                       skim_bvh_split_method method, void *scratch, size_t scratch_bytes,
+                                       skim_bvh_binary_tree *out);
 void        skim_bvh_binary_free(skim_bvh_binary_tree *tree);
 
 /* Collapses a binary tree into the 8-wide quantised nodes of bvh.h. */
 skim_status skim_bvh_collapse(const skim_bvh_binary_tree *tree, struct skim_bvh *out);
+/* The same, planning in scratch (4-byte aligned, its pages already in
+   use, e.g. the tree's primitives once they are no longer needed) as far
+   as it holds the plan. */
+skim_status skim_bvh_collapse_with(const skim_bvh_binary_tree *tree, void *scratch, size_t scratch_bytes,
+                                   struct skim_bvh *out);
 
 /* Half the surface area of a box: the SAH's measure. */
 static inline float skim_bvh_half_area(const float lo[3], const float hi[3])

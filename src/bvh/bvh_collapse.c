@@ -127,33 +127,86 @@ static void encode_bounds(skim_bvh_node *node, const skim_bvh_binary_node *const
    2-million-triangle terrain, whose nodes are already full, is unchanged. */
 static const float NODE_VISIT_FLOOR = 0.02f;
 
+/* The plan of one binary internal node: the costs of its best forests of
+   1..8 roots and how each shares its roots between the children, whose
+   entries it also names. Entries are numbered densely in the order they
+   are planned (post-order), so the plan occupies as many bytes as the
+   tree has internal nodes, wherever the build put their slots: indexed
+   by slot, it had been spread over the 2n - 1 slots' range, and on the
+   2-million-triangle terrain faulted in some 13,000 fresh pages. */
+typedef struct plan_entry {
+    float    cost[SKIM_BVH_WIDTH];
+    uint8_t  choice[SKIM_BVH_WIDTH]; /* 0: one root here; a: a roots left, k - a right */
+    uint32_t left, right;            /* the children's entries; NO_ENTRY for a leaf */
+} plan_entry;
+
+#define NO_ENTRY UINT32_MAX
+
 typedef struct collapse_plan {
-    float   (*cost)[SKIM_BVH_WIDTH];  /* per binary slot */
-    uint8_t (*choice)[SKIM_BVH_WIDTH];/* 0: one root here; a: a roots left, k - a right */
+    plan_entry *entries;
+    uint32_t    used, capacity;
+    plan_entry *owned;   /* entries when allocated here, else NULL (they are in the caller's scratch) */
+    uint32_t    limit;   /* most entries any tree of this size needs: its prim count - 1 */
+    uint32_t    leaves;  /* of the binary tree, counted while planning */
+    bool        out_of_memory;
 } collapse_plan;
 
-/* Plans the subtree at slot and returns how many roots its forests can
-   use at most: min(8, its leaves). A forest of more roots than that costs
-   what one of exactly that many does, so only shares a <= the left's
-   roots and k - a <= the right's are tried (most binary nodes are near
-   the leaves, where that is one or two shares instead of 28). */
+/* A new entry's index. Entries start in the caller's scratch when it has
+   room; a tree with more internal nodes than that moves them once to a
+   block for the most it can have. */
+static uint32_t plan_new_entry(collapse_plan *plan)
+{
+    if (plan->used == plan->capacity) {
+        plan_entry *more = malloc((size_t)plan->limit * sizeof *more);
+        if (!more) {
+            plan->out_of_memory = true;
+            return NO_ENTRY;
+        }
+        if (plan->used)
+            memcpy(more, plan->entries, (size_t)plan->used * sizeof *more);
+        free(plan->owned);
+        plan->entries = plan->owned = more;
+        plan->capacity = plan->limit;
+    }
+    return plan->used++;
+}
+
+/* The costs of a subtree's best forests: its entry's, or nothing for a
+   leaf (a leaf's forests cost nothing: it has no entry). */
+static const float no_cost[SKIM_BVH_WIDTH];
+
+static inline const float *plan_cost_of(const collapse_plan *plan, uint32_t entry)
+{
+    return entry == NO_ENTRY ? no_cost : plan->entries[entry].cost;
+}
+
+/* Plans the subtree at slot, sets *entry to its plan entry (NO_ENTRY for a
+   leaf) and returns how many roots its forests can use at most: min(8,
+   its leaves). A forest of more roots than that costs what one of exactly
+   that many does, so only shares a <= the left's roots and k - a <= the
+   right's are tried (most binary nodes are near the leaves, where that is
+   one or two shares instead of 28). */
 static unsigned plan_subtree(const skim_bvh_binary_tree *tree, collapse_plan *plan, uint32_t slot,
-                             double root_area)
+                             double root_area, uint32_t *entry)
 {
     const skim_bvh_binary_node *node = &tree->nodes[slot];
-    float *cost = plan->cost[slot];
-    uint8_t *choice = plan->choice[slot];
+    *entry = NO_ENTRY;
     if (node->count) {
-        for (unsigned k = 0; k < SKIM_BVH_WIDTH; ++k) {
-            cost[k] = 0.0f;
-            choice[k] = 0;
-        }
+        plan->leaves++;
         return 1;
     }
-    unsigned left_roots = plan_subtree(tree, plan, node->first, root_area);
-    unsigned right_roots = plan_subtree(tree, plan, node->right, root_area);
+    uint32_t left_entry, right_entry;
+    unsigned left_roots = plan_subtree(tree, plan, node->first, root_area, &left_entry);
+    unsigned right_roots = plan_subtree(tree, plan, node->right, root_area, &right_entry);
+    uint32_t mine = plan_new_entry(plan);
+    if (mine == NO_ENTRY)
+        return 1;
+    plan_entry *self = &plan->entries[mine];
+    self->left = left_entry;
+    self->right = right_entry;
+    *entry = mine;
     unsigned roots = left_roots + right_roots < SKIM_BVH_WIDTH ? left_roots + right_roots : SKIM_BVH_WIDTH;
-    const float *left = plan->cost[node->first], *right = plan->cost[node->right];
+    const float *left = plan_cost_of(plan, left_entry), *right = plan_cost_of(plan, right_entry);
     /* split[k-1]: best cost with k roots shared between the two children. */
     float split[SKIM_BVH_WIDTH];
     uint8_t split_choice[SKIM_BVH_WIDTH];
@@ -180,64 +233,71 @@ static unsigned plan_subtree(const skim_bvh_binary_tree *tree, collapse_plan *pl
                     split[SKIM_BVH_WIDTH - 1];
     for (unsigned k = 1; k <= SKIM_BVH_WIDTH; ++k) {
         if (k >= 2 && split[k - 1] < as_node) {
-            cost[k - 1] = split[k - 1];
-            choice[k - 1] = split_choice[k - 1];
+            self->cost[k - 1] = split[k - 1];
+            self->choice[k - 1] = split_choice[k - 1];
         } else {
-            cost[k - 1] = as_node;
-            choice[k - 1] = 0;
+            self->cost[k - 1] = as_node;
+            self->choice[k - 1] = 0;
         }
     }
     return roots;
 }
 
-/* Appends the roots of slot's best forest of at most k roots. */
-static void expand_forest(const skim_bvh_binary_tree *tree, const collapse_plan *plan, uint32_t slot,
-                          unsigned k, uint32_t *roots, int *count)
+/* A binary node and its plan entry. */
+typedef struct planned {
+    uint32_t slot, entry;
+} planned;
+
+/* Appends the roots of the best forest of at most k roots below at. */
+static void expand_forest(const skim_bvh_binary_tree *tree, const collapse_plan *plan, planned at,
+                          unsigned k, planned *roots, int *count)
 {
-    const skim_bvh_binary_node *node = &tree->nodes[slot];
-    uint8_t a = plan->choice[slot][k - 1];
-    if (node->count || a == 0) {
-        roots[(*count)++] = slot;
+    uint8_t a = at.entry == NO_ENTRY ? 0 : plan->entries[at.entry].choice[k - 1];
+    if (a == 0) {
+        roots[(*count)++] = at;
         return;
     }
-    expand_forest(tree, plan, node->first, a, roots, count);
-    expand_forest(tree, plan, node->right, k - a, roots, count);
+    const skim_bvh_binary_node *node = &tree->nodes[at.slot];
+    const plan_entry *e = &plan->entries[at.entry];
+    expand_forest(tree, plan, (planned){ node->first, e->left }, a, roots, count);
+    expand_forest(tree, plan, (planned){ node->right, e->right }, k - a, roots, count);
 }
 
-/* The binary slots that become the children of the wide node made for
-   binary internal node slot: the split of eight roots between its
-   children that plan_subtree's as_node was costed with. Returns how many. */
-static int wide_children(const skim_bvh_binary_tree *tree, const collapse_plan *plan, uint32_t slot,
-                         uint32_t slots[SKIM_BVH_WIDTH])
+/* The binary nodes that become the children of the wide node made for
+   binary internal node at: the split of eight roots between its children
+   that plan_subtree's as_node was costed with. Returns how many. */
+static int wide_children(const skim_bvh_binary_tree *tree, const collapse_plan *plan, planned at,
+                         planned children[SKIM_BVH_WIDTH])
 {
-    const skim_bvh_binary_node *all = tree->nodes;
+    const skim_bvh_binary_node *node = &tree->nodes[at.slot];
+    const plan_entry *e = &plan->entries[at.entry];
     int used = 0;
     uint8_t first_share = 1;
     float best = INFINITY;
-    const float *left = plan->cost[all[slot].first], *right = plan->cost[all[slot].right];
+    const float *left = plan_cost_of(plan, e->left), *right = plan_cost_of(plan, e->right);
     for (unsigned share = 1; share < SKIM_BVH_WIDTH; ++share)
         if (left[share - 1] + right[SKIM_BVH_WIDTH - share - 1] < best) {
             best = left[share - 1] + right[SKIM_BVH_WIDTH - share - 1];
             first_share = (uint8_t)share;
         }
-    expand_forest(tree, plan, all[slot].first, first_share, slots, &used);
-    expand_forest(tree, plan, all[slot].right, SKIM_BVH_WIDTH - first_share, slots, &used);
+    expand_forest(tree, plan, (planned){ node->first, e->left }, first_share, children, &used);
+    expand_forest(tree, plan, (planned){ node->right, e->right }, SKIM_BVH_WIDTH - first_share, children, &used);
     return used;
 }
 
-/* Makes the wide node for binary internal node slot, its children the best
+/* Makes the wide node for binary internal node at, its children the best
    forest of eight below it. */
-static uint32_t collapse_node(collapser *c, const collapse_plan *plan, uint32_t slot, uint32_t depth)
+static uint32_t collapse_node(collapser *c, const collapse_plan *plan, planned at, uint32_t depth)
 {
     const skim_bvh_binary_node *all = c->tree->nodes;
     uint32_t index = c->count++;
     c->depth = depth > c->depth ? depth : c->depth;
-    uint32_t slots[SKIM_BVH_WIDTH];
-    int used = wide_children(c->tree, plan, slot, slots);
+    planned children[SKIM_BVH_WIDTH];
+    int used = wide_children(c->tree, plan, at, children);
     const skim_bvh_binary_node *child[SKIM_BVH_WIDTH];
     for (int i = 0; i < used; ++i)
-        child[i] = &all[slots[i]];
-    const skim_bvh_binary_node *self = &all[slot];
+        child[i] = &all[children[i].slot];
+    const skim_bvh_binary_node *self = &all[at.slot];
     c->sah_cost += skim_bvh_half_area(self->lo, self->hi) / c->root_area;
 
     skim_bvh_node node;
@@ -256,7 +316,7 @@ static uint32_t collapse_node(collapser *c, const collapse_plan *plan, uint32_t 
             /* Children are numbered after their parent: depth-first
                pre-order, which keeps a subtree's nodes together in memory
                and lets the loader rule out cycles with one comparison. */
-            node.child[i] = collapse_node(c, plan, slots[i], depth + 1);
+            node.child[i] = collapse_node(c, plan, children[i], depth + 1);
         }
     }
     c->nodes[index] = node;
@@ -265,9 +325,15 @@ static uint32_t collapse_node(collapser *c, const collapse_plan *plan, uint32_t 
 
 skim_status skim_bvh_collapse(const skim_bvh_binary_tree *tree, struct skim_bvh *out)
 {
+    return skim_bvh_collapse_with(tree, NULL, 0, out);
+}
+
+skim_status skim_bvh_collapse_with(const skim_bvh_binary_tree *tree, void *scratch, size_t scratch_bytes,
+                                   struct skim_bvh *out)
+{
     memset(out, 0, sizeof *out);
     const skim_bvh_binary_node *root = &tree->nodes[0];
-    out->binary_nodes = tree->internal_count + tree->leaf_count;
+    out->binary_nodes = 1;
     if (root->count) { /* the whole world is one leaf: no node at all */
         out->root = skim_bvh_leaf_ref(root->first, root->count);
         out->leaf_count = 1;
@@ -277,30 +343,34 @@ skim_status skim_bvh_collapse(const skim_bvh_binary_tree *tree, struct skim_bvh 
     }
     double root_area = skim_bvh_half_area(root->lo, root->hi);
     root_area = root_area > 0.0 ? root_area : 1.0;
-    size_t slots = 2 * (size_t)tree->prim_count - 1;
-    collapse_plan plan = { .cost = malloc(slots * sizeof *plan.cost),
-                           .choice = malloc(slots * sizeof *plan.choice) };
-    if (!plan.cost || !plan.choice) {
-        free(plan.cost);
-        free(plan.choice);
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH collapse: plan for %zu slots", slots);
+    collapse_plan plan = { .limit = tree->prim_count - 1 };
+    if (scratch && scratch_bytes / sizeof(plan_entry) > 0) {
+        plan.entries = scratch;
+        plan.capacity = (uint32_t)(scratch_bytes / sizeof(plan_entry) < plan.limit
+                                       ? scratch_bytes / sizeof(plan_entry) : plan.limit);
     }
-    plan_subtree(tree, &plan, 0, root_area);
-    /* Every wide node consumes at least one binary internal node, so the
-       nodes are collapsed into room for that many (of which only the pages
-       written are ever touched), then moved to a block of their final size:
-       the statistics count what is allocated, and the larger block held
-       about three times the nodes' bytes. */
-    skim_bvh_node *room = malloc((size_t)tree->internal_count * sizeof *room);
+    uint32_t root_entry;
+    plan_subtree(tree, &plan, 0, root_area, &root_entry);
+    if (plan.out_of_memory) {
+        free(plan.owned);
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH collapse: plan for %u internal nodes", plan.limit);
+    }
+    /* A binary tree of L leaves has L - 1 internal nodes, and every wide
+       node consumes at least one of them, so the nodes are collapsed into
+       room for that many (of which only the pages written are ever
+       touched), then moved to a block of their final size: the statistics
+       count what is allocated, and the larger block held about three times
+       the nodes' bytes. */
+    const uint32_t internal_count = plan.leaves - 1;
+    out->binary_nodes = 2 * plan.leaves - 1;
+    skim_bvh_node *room = malloc((size_t)internal_count * sizeof *room);
     if (!room) {
-        free(plan.cost);
-        free(plan.choice);
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH collapse: %u nodes", tree->internal_count);
+        free(plan.owned);
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH collapse: %u nodes", internal_count);
     }
     collapser c = { .tree = tree, .nodes = room, .root_area = root_area };
-    out->root = collapse_node(&c, &plan, 0, 1);
-    free(plan.cost);
-    free(plan.choice);
+    out->root = collapse_node(&c, &plan, (planned){ 0, root_entry }, 1);
+    free(plan.owned);
     skim_bvh_node *nodes = aligned_alloc(64, ((size_t)c.count * sizeof *nodes + 63) / 64 * 64);
     if (!nodes) {
         free(room);

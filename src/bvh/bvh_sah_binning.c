@@ -145,7 +145,41 @@ static void bin_range(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
     const simde__m128i axis_base = simde_mm_set_epi32(0, 2 * AXIS_BYTES + FIRST_BIN_BYTES,
                                                       AXIS_BYTES + FIRST_BIN_BYTES, FIRST_BIN_BYTES);
     char *base = (char *)b;
-    for (uint32_t i = begin; i < end; ++i) {
+    uint32_t i = begin;
+#if defined(SKIM_SAH_AVX2)
+    /* Two primitives at a time: their centroids side by side in one
+       256-bit register, so the bin arithmetic (bin_of's subtract,
+       multiply, clamps and truncation, then the offsets) is done once
+       for both; lane for lane the same operations as bin_of, and the
+       bins are updated in the same order, so the bins are the same.
+       About a fifth fewer instructions a primitive. */
+    const simde__m256 offset = simde_mm256_set_m128(map->offset, map->offset),
+                      scale = simde_mm256_set_m128(map->scale, map->scale),
+                      top = simde_mm256_set_m128(map->top, map->top);
+    const simde__m256i bases = simde_mm256_set_m128i(axis_base, axis_base);
+    const simde__m256 xyz = simde_mm256_castsi256_ps(simde_mm256_set_epi32(0, -1, -1, -1, 0, -1, -1, -1));
+    const simde__m256 negate_hi = simde_mm256_setr_m128(simde_mm_setzero_ps(), simde_mm_set1_ps(-0.0f));
+    for (; i + 1 < end; i += 2) {
+        simde__m256 first = simde_mm256_load_ps((const float *)(const void *)&prims[i]);
+        simde__m256 second = simde_mm256_load_ps((const float *)(const void *)&prims[i + 1]);
+        simde__m256 los = simde_mm256_permute2f128_ps(first, second, 0x20);
+        simde__m256 his = simde_mm256_permute2f128_ps(first, second, 0x31);
+        simde__m256 centroids = simde_mm256_add_ps(simde_mm256_and_ps(los, xyz), his);
+        simde__m256 t = simde_mm256_mul_ps(simde_mm256_sub_ps(centroids, offset), scale);
+        t = simde_mm256_min_ps(simde_mm256_max_ps(t, simde_mm256_setzero_ps()), top);
+        simde__m256i at = simde_mm256_add_epi32(simde_mm256_slli_epi32(simde_mm256_cvttps_epi32(t), 6), bases);
+        simde__m128i at_first = simde_mm256_castsi256_si128(at), at_second = simde_mm256_extracti128_si256(at, 1);
+        bin_box box = { simde_mm256_xor_ps(first, negate_hi) };
+        bin_extend(base + (uint32_t)simde_mm_cvtsi128_si32(at_first), box);
+        bin_extend(base + (uint32_t)simde_mm_extract_epi32(at_first, 1), box);
+        bin_extend(base + (uint32_t)simde_mm_extract_epi32(at_first, 2), box);
+        box.both = simde_mm256_xor_ps(second, negate_hi);
+        bin_extend(base + (uint32_t)simde_mm_cvtsi128_si32(at_second), box);
+        bin_extend(base + (uint32_t)simde_mm_extract_epi32(at_second, 1), box);
+        bin_extend(base + (uint32_t)simde_mm_extract_epi32(at_second, 2), box);
+    }
+#endif
+    for (; i < end; ++i) {
         bin_box box;
         simde__m128 centroid = load_for_binning(&prims[i], &box);
         simde__m128i at = simde_mm_add_epi32(simde_mm_slli_epi32(bin_of(map, centroid), 6), axis_base);

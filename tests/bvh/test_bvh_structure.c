@@ -217,6 +217,75 @@ Test(bvh_structure, same_tree_for_any_thread_count, .timeout = 60)
     skim_mesh_data_free(&data);
 }
 
+/* Degenerate triangles scattered over several of world.c's box chunks
+   (65536 triangles): the kept ones are compacted in mesh order whatever
+   the thread count, and none of the dropped ones is stored. */
+Test(bvh_structure, same_tree_for_any_thread_count_with_degenerates, .timeout = 60)
+{
+    skim_mesh_data data;
+    cr_assert(scene_generate_terrain(260, 16.0f, 5, &data));
+    uint32_t dropped = 0;
+    for (uint32_t t = 7; t < data.triangle_count; t += 997 + t % 13, ++dropped)
+        data.indices[3 * t + 2] = data.indices[3 * t]; /* a repeated corner: zero area */
+    skim_mesh mesh = skim_mesh_data_view(&data);
+    skim_world *reference = build(&mesh, 1, 4);
+    cr_assert_eq(reference->degenerate_count, dropped);
+    cr_assert_eq(reference->triangle_count, data.triangle_count - dropped);
+    for (uint32_t i = 0; i < reference->triangle_count; ++i) {
+        uint32_t t = reference->triangle_index[i];
+        cr_assert_neq(data.indices[3 * t + 2], data.indices[3 * t], "stored triangle %u is degenerate", t);
+    }
+    check_tree(reference, 4);
+    for (int threads = 2; threads <= 3; ++threads) {
+        skim_world *w = build(&mesh, threads, 4);
+        cr_assert_eq(w->degenerate_count, dropped);
+        cr_assert_eq(w->bvh->node_count, reference->bvh->node_count);
+        cr_assert_eq(memcmp(w->bvh->nodes, reference->bvh->nodes,
+                            w->bvh->node_count * sizeof(skim_bvh_node)), 0, "nodes differ with %d threads", threads);
+        cr_assert_eq(memcmp(w->triangle_index, reference->triangle_index, w->stride * sizeof(uint32_t)), 0);
+        cr_assert_eq(memcmp(&w->bounds_min, &reference->bounds_min, sizeof w->bounds_min), 0);
+        cr_assert_eq(memcmp(&w->bounds_max, &reference->bounds_max, sizeof w->bounds_max), 0);
+        skim_world_destroy(w);
+    }
+    skim_world_destroy(reference);
+    skim_mesh_data_free(&data);
+}
+
+/* The collapse plans in the caller's scratch as far as it holds the plan
+   and then moves it to a block of its own: the wide tree is the same
+   whatever the scratch (none, too small, ample), here with one triangle a
+   leaf, the most internal nodes a tree can have. */
+Test(bvh_structure, collapse_same_whatever_its_scratch)
+{
+    skim_mesh_data data;
+    cr_assert(scene_generate_terrain(40, 16.0f, 9, &data));
+    skim_mesh mesh = skim_mesh_data_view(&data);
+    skim_world *w = build(&mesh, 1, 1);
+    skim_world_def def = skim_world_def_default();
+    def.max_leaf_triangles = 1;
+    def.build_threads = 1;
+    skim_bvh_binary_tree tree;
+    cr_assert_eq(skim_bvh_build_binary(w, &def, SKIM_BVH_SPLIT_BINNED, &tree), SKIM_OK);
+    struct skim_bvh reference;
+    cr_assert_eq(skim_bvh_collapse(&tree, &reference), SKIM_OK);
+    const size_t sizes[] = { 7 * 48, 1000 * 48, (size_t)tree.prim_count * 48 };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+        void *scratch = malloc(sizes[i]);
+        struct skim_bvh b;
+        cr_assert_eq(skim_bvh_collapse_with(&tree, scratch, sizes[i], &b), SKIM_OK);
+        cr_assert_eq(b.node_count, reference.node_count);
+        cr_assert_eq(b.binary_nodes, reference.binary_nodes);
+        cr_assert_eq(memcmp(b.nodes, reference.nodes, b.node_count * sizeof *b.nodes), 0,
+                     "scratch of %zu bytes", sizes[i]);
+        free(b.owned_nodes);
+        free(scratch);
+    }
+    free(reference.owned_nodes);
+    skim_bvh_binary_free(&tree);
+    skim_world_destroy(w);
+    skim_mesh_data_free(&data);
+}
+
 static void adversarial(const float *positions, uint32_t triangles)
 {
     uint32_t *indices = malloc(3 * sizeof(uint32_t) * triangles);
