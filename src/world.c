@@ -72,7 +72,9 @@ static skim_status check_mesh(const skim_mesh *mesh)
    vertex (a 16-byte load of the last vertex would read past the array). */
 static inline simde__m128 load_corner(const float *p)
 {
-    simde__m128 xy = simde_mm_castpd_ps(simde_mm_load_sd((const double *)(const void *)p));
+    /* movq through an unaligned 64-bit type: positions are only 4-byte
+       aligned (a double load of them is undefined, and UBSan says so). */
+    simde__m128 xy = simde_mm_castsi128_ps(simde_mm_loadl_epi64((const simde__m128i *)(const void *)p));
     return simde_mm_movelh_ps(xy, simde_mm_load_ss(p + 2));
 }
 
