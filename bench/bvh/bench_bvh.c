@@ -306,6 +306,18 @@ int main(int argc, char **argv)
             bvh_only = true;
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = argv[++i];
+        else {
+            const bool help = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
+            if (!help)
+                fprintf(stderr, "bench_bvh: unknown option or missing value: %s\n", argv[i]);
+            fputs("usage: bench_bvh [--quick] [--only NAME] [--bvh-only]\n"
+                  "  Builds, sweeps and loads each scene and prints JSON lines (bvh_build, bvh_sweep,\n"
+                  "  bvh_load). NAME: default, oa_dm1, oa_dm4_hull, terrain (the levels are read from\n"
+                  "  SKIM_SCENES_DIR, else ../shared/scenes). --quick shrinks the terrain and the query\n"
+                  "  counts; --bvh-only skips brute force and the yardstick, for profilers.\n",
+                  help ? stdout : stderr);
+            return help ? 0 : 2;
+        }
     }
     bench_for_each_scene("bvh_build", only, quick, bench_scene_run, NULL);
     return 0;
