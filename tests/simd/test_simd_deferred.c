@@ -28,7 +28,9 @@ static skim_sweep_candidates_deferred_fn set_sweep_deferred(const char *name)
 static void candidates_slice(skim_candidates *dst, const skim_candidates *src, uint32_t from,
                              uint32_t to)
 {
-    if (skim_candidates_reserve(dst, to - from) != SKIM_OK)
+    /* At least one packet, so an empty slice still has arrays (memcpy of
+       zero bytes from or to NULL is undefined). */
+    if (skim_candidates_reserve(dst, to - from + 1) != SKIM_OK)
         abort();
     for (int v = 0; v < 3; ++v)
         for (int axis = 0; axis < 3; ++axis)
