@@ -185,6 +185,10 @@ uint32_t skim_world_stride(uint32_t triangle_count);
 size_t   skim_world_storage_bytes(uint32_t stride);
 /* Points world's arrays into block (64-byte aligned, skim_world_storage_bytes long). */
 void     skim_world_bind_storage(skim_world *world, void *block, uint32_t stride);
+/* Zeroes block's lanes from count to each array's 64-byte-aligned end (the
+   padding a packet load past the last triangle may read); the lanes below
+   count are the caller's to write. */
+void     skim_world_zero_padding(void *block, uint32_t stride, uint32_t count);
 
 /* Calls visit(ctx, first, count) for every run of triangles in storage order
    whose bounds may overlap the box [box_min, box_max] (world space).

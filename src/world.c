@@ -130,11 +130,10 @@ void skim_world_bind_storage(skim_world *world, void *block, uint32_t stride)
     world->material = (const uint16_t *)at;
 }
 
-/* Zeroes each array's lanes from count to its 64-byte-aligned end: the
-   padding a packet load past the last triangle may read, so it reads
-   finite numbers. The lanes below count are all written by the caller,
-   so the whole block need not be cleared first. */
-static void zero_padding(void *block, uint32_t stride, uint32_t count)
+/* So a packet load past the last triangle reads finite numbers. The lanes
+   below count are all written by the caller, so the whole block need not
+   be cleared first. */
+void skim_world_zero_padding(void *block, uint32_t stride, uint32_t count)
 {
     char *at = block;
     const size_t float_bytes = align64((size_t)stride * sizeof(float));
@@ -279,18 +278,27 @@ static skim_status out_of_memory(const skim_mesh *mesh)
     return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_create: %u triangles", mesh->triangle_count);
 }
 
+/* The world's own storage for stride lanes, its arrays bound. */
+static void *new_storage(skim_world *world, uint32_t stride)
+{
+    void *storage = aligned_alloc(64, skim_world_storage_bytes(stride));
+    if (storage) {
+        world->owned_storage = storage;
+        skim_world_bind_storage(world, storage, stride);
+    }
+    return storage;
+}
+
 /* Brute force: storage in mesh order. */
 static skim_status create_brute_force(const skim_mesh *mesh, const skim_world_def *def, skim_world *world,
                                       kept_triangles *k)
 {
-    uint32_t stride = skim_world_stride(mesh->triangle_count);
-    void *storage = aligned_alloc(64, skim_world_storage_bytes(stride));
+    const uint32_t stride = skim_world_stride(mesh->triangle_count);
+    void *storage = new_storage(world, stride);
     if (!storage)
         return out_of_memory(mesh);
-    world->owned_storage = storage;
-    skim_world_bind_storage(world, storage, stride);
     fill_storage(mesh, def->degenerate_area, world, k);
-    zero_padding(storage, stride, k->kept);
+    skim_world_zero_padding(storage, stride, k->kept);
     return SKIM_OK;
 }
 
@@ -307,10 +315,13 @@ static skim_status create_bvh(const skim_mesh *mesh, const skim_world_def *def, 
         return out_of_memory(mesh);
     }
     world->triangle_count = k->kept;
-    if (k->kept == 0) { /* nothing to build over: empty storage */
+    if (k->kept == 0) { /* nothing to build over: empty storage, no tree */
         free(prims);
-        kept_triangles empty;
-        return create_brute_force(mesh, def, world, &empty);
+        void *storage = new_storage(world, skim_world_stride(0));
+        if (!storage)
+            return out_of_memory(mesh);
+        skim_world_zero_padding(storage, skim_world_stride(0), 0);
+        return SKIM_OK;
     }
     return skim_bvh_build(world, mesh, prims, def); /* takes prims */
 }

@@ -25,6 +25,7 @@
 #include "bvh/bvh_binary.h"
 #include "bench_workload.h"
 #include "swept_sweep.h"
+#include "../bench_usage.h"
 
 #include <math.h>
 #include <omp.h>
@@ -307,16 +308,12 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = argv[++i];
         else {
-            const bool help = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
-            if (!help)
-                fprintf(stderr, "bench_bvh: unknown option or missing value: %s\n", argv[i]);
-            fputs("usage: bench_bvh [--quick] [--only NAME] [--bvh-only]\n"
-                  "  Builds, sweeps and loads each scene and prints JSON lines (bvh_build, bvh_sweep,\n"
-                  "  bvh_load). NAME: default, oa_dm1, oa_dm4_hull, terrain (the levels are read from\n"
-                  "  SKIM_SCENES_DIR, else ../shared/scenes). --quick shrinks the terrain and the query\n"
-                  "  counts; --bvh-only skips brute force and the yardstick, for profilers.\n",
-                  help ? stdout : stderr);
-            return help ? 0 : 2;
+            return bench_usage("bench_bvh", argv[i],
+                               "usage: bench_bvh [--quick] [--only NAME] [--bvh-only]\n"
+                               "  Builds, sweeps and loads each scene and prints JSON lines (bvh_build, bvh_sweep,\n"
+                               "  bvh_load). NAME: default, oa_dm1, oa_dm4_hull, terrain (the levels are read from\n"
+                               "  SKIM_SCENES_DIR, else ../shared/scenes). --quick shrinks the terrain and the query\n"
+                               "  counts; --bvh-only skips brute force and the yardstick, for profilers.\n");
         }
     }
     bench_for_each_scene("bvh_build", only, quick, bench_scene_run, NULL);

@@ -18,6 +18,7 @@
 
    Usage: bench_embree [--quick] [--only NAME] [--rounds R] */
 #include "bench_workload.h"
+#include "../bench_usage.h"
 
 #include <embree3/rtcore.h>
 #include <stdio.h>
@@ -187,18 +188,13 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
             rounds = atoi(argv[++i]);
         else {
-            const bool help = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
-            FILE *to = help ? stdout : stderr;
-            if (!help)
-                fprintf(to, "bench_embree: unknown option %s\n", argv[i]);
-            fputs("usage: bench_embree [--quick] [--only NAME] [--rounds R]\n"
-                  "  Casts bench_bvh's sweep queries both as skim_sweep (radius 16) and as zero-radius\n"
-                  "  Embree rays, alternating rounds, and prints one JSON line per scene.\n"
-                  "  --quick      smaller terrain and fewer queries\n"
-                  "  --only NAME  one scene: default, oa_dm1, oa_dm4_hull, terrain\n"
-                  "  --rounds R   alternating rounds (default 5)\n",
-                  to);
-            return help ? 0 : 2;
+            return bench_usage("bench_embree", argv[i],
+                               "usage: bench_embree [--quick] [--only NAME] [--rounds R]\n"
+                               "  Casts bench_bvh's sweep queries both as skim_sweep (radius 16) and as zero-radius\n"
+                               "  Embree rays, alternating rounds, and prints one JSON line per scene.\n"
+                               "  --quick      smaller terrain and fewer queries\n"
+                               "  --only NAME  one scene: default, oa_dm1, oa_dm4_hull, terrain\n"
+                               "  --rounds R   alternating rounds (default 5)\n");
         }
     }
     if (rounds < 1 || rounds > 1000) {

@@ -10,6 +10,7 @@
    Usage: bench_sweep_path [--scene default|oa_dm1|oa_dm4_hull|terrain]
                            [--queries N] [--rounds R] */
 #include "bench_workload.h"
+#include "../bench_usage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,15 +28,11 @@ int main(int argc, char **argv)
         else if (i + 1 < argc && strcmp(argv[i], "--rounds") == 0)
             rounds = atoi(argv[i + 1]);
         else {
-            const bool help = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
-            if (!help)
-                fprintf(stderr, "bench_sweep_path: unknown option or missing value: %s\n", argv[i]);
-            fputs("usage: bench_sweep_path [--scene default|oa_dm1|oa_dm4_hull|terrain] [--queries N]\n"
-                  "                        [--rounds R]\n"
-                  "  skim_sweep alone on bench_bvh's queries (default oa_dm1, 20000 queries, 9 rounds);\n"
-                  "  prints one JSON line with the median and best sweeps/s.\n",
-                  help ? stdout : stderr);
-            return help ? 0 : 2;
+            return bench_usage("bench_sweep_path", argv[i],
+                               "usage: bench_sweep_path [--scene default|oa_dm1|oa_dm4_hull|terrain] [--queries N]\n"
+                               "                        [--rounds R]\n"
+                               "  skim_sweep alone on bench_bvh's queries (default oa_dm1, 20000 queries, 9 rounds);\n"
+                               "  prints one JSON line with the median and best sweeps/s.\n");
         }
     }
     if (queries < 1 || rounds < 1 || rounds > 1000) {

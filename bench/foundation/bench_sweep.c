@@ -7,6 +7,7 @@
    displacements up to 32 radii in random directions, as a server's movers
    produce them. Output: JSON lines on stdout; with --human a readable summary
    on stdout instead. */
+#include "../bench_usage.h"
 #include <skim/skim.h>
 
 #include <math.h>
@@ -79,14 +80,10 @@ int main(int argc, char **argv)
 {
     bool human = argc > 1 && strcmp(argv[1], "--human") == 0;
     if (argc > 2 || (argc == 2 && !human)) {
-        const bool help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
-        if (!help)
-            fprintf(stderr, "bench_sweep: unknown option: %s\n", argv[argc > 2 && human ? 2 : 1]);
-        fputs("usage: bench_sweep [--human]\n"
-              "  Sweeps spheres of radius 16 through the default scene, brute force and BVH,\n"
-              "  and prints JSON lines (--human: a readable summary instead).\n",
-              help ? stdout : stderr);
-        return help ? 0 : 2;
+        return bench_usage("bench_sweep", argv[argc > 2 && human ? 2 : 1],
+                           "usage: bench_sweep [--human]\n"
+                           "  Sweeps spheres of radius 16 through the default scene, brute force and BVH,\n"
+                           "  and prints JSON lines (--human: a readable summary instead).\n");
     }
     int count = 20000;
     const float radius = 16.0f;

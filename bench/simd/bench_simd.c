@@ -26,6 +26,7 @@
    With --set, only that set runs, N passes, no timing rounds (for valgrind). */
 #include "simd_cases.h"
 #include "simd_scene.h"
+#include "../bench_usage.h"
 
 #include <time.h>
 
@@ -355,16 +356,12 @@ int main(int argc, char **argv)
         else if (i + 1 < argc && strcmp(argv[i], "--passes") == 0)
             passes = strtol(argv[i + 1], NULL, 10);
         else {
-            const bool help = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
-            if (!help)
-                fprintf(stderr, "bench_simd: unknown option or missing value: %s\n", argv[i]);
-            fputs("usage: bench_simd [--workload NAME] [--set NAME] [--passes N]\n"
-                  "  Times every kernel set on recorded candidate buffers and prints JSON lines.\n"
-                  "  workloads: moves:oa_dm4_hull.obj moves:oa_dm1.obj moves:default\n"
-                  "             sweeps:oa_dm4_hull.obj sweeps:oa_dm1.obj sweeps:default full random\n"
-                  "  sets: reference portable neon sse41 avx2 avx512\n",
-                  help ? stdout : stderr);
-            return help ? 0 : 2;
+            return bench_usage("bench_simd", argv[i],
+                               "usage: bench_simd [--workload NAME] [--set NAME] [--passes N]\n"
+                               "  Times every kernel set on recorded candidate buffers and prints JSON lines.\n"
+                               "  workloads: moves:oa_dm4_hull.obj moves:oa_dm1.obj moves:default\n"
+                               "             sweeps:oa_dm4_hull.obj sweeps:oa_dm1.obj sweeps:default full random\n"
+                               "  sets: reference portable neon sse41 avx2 avx512\n");
         }
     }
     static const char default_scenes[] = SKIM_DEFAULT_SCENES_DIR;

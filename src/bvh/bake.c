@@ -275,8 +275,7 @@ static skim_status check_layout(const char *path, const unsigned char *base, uin
 static const char *first_bad_triangle(const skim_world *world)
 {
     for (uint32_t t = 0; t < world->triangle_count; ++t) {
-        float lo[3], hi[3];
-        const char *problem = skim_stored_triangle_problem(world, t, lo, hi);
+        const char *problem = skim_stored_triangle_problem(world, t);
         if (problem)
             return problem;
     }

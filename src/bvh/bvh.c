@@ -16,15 +16,9 @@ static void store_in_leaf_order(skim_world *world, const skim_mesh *mesh, const 
                                 void *block, uint32_t stride, int threads)
 {
     const uint32_t n = world->triangle_count;
-    size_t bytes = skim_world_storage_bytes(stride);
     skim_world sorted = { 0 };
     skim_world_bind_storage(&sorted, block, stride);
-    for (int v = 0; v < 3; ++v)
-        for (int axis = 0; axis < 3; ++axis)
-            memset((float *)sorted.vertex[v][axis] + n, 0, (stride - n) * sizeof(float));
-    memset((uint32_t *)sorted.triangle_index + n, 0, (stride - n) * sizeof(uint32_t));
-    char *materials_end = (char *)(uint16_t *)sorted.material + (size_t)n * sizeof(uint16_t);
-    memset(materials_end, 0, (size_t)((char *)block + bytes - materials_end));
+    skim_world_zero_padding(block, stride, n);
     #pragma omp parallel for schedule(static) num_threads(threads) if(n >= 65536 && threads > 1)
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t t = skim_bvh_prim_id(&tree->prims[i]);

@@ -14,6 +14,8 @@
 
 #include "../skim_internal.h"
 
+#include <string.h>
+
 #define SKIM_BVH_WIDTH 8u
 
 /* A child reference. Bit 31 set: a leaf, bits 4..30 its first triangle in
@@ -51,6 +53,18 @@ typedef struct skim_bvh_node {
     uint32_t child[SKIM_BVH_WIDTH];
 } skim_bvh_node;
 
+/* 2^e as a double, exactly, for e in the node exponents' range (and its
+   negation): ldexp without the library call. The builder quantises child
+   boxes with it and the loader's geometry check dequantises them with it,
+   so both use the same exact arithmetic. */
+static inline double skim_bvh_power_of_two(int e)
+{
+    uint64_t bits = (uint64_t)(e + 1023) << 52;
+    double value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
 /* Exponents are clamped to this range so 2^-exponent stays a normal float. */
 #define SKIM_BVH_MIN_EXPONENT (-100)
 #define SKIM_BVH_MAX_EXPONENT 125
@@ -84,9 +98,8 @@ void        skim_bvh_destroy(skim_world *world);
 
 /* NULL when stored triangle t is one skim_world_create keeps (finite
    coordinates within SKIM_COORDINATE_MAX, a normal that can be formed in
-   float), else why not; lo and hi receive its bounds. */
-const char *skim_stored_triangle_problem(const skim_world *world, uint32_t t, float lo[3],
-                                         float hi[3]);
+   float), else why not. */
+const char *skim_stored_triangle_problem(const skim_world *world, uint32_t t);
 /* For a loaded tree that passed skim_bvh_validate: true when every
    triangle is in exactly one leaf, every triangle passes
    skim_stored_triangle_problem and every child box contains everything

@@ -17,16 +17,6 @@ typedef struct collapser {
     double         sah_cost;
 } collapser;
 
-/* 2^e as a double, exactly, for e in the normal range (the exponents here
-   are within -100..125): ldexp without the library call. */
-static inline double power_of_two(int e)
-{
-    uint64_t bits = (uint64_t)(e + 1023) << 52;
-    double value;
-    memcpy(&value, &bits, sizeof value);
-    return value;
-}
-
 /* The smallest power of two 2^e with 255 * 2^e >= extent, so 8-bit offsets
    from the node's lower corner reach its upper corner. The first guess is
    the binary exponent of extent / 255; exact comparisons settle it. */
@@ -42,9 +32,9 @@ static int grid_exponent(double extent)
         e = SKIM_BVH_MIN_EXPONENT;
     if (e > SKIM_BVH_MAX_EXPONENT)
         e = SKIM_BVH_MAX_EXPONENT;
-    while (e < SKIM_BVH_MAX_EXPONENT && 255.0 * power_of_two(e) < extent)
+    while (e < SKIM_BVH_MAX_EXPONENT && 255.0 * skim_bvh_power_of_two(e) < extent)
         ++e;
-    while (e > SKIM_BVH_MIN_EXPONENT && 255.0 * power_of_two(e - 1) >= extent)
+    while (e > SKIM_BVH_MIN_EXPONENT && 255.0 * skim_bvh_power_of_two(e - 1) >= extent)
         --e;
     return e;
 }
@@ -90,7 +80,7 @@ static void encode_bounds(skim_bvh_node *node, const skim_bvh_binary_node *const
         int e = grid_exponent((double)hi[axis] - (double)lo[axis]);
         node->origin[axis] = lo[axis];
         node->exponent[axis] = (int8_t)e;
-        double scale = power_of_two(e), inverse_scale = power_of_two(-e);
+        double scale = skim_bvh_power_of_two(e), inverse_scale = skim_bvh_power_of_two(-e);
         for (int i = 0; i < count; ++i) {
             uint8_t q_lo, q_hi;
             quantize_child(lo[axis], scale, inverse_scale, child[i]->lo[axis], child[i]->hi[axis], &q_lo,

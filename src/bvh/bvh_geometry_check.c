@@ -28,8 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *skim_stored_triangle_problem(const skim_world *world, uint32_t t, float lo[3],
-                                         float hi[3])
+const char *skim_stored_triangle_problem(const skim_world *world, uint32_t t)
 {
     float corner[3][3];
     for (int v = 0; v < 3; ++v)
@@ -42,9 +41,6 @@ const char *skim_stored_triangle_problem(const skim_world *world, uint32_t t, fl
     for (int axis = 0; axis < 3; ++axis) {
         ab[axis] = corner[1][axis] - corner[0][axis];
         ac[axis] = corner[2][axis] - corner[0][axis];
-        const float a = corner[0][axis], b = corner[1][axis], c = corner[2][axis];
-        lo[axis] = a < b ? (a < c ? a : c) : (b < c ? b : c);
-        hi[axis] = a > b ? (a > c ? a : c) : (b > c ? b : c);
     }
     const float n[3] = { ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2],
                          ab[0] * ac[1] - ab[1] * ac[0] };
@@ -52,15 +48,6 @@ const char *skim_stored_triangle_problem(const skim_world *world, uint32_t t, fl
     if (!(length_sq > 0.0f) || !isfinite(length_sq))
         return "a stored triangle is degenerate (its normal cannot be formed)";
     return NULL;
-}
-
-/* 2^e as a double, exactly, for the node exponents' range. */
-static double power_of_two(int e)
-{
-    uint64_t bits = (uint64_t)(e + 1023) << 52;
-    double value;
-    memcpy(&value, &bits, sizeof value);
-    return value;
 }
 
 typedef struct box {
@@ -83,7 +70,7 @@ static bool slot_contains(const skim_bvh_node *node, uint32_t slot, const box *i
     static const int lo_row[3] = { SKIM_BVH_LO_X, SKIM_BVH_LO_Y, SKIM_BVH_LO_Z };
     static const int chi_row[3] = { SKIM_BVH_CHI_X, SKIM_BVH_CHI_Y, SKIM_BVH_CHI_Z };
     for (int axis = 0; axis < 3; ++axis) {
-        const double origin = node->origin[axis], scale = power_of_two(node->exponent[axis]);
+        const double origin = node->origin[axis], scale = skim_bvh_power_of_two(node->exponent[axis]);
         const double lo = origin + node->bounds[lo_row[axis]][slot] * scale;
         const double hi = origin + (255 - node->bounds[chi_row[axis]][slot]) * scale;
         if (!(lo <= (double)inner->lo[axis] && (double)inner->hi[axis] <= hi))
@@ -145,8 +132,7 @@ static const char *check_leaf(const skim_world *world, uint32_t ref, uint8_t *se
         if (simde_mm_movemask_ps(ok) != simde_mm_movemask_ps(live)) {
             /* Say which rule failed, in the scalar terms. */
             for (uint32_t k = t; k < first + count && k < t + 4; ++k) {
-                float ignored_lo[3], ignored_hi[3];
-                const char *problem = skim_stored_triangle_problem(world, k, ignored_lo, ignored_hi);
+                const char *problem = skim_stored_triangle_problem(world, k);
                 if (problem)
                     return problem;
             }

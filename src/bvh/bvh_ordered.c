@@ -35,8 +35,9 @@
 #endif
 
 /* Leaves are not run through the kernel one by one: a kernel call has a
-   fixed cost (broadcasts, reduction, the winner's point and normal), about
-   1k instructions for one 8-lane packet. Their triangles collect in the
+   fixed cost (broadcasts, the cull box, the reduction), about 1k
+   instructions for one 8-lane packet (the winner's point and normal are
+   left to one finish per sweep: sweep_deferred). Their triangles collect in the
    pending buffer while the traversal is among boxes that hold the path's
    start (entry t <= SLACK: never pruned whatever the kernel finds), up to
    FLUSH_AT of them; and, before the traversal moves on to a box the path enters after

@@ -74,6 +74,14 @@ static inline test_set test_set_get(const char *name)
     return (test_set){ name, set ? set->sweep : NULL };
 }
 
+/* The plain sweep of a set by name, "reference" included (its
+   multi-triangle function); NULL when this CPU cannot run it. */
+static inline skim_sweep_candidates_fn test_set_plain_sweep(const char *name)
+{
+    return strcmp(name, "reference") == 0 ? skim_reference_sweep_candidates
+                                           : test_set_get(name).sweep;
+}
+
 /* ---- candidate buffers ---- */
 static inline void candidates_set(skim_candidates *c, uint32_t lane, const float tri[3][3],
                                   uint32_t triangle)
@@ -92,18 +100,27 @@ static inline void candidates_get(const skim_candidates *c, uint32_t lane, float
             tri[v][axis] = c->vertex[v][axis][lane];
 }
 
-/* Copies src's real lanes into dst and pads it. */
-static inline void candidates_copy(skim_candidates *dst, const skim_candidates *src)
+/* Lanes [from, to) of src as dst's own padded buffer. */
+static inline void candidates_slice(skim_candidates *dst, const skim_candidates *src, uint32_t from,
+                                    uint32_t to)
 {
-    if (skim_candidates_reserve(dst, src->count) != SKIM_OK)
+    /* At least one packet, so an empty slice still has arrays (memcpy of
+       zero bytes from or to NULL is undefined). */
+    if (skim_candidates_reserve(dst, to - from + 1) != SKIM_OK)
         abort();
     for (int v = 0; v < 3; ++v)
         for (int axis = 0; axis < 3; ++axis)
-            memcpy(dst->vertex[v][axis], src->vertex[v][axis], src->count * sizeof(float));
-    memcpy(dst->triangle, src->triangle, src->count * sizeof(uint32_t));
-    memcpy(dst->material, src->material, src->count * sizeof(uint16_t));
-    dst->count = src->count;
+            memcpy(dst->vertex[v][axis], src->vertex[v][axis] + from, (to - from) * sizeof(float));
+    memcpy(dst->triangle, src->triangle + from, (to - from) * sizeof(uint32_t));
+    memcpy(dst->material, src->material + from, (to - from) * sizeof(uint16_t));
+    dst->count = to - from;
     skim_candidates_pad(dst);
+}
+
+/* Copies src's real lanes into dst and pads it. */
+static inline void candidates_copy(skim_candidates *dst, const skim_candidates *src)
+{
+    candidates_slice(dst, src, 0, src->count);
 }
 
 /* Removes lane (swapping the last real lane into it) and re-pads. */

@@ -24,28 +24,9 @@ static skim_sweep_candidates_deferred_fn set_sweep_deferred(const char *name)
     return set ? set->sweep_deferred : NULL;
 }
 
-/* Lanes [from, to) of src as their own padded buffer. */
-static void candidates_slice(skim_candidates *dst, const skim_candidates *src, uint32_t from,
-                             uint32_t to)
-{
-    /* At least one packet, so an empty slice still has arrays (memcpy of
-       zero bytes from or to NULL is undefined). */
-    if (skim_candidates_reserve(dst, to - from + 1) != SKIM_OK)
-        abort();
-    for (int v = 0; v < 3; ++v)
-        for (int axis = 0; axis < 3; ++axis)
-            memcpy(dst->vertex[v][axis], src->vertex[v][axis] + from, (to - from) * sizeof(float));
-    memcpy(dst->triangle, src->triangle + from, (to - from) * sizeof(uint32_t));
-    memcpy(dst->material, src->material + from, (to - from) * sizeof(uint16_t));
-    dst->count = to - from;
-    skim_candidates_pad(dst);
-}
-
 static void run_deferred_set(const char *name, uint64_t seed)
 {
-    const test_set plain = test_set_get(name);
-    const skim_sweep_candidates_fn sweep =
-        strcmp(name, "reference") == 0 ? skim_reference_sweep_candidates : plain.sweep;
+    const skim_sweep_candidates_fn sweep = test_set_plain_sweep(name);
     const skim_sweep_candidates_deferred_fn sweep_deferred = set_sweep_deferred(name);
     if (!sweep || !sweep_deferred) {
         cr_log_info("%s: not available on this CPU", name);

@@ -339,9 +339,7 @@ Test(simd_equivalence, reference_order_dependence)
     const char *names[] = { "reference", "portable", "sse41", "avx2", "avx512", "neon",
                             "neon-emulated" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
-        skim_sweep_candidates_fn sweep = strcmp(names[i], "reference") == 0
-                                             ? skim_reference_sweep_candidates
-                                             : test_set_get(names[i]).sweep;
+        skim_sweep_candidates_fn sweep = test_set_plain_sweep(names[i]);
         if (!sweep)
             continue;
         candidates_set(&c, 0, tri, 1);

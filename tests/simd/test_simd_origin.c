@@ -50,9 +50,7 @@ static void pick_origin(rng *r, const case_buffer *b, float origin[3])
 
 static void run_origin_set(const char *name, uint64_t seed)
 {
-    const test_set plain = test_set_get(name);
-    const skim_sweep_candidates_fn sweep =
-        strcmp(name, "reference") == 0 ? skim_reference_sweep_candidates : plain.sweep;
+    const skim_sweep_candidates_fn sweep = test_set_plain_sweep(name);
     const skim_sweep_candidates_from_fn sweep_from = set_sweep_from(name);
     if (!sweep || !sweep_from) {
         cr_log_info("%s: not available on this CPU", name);
