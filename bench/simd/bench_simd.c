@@ -274,7 +274,7 @@ static double time_round(const workload *w, skim_sweep_candidates_fn sweep, doub
 }
 
 static const char *const set_names[] = { "reference", "portable", "sse41", "avx2", "avx512",
-                                         "neon" };
+                                         "avx512vl", "neon" };
 enum { set_count = sizeof set_names / sizeof set_names[0], rounds = 25 };
 
 static void bench_workload(const workload *w)
@@ -361,7 +361,7 @@ int main(int argc, char **argv)
                                "  Times every kernel set on recorded candidate buffers and prints JSON lines.\n"
                                "  workloads: moves:oa_dm4_hull.obj moves:oa_dm1.obj moves:default\n"
                                "             sweeps:oa_dm4_hull.obj sweeps:oa_dm1.obj sweeps:default full random\n"
-                               "  sets: reference portable neon sse41 avx2 avx512\n");
+                               "  sets: reference portable neon sse41 avx2 avx512 avx512vl\n");
         }
     }
     static const char default_scenes[] = SKIM_DEFAULT_SCENES_DIR;

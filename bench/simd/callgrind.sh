@@ -4,7 +4,7 @@
 #   bench/simd/callgrind.sh BUILD_DIR [WORKLOAD...]
 # Counts only the timed pass (bench_simd's measured_pass: the kernel calls,
 # skim_simd_finish and a few instructions of loop per call). valgrind 3.19
-# cannot run AVX-512 code, so avx512 is reported as not counted.
+# cannot run AVX-512 code, so avx512 and avx512vl are reported as not counted.
 set -eu
 build=${1:?usage: callgrind.sh BUILD_DIR [WORKLOAD...]}
 shift
@@ -13,9 +13,9 @@ bench="$build/bench/simd/bench_simd"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for workload in "$@"; do
-  for set in reference portable sse41 avx2 avx512; do
-    if [ "$set" = avx512 ]; then
-      printf '{"bench":"simd_callgrind","workload":"%s","set":"avx512","skipped":"valgrind cannot run AVX-512"}\n' "$workload"
+  for set in reference portable sse41 avx2 avx512 avx512vl; do
+    if [ "$set" = avx512 ] || [ "$set" = avx512vl ]; then
+      printf '{"bench":"simd_callgrind","workload":"%s","set":"%s","skipped":"valgrind cannot run AVX-512"}\n' "$workload" "$set"
       continue
     fi
     line=$(valgrind --tool=callgrind --callgrind-out-file="$out/cg" --toggle-collect=measured_pass \

@@ -50,6 +50,12 @@ void skim_simd_sweep_from_avx512(const skim_candidates *c, const float origin[3]
                             const float delta[3], bool cull_back_faces, skim_unit_hit *best);
 void skim_simd_sweep_deferred_avx512(const skim_candidates *c, const float delta[3],
                             bool cull_back_faces, skim_unit_hit *best, skim_unit_winner *winner);
+void skim_simd_sweep_avx512vl(const skim_candidates *c, const float delta[3], bool cull_back_faces,
+                              skim_unit_hit *best);
+void skim_simd_sweep_from_avx512vl(const skim_candidates *c, const float origin[3],
+                            const float delta[3], bool cull_back_faces, skim_unit_hit *best);
+void skim_simd_sweep_deferred_avx512vl(const skim_candidates *c, const float delta[3],
+                            bool cull_back_faces, skim_unit_hit *best, skim_unit_winner *winner);
 #endif
 
 /* The best hit so far across the packets of one call. A packet's hit lanes

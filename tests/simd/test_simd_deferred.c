@@ -87,4 +87,5 @@ Test(simd_deferred, portable) { run_deferred_set("portable", 0x13198a2e03707344u
 Test(simd_deferred, sse41) { run_deferred_set("sse41", 0xa4093822299f31d0ull); }
 Test(simd_deferred, avx2) { run_deferred_set("avx2", 0x082efa98ec4e6c89ull); }
 Test(simd_deferred, avx512) { run_deferred_set("avx512", 0x452821e638d01377ull); }
+Test(simd_deferred, avx512vl) { run_deferred_set("avx512vl", 0xc0ac29b7c97c50ddull); }
 Test(simd_deferred, neon_emulated) { run_deferred_set("neon-emulated", 0xbe5466cf34e90c6cull); }

@@ -306,6 +306,7 @@ Test(simd_equivalence, portable, .timeout = 300) { run_set("portable", 0x9e3779b
 Test(simd_equivalence, sse41, .timeout = 300) { run_set("sse41", 0xd1b54a32d192ed03ull); }
 Test(simd_equivalence, avx2, .timeout = 300) { run_set("avx2", 0x8cb92ba72f3d8dd7ull); }
 Test(simd_equivalence, avx512, .timeout = 300) { run_set("avx512", 0xa0761d6478bd642full); }
+Test(simd_equivalence, avx512vl, .timeout = 300) { run_set("avx512vl", 0x3c6ef372fe94f82bull); }
 Test(simd_equivalence, neon, .timeout = 300) { run_set("neon", 0xe7037ed1a0b428dbull); }
 /* The NEON source through SIMDe's emulation: runs everywhere. */
 Test(simd_equivalence, neon_emulated, .timeout = 300)
@@ -336,8 +337,8 @@ Test(simd_equivalence, reference_order_dependence)
     cr_assert(!skim_reference_sweep_triangle(tri[0], tri[1], tri[2], delta, alone.t, false,
                                              &(skim_unit_hit){ 0 }),
               "with t_max = its own t the triangle is rejected by t1 > t_max");
-    const char *names[] = { "reference", "portable", "sse41", "avx2", "avx512", "neon",
-                            "neon-emulated" };
+    const char *names[] = { "reference", "portable", "sse41", "avx2", "avx512", "avx512vl",
+                            "neon", "neon-emulated" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
         skim_sweep_candidates_fn sweep = test_set_plain_sweep(names[i]);
         if (!sweep)

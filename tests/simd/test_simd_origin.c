@@ -101,4 +101,5 @@ Test(simd_origin, portable) { run_origin_set("portable", 0x13198a2e03707344ull);
 Test(simd_origin, sse41) { run_origin_set("sse41", 0xa4093822299f31d0ull); }
 Test(simd_origin, avx2) { run_origin_set("avx2", 0x082efa98ec4e6c89ull); }
 Test(simd_origin, avx512) { run_origin_set("avx512", 0x452821e638d01377ull); }
+Test(simd_origin, avx512vl) { run_origin_set("avx512vl", 0xc0ac29b7c97c50ddull); }
 Test(simd_origin, neon_emulated) { run_origin_set("neon-emulated", 0xbe5466cf34e90c6cull); }

@@ -12,8 +12,8 @@
 
 #include <criterion/criterion.h>
 
-static const char *const packet_sets[] = { "portable", "sse41", "avx2", "avx512", "neon",
-                                           "neon-emulated" };
+static const char *const packet_sets[] = { "portable", "sse41", "avx2", "avx512", "avx512vl",
+                                           "neon", "neon-emulated" };
 enum { packet_set_count = sizeof packet_sets / sizeof packet_sets[0] };
 
 static void open_or_skip(const char *name, scene *s)
