@@ -11,7 +11,7 @@
 
    Exactness (the answer must be bit-identical to the brute-force oracle):
    - A triangle's contact is computed by the same kernel from the same
-     unit-space lanes (skim_path_gather_run is the swept gather's own code),
+     unit-space lanes (gather_run.h is the swept gather's own code),
      and the kernel's per-lane result does not depend on the upper bound it
      is given as long as that lane's t is <= the bound (its contract: the
      bound only drops roots that could not win). The running minimum of
@@ -28,6 +28,7 @@
      dropped. The same holds for a tie (another triangle at exactly t_W with
      a lower index: it is entered by t_W too) and for t = 0. */
 #include "bvh_ordered.h"
+#include "../gather_run.h"
 
 #include <string.h>
 #if defined(SKIM_BVH_ORDERED_AVX2)
@@ -272,8 +273,8 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
         }
         const uint32_t ref = stack_ref[top];
         if (skim_bvh_is_leaf(ref)) {
-            skim_path_gather_run(world, g, skim_bvh_leaf_first(ref), skim_bvh_leaf_count(ref), limit,
-                                 pending);
+            skim_gather_run(world, g, skim_bvh_leaf_first(ref), skim_bvh_leaf_count(ref), true, limit,
+                            pending);
             if (pending->count >= FLUSH_AT)
                 flush(&s);
             continue;
@@ -296,8 +297,8 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
                push, sort and pop it. The kernel's answer does not depend
                on the order triangles arrive in. */
             if (t <= SKIM_PATH_T_SLACK && skim_bvh_is_leaf(child)) {
-                skim_path_gather_run(world, g, skim_bvh_leaf_first(child),
-                                     skim_bvh_leaf_count(child), limit, pending);
+                skim_gather_run(world, g, skim_bvh_leaf_first(child),
+                                skim_bvh_leaf_count(child), true, limit, pending);
                 if (pending->count >= FLUSH_AT) {
                     flush(&s);
                     limit = best->t + SKIM_PATH_T_SLACK;

@@ -47,15 +47,6 @@ typedef struct skim_path_gather {
 void skim_path_gather_init(skim_path_gather *g, const skim_ellipsoid_space *space,
                            const float start[3], const float delta[3], uint64_t material_mask);
 
-/* Appends to out the triangles of stored run [first, first + count) that
-   pass the material mask and whose bounding box, grown by the reach, the
-   segment enters at some t in [-SLACK, t_limit] (t_limit <= 1 + SLACK),
-   moved to unit-sphere space relative to the start with exactly the
-   operations of the box gather (same bits). The caller has reserved
-   count + SKIM_MAX_PACKET_WIDTH lanes past out->count. */
-void skim_path_gather_run(const skim_world *world, const skim_path_gather *g, uint32_t first,
-                          uint32_t count, float t_limit, skim_candidates *out);
-
 /* The first contact of the sweep set up in g through world's BVH, in
    best (unit-sphere space), exactly what one kernel call over every
    candidate of the swept gather would give: the same kernel on the same
