@@ -106,7 +106,8 @@ static inline simde__m256 bytes_to_floats8(simde__m128i row, bool upper)
 }
 
 static inline unsigned children_entered(const skim_bvh_node *node, const path_lanes *p,
-                                        float limit, float entry[SKIM_BVH_WIDTH])
+                                        float limit, float entry[SKIM_BVH_WIDTH],
+                                        unsigned *at_start)
 {
     const simde__m128i *rows = (const simde__m128i *)node->bounds;
     const simde__m128i row_xy = simde_mm_load_si128(rows), row_cxy = simde_mm_load_si128(rows + 1),
@@ -131,12 +132,22 @@ static inline unsigned children_entered(const skim_bvh_node *node, const path_la
         far = simde_mm256_min_ps(far, simde_mm256_max_ps(t1, t2));
     }
     simde_mm256_storeu_ps(entry, near);
+    *at_start = (unsigned)simde_mm256_movemask_ps(
+        simde_mm256_cmp_ps(near, simde_mm256_set1_ps(SKIM_PATH_T_SLACK), SIMDE_CMP_LE_OQ));
     return (unsigned)simde_mm256_movemask_ps(simde_mm256_cmp_ps(near, far, SIMDE_CMP_LE_OQ)) &
            node->child_mask;
 }
+
+/* Bit i: child slot i is a leaf (the reference's sign bit, SKIM_BVH_LEAF_BIT). */
+static inline unsigned leaf_children(const skim_bvh_node *node)
+{
+    return (unsigned)simde_mm256_movemask_ps(simde_mm256_castsi256_ps(
+        simde_mm256_loadu_si256((const simde__m256i *)(const void *)node->child)));
+}
 #else
 static inline unsigned children_entered(const skim_bvh_node *node, const path_lanes *p,
-                                        float limit, float entry[SKIM_BVH_WIDTH])
+                                        float limit, float entry[SKIM_BVH_WIDTH],
+                                        unsigned *at_start)
 {
     const simde__m128i *rows = (const simde__m128i *)node->bounds;
     const simde__m128i row_xy = simde_mm_load_si128(rows), row_cxy = simde_mm_load_si128(rows + 1),
@@ -168,9 +179,21 @@ static inline unsigned children_entered(const skim_bvh_node *node, const path_la
     }
     simde_mm_storeu_ps(entry, near[0]);
     simde_mm_storeu_ps(entry + 4, near[1]);
+    const simde__m128 slack = simde_mm_set1_ps(SKIM_PATH_T_SLACK);
+    *at_start = (unsigned)simde_mm_movemask_ps(simde_mm_cmple_ps(near[0], slack)) |
+                ((unsigned)simde_mm_movemask_ps(simde_mm_cmple_ps(near[1], slack)) << 4);
     unsigned low = (unsigned)simde_mm_movemask_ps(simde_mm_cmple_ps(near[0], far[0]));
     unsigned high = (unsigned)simde_mm_movemask_ps(simde_mm_cmple_ps(near[1], far[1]));
     return (low | (high << 4)) & node->child_mask;
+}
+
+/* Bit i: child slot i is a leaf (the reference's sign bit, SKIM_BVH_LEAF_BIT). */
+static inline unsigned leaf_children(const skim_bvh_node *node)
+{
+    const simde__m128i *child = (const simde__m128i *)(const void *)node->child;
+    return (unsigned)simde_mm_movemask_ps(simde_mm_castsi128_ps(simde_mm_loadu_si128(child))) |
+           ((unsigned)simde_mm_movemask_ps(simde_mm_castsi128_ps(simde_mm_loadu_si128(child + 1)))
+            << 4);
 }
 
 #endif
@@ -281,9 +304,26 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
         }
         const skim_bvh_node *node = &nodes[ref];
         float entry[SKIM_BVH_WIDTH];
-        unsigned hits = children_entered(node, &p, limit, entry);
-        /* Insertion sort of the entered children, nearest last (they are
-           pushed in this order, so the nearest pops first). */
+        unsigned at_start;
+        unsigned hits = children_entered(node, &p, limit, entry, &at_start);
+        /* Leaves the path holds at its start are never pruned (entry
+           t <= SLACK <= best t + SLACK): gathered now rather than pushed,
+           sorted and popped. Picked out by mask, not by a branch per
+           child. The kernel's answer does not depend on the order
+           triangles arrive in. */
+        const unsigned start_leaves = hits & at_start & leaf_children(node);
+        hits &= ~start_leaves;
+        for (unsigned bits = start_leaves; bits; bits &= bits - 1u) {
+            const uint32_t child = node->child[__builtin_ctz(bits)];
+            skim_gather_run(world, g, skim_bvh_leaf_first(child), skim_bvh_leaf_count(child), true,
+                            limit, pending);
+            if (pending->count >= FLUSH_AT) {
+                flush(&s);
+                limit = best->t + SKIM_PATH_T_SLACK;
+            }
+        }
+        /* The rest by insertion sort, nearest last (they are pushed in
+           this order, so the nearest pops first). */
         uint32_t order_ref[SKIM_BVH_WIDTH];
         float order_t[SKIM_BVH_WIDTH];
         uint32_t n = 0;
@@ -291,20 +331,6 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
             unsigned slot = (unsigned)__builtin_ctz(hits);
             hits &= hits - 1u;
             float t = entry[slot];
-            const uint32_t child = node->child[slot];
-            /* A leaf the path holds at its start is never pruned (entry
-               t <= SLACK <= best t + SLACK): gather it now rather than
-               push, sort and pop it. The kernel's answer does not depend
-               on the order triangles arrive in. */
-            if (t <= SKIM_PATH_T_SLACK && skim_bvh_is_leaf(child)) {
-                skim_gather_run(world, g, skim_bvh_leaf_first(child),
-                                skim_bvh_leaf_count(child), true, limit, pending);
-                if (pending->count >= FLUSH_AT) {
-                    flush(&s);
-                    limit = best->t + SKIM_PATH_T_SLACK;
-                }
-                continue;
-            }
             uint32_t k = n++;
             while (k && order_t[k - 1] < t) {
                 order_t[k] = order_t[k - 1];
@@ -312,7 +338,7 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
                 --k;
             }
             order_t[k] = t;
-            order_ref[k] = child;
+            order_ref[k] = node->child[slot];
         }
         for (uint32_t k = 0; k < n; ++k) {
             stack_ref[top] = order_ref[k];
