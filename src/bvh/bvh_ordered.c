@@ -271,79 +271,91 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
     memcpy(p.inverse_delta, g->inverse_delta_s, sizeof p.inverse_delta);
     memcpy(p.reach, g->reach_s, sizeof p.reach);
 
-    /* Entries are (reference, entry t); each node pushes its entered
-       children farthest first, so at most SKIM_BVH_WIDTH - 1 a level stay
-       behind: SKIM_BVH_STACK_SIZE always suffices (bvh.h). */
+    /* The box being visited is (ref, ref_t); entries behind it are
+       (reference, entry t) on the stack. A node continues into its nearest
+       entered child directly and pushes the others farthest first (the
+       nearest-child shortcut of Embree's closest-hit traversal: no push and
+       pop for the box visited next), so at most SKIM_BVH_WIDTH - 1 a level
+       stay behind: SKIM_BVH_STACK_SIZE always suffices (bvh.h). Every box
+       is checked against the best t when it is about to be visited, as
+       before. */
     uint32_t stack_ref[SKIM_BVH_STACK_SIZE];
     float stack_t[SKIM_BVH_STACK_SIZE];
     uint32_t top = 0;
-    stack_ref[top] = world->bvh->root;
-    stack_t[top++] = -SKIM_PATH_T_SLACK;
+    uint32_t ref = world->bvh->root;
+    float ref_t = -SKIM_PATH_T_SLACK;
     const skim_bvh_node *nodes = world->bvh->nodes;
-    while (top) {
-        --top;
+    for (;;) {
         float limit = best->t + SKIM_PATH_T_SLACK;
-        if (stack_t[top] > limit)
-            continue;
         /* An entry at t <= SLACK is visited whatever the kernel finds
            (best t >= 0), so pending triangles wait; before anything the
            path enters later, run them: the best t they give may drop it. */
-        if (stack_t[top] > SKIM_PATH_T_SLACK && pending->count >= FLUSH_BEFORE_LATER) {
+        if (ref_t <= limit && ref_t > SKIM_PATH_T_SLACK && pending->count >= FLUSH_BEFORE_LATER) {
             flush(&s);
             limit = best->t + SKIM_PATH_T_SLACK;
-            if (stack_t[top] > limit)
-                continue;
         }
-        const uint32_t ref = stack_ref[top];
-        if (skim_bvh_is_leaf(ref)) {
-            skim_gather_run(world, g, skim_bvh_leaf_first(ref), skim_bvh_leaf_count(ref), true, limit,
-                            pending);
-            if (pending->count >= FLUSH_AT)
-                flush(&s);
-            continue;
-        }
-        const skim_bvh_node *node = &nodes[ref];
-        float entry[SKIM_BVH_WIDTH];
-        unsigned at_start;
-        unsigned hits = children_entered(node, &p, limit, entry, &at_start);
-        /* Leaves the path holds at its start are never pruned (entry
-           t <= SLACK <= best t + SLACK): gathered now rather than pushed,
-           sorted and popped. Picked out by mask, not by a branch per
-           child. The kernel's answer does not depend on the order
-           triangles arrive in. */
-        const unsigned start_leaves = hits & at_start & leaf_children(node);
-        hits &= ~start_leaves;
-        for (unsigned bits = start_leaves; bits; bits &= bits - 1u) {
-            const uint32_t child = node->child[__builtin_ctz(bits)];
-            skim_gather_run(world, g, skim_bvh_leaf_first(child), skim_bvh_leaf_count(child), true,
-                            limit, pending);
-            if (pending->count >= FLUSH_AT) {
-                flush(&s);
-                limit = best->t + SKIM_PATH_T_SLACK;
+        if (ref_t <= limit) {
+            if (skim_bvh_is_leaf(ref)) {
+                skim_gather_run(world, g, skim_bvh_leaf_first(ref), skim_bvh_leaf_count(ref), true,
+                                limit, pending);
+                if (pending->count >= FLUSH_AT)
+                    flush(&s);
+            } else {
+                const skim_bvh_node *node = &nodes[ref];
+                float entry[SKIM_BVH_WIDTH];
+                unsigned at_start;
+                unsigned hits = children_entered(node, &p, limit, entry, &at_start);
+                /* Leaves the path holds at its start are never pruned
+                   (entry t <= SLACK <= best t + SLACK): gathered now rather
+                   than pushed, sorted and popped. Picked out by mask, not
+                   by a branch per child. The kernel's answer does not
+                   depend on the order triangles arrive in. */
+                const unsigned start_leaves = hits & at_start & leaf_children(node);
+                hits &= ~start_leaves;
+                for (unsigned bits = start_leaves; bits; bits &= bits - 1u) {
+                    const uint32_t child = node->child[__builtin_ctz(bits)];
+                    skim_gather_run(world, g, skim_bvh_leaf_first(child),
+                                    skim_bvh_leaf_count(child), true, limit, pending);
+                    if (pending->count >= FLUSH_AT) {
+                        flush(&s);
+                        limit = best->t + SKIM_PATH_T_SLACK;
+                    }
+                }
+                if (hits) {
+                    /* The rest by insertion sort, nearest last: all but
+                       the nearest are pushed in this order, the nearest is
+                       visited next. */
+                    uint32_t order_ref[SKIM_BVH_WIDTH];
+                    float order_t[SKIM_BVH_WIDTH];
+                    uint32_t n = 0;
+                    while (hits) {
+                        unsigned slot = (unsigned)__builtin_ctz(hits);
+                        hits &= hits - 1u;
+                        float t = entry[slot];
+                        uint32_t k = n++;
+                        while (k && order_t[k - 1] < t) {
+                            order_t[k] = order_t[k - 1];
+                            order_ref[k] = order_ref[k - 1];
+                            --k;
+                        }
+                        order_t[k] = t;
+                        order_ref[k] = node->child[slot];
+                    }
+                    for (uint32_t k = 0; k + 1 < n; ++k) {
+                        stack_ref[top] = order_ref[k];
+                        stack_t[top++] = order_t[k];
+                    }
+                    ref = order_ref[n - 1];
+                    ref_t = order_t[n - 1];
+                    continue;
+                }
             }
         }
-        /* The rest by insertion sort, nearest last (they are pushed in
-           this order, so the nearest pops first). */
-        uint32_t order_ref[SKIM_BVH_WIDTH];
-        float order_t[SKIM_BVH_WIDTH];
-        uint32_t n = 0;
-        while (hits) {
-            unsigned slot = (unsigned)__builtin_ctz(hits);
-            hits &= hits - 1u;
-            float t = entry[slot];
-            uint32_t k = n++;
-            while (k && order_t[k - 1] < t) {
-                order_t[k] = order_t[k - 1];
-                order_ref[k] = order_ref[k - 1];
-                --k;
-            }
-            order_t[k] = t;
-            order_ref[k] = node->child[slot];
-        }
-        for (uint32_t k = 0; k < n; ++k) {
-            stack_ref[top] = order_ref[k];
-            stack_t[top++] = order_t[k];
-        }
+        if (!top)
+            break;
+        --top;
+        ref = stack_ref[top];
+        ref_t = stack_t[top];
     }
     flush(&s);
     skim_unit_winner_finish(&s.winner, delta_unit, best);
