@@ -193,20 +193,21 @@ uint32_t skim_bvh_walk_leaves(skim_bvh_walk *walk, uint32_t *refs, uint32_t capa
             hits &= children_crossed(node, &seg);
         /* Children in slot order, nodes pushed so the first pops first:
            leaves come out in storage order within a node, which keeps the
-           gather's reads moving forward through memory. */
-        uint32_t pushed[SKIM_BVH_WIDTH];
-        uint32_t pushed_count = 0;
-        while (hits) {
-            unsigned slot = (unsigned)__builtin_ctz(hits);
-            hits &= hits - 1u;
-            uint32_t child = node->child[slot];
-            if (skim_bvh_is_leaf(child))
-                refs[written++] = child;
-            else
-                pushed[pushed_count++] = child;
+           gather's reads moving forward through memory. Leaves and nodes
+           are told apart by mask (the references' sign bits,
+           SKIM_BVH_LEAF_BIT), not by a branch per child. */
+        const simde__m128i *child = (const simde__m128i *)(const void *)node->child;
+        const unsigned leaf_slots =
+            (unsigned)simde_mm_movemask_ps(simde_mm_castsi128_ps(simde_mm_loadu_si128(child))) |
+            ((unsigned)simde_mm_movemask_ps(simde_mm_castsi128_ps(simde_mm_loadu_si128(child + 1)))
+             << 4);
+        for (unsigned bits = hits & leaf_slots; bits; bits &= bits - 1u)
+            refs[written++] = node->child[__builtin_ctz(bits)];
+        for (unsigned bits = hits & ~leaf_slots; bits;) {
+            const unsigned slot = 31u - (unsigned)__builtin_clz(bits);
+            bits &= ~(1u << slot);
+            stack[top++] = node->child[slot];
         }
-        while (pushed_count)
-            stack[top++] = pushed[--pushed_count];
     }
     walk->top = top;
     return written;
