@@ -68,7 +68,8 @@ static const skim_kernel_set avx512vl_set = {
    frequency they run at) than the idle lanes give back. The 16-wide set
    still wins on large buffers (bench_simd's sweeps workload, ~117
    candidates a call: 7.0 against 9.7 ns a triangle for avx2), such as a
-   brute-force world's; SKIM_ISA=avx512 picks it. */
+   brute-force world's; SKIM_ISA=avx512 picks it. bench/simd/compare_sets.sh
+   runs the same comparison on any machine. */
 static const skim_kernel_set *const known_sets[] = {
     &reference_set, &portable_set, &neon_set,
 #if SKIM_SIMD_HAVE_X86
