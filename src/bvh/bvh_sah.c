@@ -465,6 +465,7 @@ skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const s
             ctx.scratch = scratch;
         else
             ctx.scratch = owned_scratch = aligned_alloc(64, ((size_t)n * sizeof(skim_bvh_prim) + 63) / 64 * 64);
+        skim_bvh_prefer_huge_pages(ctx.scratch, (size_t)n * sizeof(skim_bvh_prim));
         if (!ctx.scratch) {
             skim_bvh_binary_free(out);
             return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: partition buffer for %u triangles", n);
