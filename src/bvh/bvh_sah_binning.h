@@ -26,6 +26,9 @@ enum {
        give the same order). */
     SKIM_SAH_CHUNKED_MIN_PRIMS = 1 << 16,
     SKIM_SAH_CHUNK = 1 << 14,
+    /* Their bins take the boxes of one primitive in this many (and the
+       counts of all): see bin_range_sampled. */
+    SKIM_SAH_SAMPLE = 4,
 };
 
 /* A node's primitives: their box and the bounds of lo + hi (twice the
