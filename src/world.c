@@ -310,6 +310,8 @@ static skim_status create_bvh(const skim_mesh *mesh, const skim_world_def *def, 
     int threads = def->build_threads > 0 ? def->build_threads : omp_get_max_threads();
     size_t bytes = ((size_t)(mesh->triangle_count ? mesh->triangle_count : 1) * sizeof(skim_bvh_prim) + 63) / 64 * 64;
     skim_bvh_prim *prims = aligned_alloc(64, bytes);
+    if (prims)
+        skim_bvh_prefer_huge_pages(prims, bytes);
     if (!prims || !box_mesh(mesh, def->degenerate_area, threads, prims, k)) {
         free(prims);
         return out_of_memory(mesh);

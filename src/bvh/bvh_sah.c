@@ -221,7 +221,11 @@ static uint32_t partition_binned(build_context *ctx, bool *in_scratch, uint32_t 
                                  skim_sah_range *right)
 {
     skim_bvh_prim *from = *in_scratch ? ctx->scratch : ctx->prims;
-    if (end - begin < SKIM_SAH_CHUNKED_MIN_PRIMS || !ctx->scratch)
+    /* A node this large always has the scratch (the build allocates it
+       whenever one can occur), and must take the chunked partition: its
+       bins' boxes were sampled, and only that partition gathers the
+       children's boxes from the primitives. */
+    if (end - begin < SKIM_SAH_CHUNKED_MIN_PRIMS)
         return ctx->steps->partition(from, begin, end, map, s, left, right);
     bool ok;
     skim_bvh_prim *to = *in_scratch ? ctx->prims : ctx->scratch;
@@ -469,6 +473,7 @@ skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const s
             skim_bvh_binary_free(out);
             return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: partition buffer for %u triangles", n);
         }
+        skim_bvh_prefer_huge_pages(ctx.scratch, (size_t)n * sizeof(skim_bvh_prim));
     }
     if (parallel) {
         #pragma omp parallel num_threads(threads)

@@ -23,7 +23,11 @@
      children's boxes; the children's boxes are already known from the
      sweep (unions of bins), so the partition compares one lane against the
      boundary and gathers only centroid bounds (which the children's bin
-     maps need), in registers. */
+     maps need), in registers.
+   - At the top of a large mesh binning was 23 cycles a primitive (reads
+     of cold memory behind each bin update); the chunks of large nodes now
+     take the boxes of one primitive in four (bin_range_sampled, counts
+     exact) and the partition computes the children's boxes. */
 #include "bvh_sah_binning.h"
 
 #include <math.h>
@@ -37,105 +41,7 @@
 #define SKIM_SAH_STEPS skim_sah_steps_baseline
 #endif
 
-_Static_assert(sizeof(skim_sah_bin) == 64, "a bin is one cache line");
-
-enum { AXIS_BYTES = (SKIM_SAH_MAX_BINS + 2 * SKIM_SAH_BIN_PAD) * (int)sizeof(skim_sah_bin),
-       FIRST_BIN_BYTES = SKIM_SAH_BIN_PAD * (int)sizeof(skim_sah_bin) };
-
-static const float infinity = INFINITY;
-
-/* (lo + hi - offset) * scale per axis: the bin position before clamping. */
-static inline simde__m128 bin_position(const skim_sah_bin_map *map, simde__m128 centroid)
-{
-    return simde_mm_mul_ps(simde_mm_sub_ps(centroid, map->offset), map->scale);
-}
-
-/* The bin of a centroid on each axis. Clamping happens in float before the
-   conversion (max returns its second operand for NaN), so the index is in
-   range for any input. */
-static inline simde__m128i bin_of(const skim_sah_bin_map *map, simde__m128 centroid)
-{
-    simde__m128 t = bin_position(map, centroid);
-    t = simde_mm_min_ps(simde_mm_max_ps(t, simde_mm_setzero_ps()), map->top);
-    return simde_mm_cvttps_epi32(t);
-}
-
-/* Whether a centroid's bin on s's axis is at or above s's boundary, i.e.
-   whether it goes right. For an integer boundary b in 1..bin_count-1,
-   trunc(clamp(t)) >= b exactly when t >= b (and a NaN t, binned to 0,
-   compares false), so this agrees with bin_of, whose counts gave the
-   split, primitive for primitive. */
-typedef struct side_test {
-    simde__m128 boundary;
-    int         axis_bit;
-} side_test;
-
-static inline side_test side_test_of(const skim_sah_split *s)
-{
-    return (side_test){ simde_mm_set1_ps((float)s->bin), 1 << s->axis };
-}
-
-static inline bool goes_right(const skim_sah_bin_map *map, const side_test *test, simde__m128 centroid)
-{
-    simde__m128 at_or_above = simde_mm_cmpge_ps(bin_position(map, centroid), test->boundary);
-    return (simde_mm_movemask_ps(at_or_above) & test->axis_bit) != 0;
-}
-
-static inline simde__m128 centroid_of(const skim_bvh_prim *p)
-{
-    return simde_mm_add_ps(skim_sah_load_lo(p), skim_sah_load_hi(p));
-}
-
-static void bins_clear(skim_sah_bins *b, int bin_count)
-{
-    for (int axis = 0; axis < 3; ++axis)
-        for (int k = 0; k < bin_count + 2 * SKIM_SAH_BIN_PAD; ++k) { /* the bins and their pads */
-            skim_sah_bin *bin = &b->slot[axis][k];
-#if defined(SKIM_SAH_AVX2)
-            simde_mm256_store_ps((float *)(void *)bin, simde_mm256_set1_ps(infinity)); /* lo, -hi */
-#else
-            bin->lo = bin->neg_hi = simde_mm_set1_ps(infinity);
-#endif
-            bin->count = 0;
-        }
-}
-
-/* A primitive's box as the bins hold it: lo, then -hi. */
-typedef struct bin_box {
-#if defined(SKIM_SAH_AVX2)
-    simde__m256 both;
-#else
-    simde__m128 lo, neg_hi;
-#endif
-} bin_box;
-
-static inline void bin_extend(char *at, bin_box box)
-{
-    skim_sah_bin *bin = (skim_sah_bin *)(void *)at;
-#if defined(SKIM_SAH_AVX2)
-    simde_mm256_store_ps((float *)bin, simde_mm256_min_ps(simde_mm256_load_ps((const float *)bin), box.both));
-#else
-    bin->lo = simde_mm_min_ps(bin->lo, box.lo);
-    bin->neg_hi = simde_mm_min_ps(bin->neg_hi, box.neg_hi);
-#endif
-    bin->count++;
-}
-
-/* Loads prims[i]: its centroid (lo + hi, id lane masked) and its bin box. */
-static inline simde__m128 load_for_binning(const skim_bvh_prim *p, bin_box *box)
-{
-    const simde__m128 sign = simde_mm_set1_ps(-0.0f);
-#if defined(SKIM_SAH_AVX2)
-    simde__m256 raw = simde_mm256_load_ps((const float *)(const void *)p);
-    box->both = simde_mm256_xor_ps(raw, simde_mm256_setr_m128(simde_mm_setzero_ps(), sign));
-    return simde_mm_add_ps(skim_sah_load_lo(p), simde_mm256_extractf128_ps(raw, 1));
-#else
-    simde__m128 lo = skim_sah_load_lo(p), hi = skim_sah_load_hi(p);
-    box->lo = lo;
-    box->neg_hi = simde_mm_xor_ps(hi, sign);
-    return simde_mm_add_ps(lo, hi);
-#endif
-}
+#include "bvh_sah_bin_ops.h"
 
 static void bin_range(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
                       const skim_sah_bin_map *map, skim_sah_bins *b)
@@ -192,6 +98,70 @@ static void bin_range(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
     }
 }
 
+/* bin_range for the chunks of a large node: every primitive is counted in
+   its bins, so the counts (the SAH's N and the chunked partition's
+   offsets) are exact, but only the first of every SKIM_SAH_SAMPLE extends
+   their boxes (the SAH's areas). At the top of a 2-million-triangle
+   terrain a bin box update chained through memory from one primitive to
+   the next (consecutive primitives land in the same bins) and binning
+   took 23 cycles a primitive there (rdtsc, one thread); the children's
+   boxes, which the bins no longer give exactly, come from the partition
+   (scatter_chunk). Which primitives are sampled depends only on their
+   position in the chunk: the same bins for any thread count. */
+static void bin_range_sampled(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
+                              const skim_sah_bin_map *map, skim_sah_bins *b)
+{
+    _Static_assert(SKIM_SAH_SAMPLE == 4, "the loop below samples one primitive in four");
+    bins_clear(b, map->bin_count);
+    const simde__m128i axis_base = simde_mm_set_epi32(0, 2 * AXIS_BYTES + FIRST_BIN_BYTES,
+                                                      AXIS_BYTES + FIRST_BIN_BYTES, FIRST_BIN_BYTES);
+    char *base = (char *)b;
+    uint32_t i = begin;
+#if defined(SKIM_SAH_AVX2)
+    /* Two centroids to a 256-bit register, as in bin_range. */
+    const simde__m256 offset = simde_mm256_set_m128(map->offset, map->offset),
+                      scale = simde_mm256_set_m128(map->scale, map->scale),
+                      top = simde_mm256_set_m128(map->top, map->top);
+    const simde__m256i bases = simde_mm256_set_m128i(axis_base, axis_base);
+    const simde__m256 xyz = simde_mm256_castsi256_ps(simde_mm256_set_epi32(0, -1, -1, -1, 0, -1, -1, -1));
+    const simde__m256 negate_hi = simde_mm256_setr_m128(simde_mm_setzero_ps(), simde_mm_set1_ps(-0.0f));
+    for (; i + 3 < end; i += 4) {
+        simde__m256i at[2];
+        simde__m256 sampled = simde_mm256_load_ps((const float *)(const void *)&prims[i]);
+        for (int pair = 0; pair < 2; ++pair) {
+            simde__m256 first = simde_mm256_load_ps((const float *)(const void *)&prims[i + 2 * pair]);
+            simde__m256 second = simde_mm256_load_ps((const float *)(const void *)&prims[i + 2 * pair + 1]);
+            simde__m256 los = simde_mm256_permute2f128_ps(first, second, 0x20);
+            simde__m256 his = simde_mm256_permute2f128_ps(first, second, 0x31);
+            simde__m256 centroids = simde_mm256_add_ps(simde_mm256_and_ps(los, xyz), his);
+            simde__m256 t = simde_mm256_mul_ps(simde_mm256_sub_ps(centroids, offset), scale);
+            t = simde_mm256_min_ps(simde_mm256_max_ps(t, simde_mm256_setzero_ps()), top);
+            at[pair] = simde_mm256_add_epi32(simde_mm256_slli_epi32(simde_mm256_cvttps_epi32(t), 6), bases);
+        }
+        simde__m128i at0 = simde_mm256_castsi256_si128(at[0]);
+        bin_box box = { simde_mm256_xor_ps(sampled, negate_hi) };
+        bin_extend(base + (uint32_t)simde_mm_cvtsi128_si32(at0), box);
+        bin_extend(base + (uint32_t)simde_mm_extract_epi32(at0, 1), box);
+        bin_extend(base + (uint32_t)simde_mm_extract_epi32(at0, 2), box);
+        bins_count(base, simde_mm256_extracti128_si256(at[0], 1));
+        bins_count(base, simde_mm256_castsi256_si128(at[1]));
+        bins_count(base, simde_mm256_extracti128_si256(at[1], 1));
+    }
+#endif
+    for (; i < end; ++i) {
+        bin_box box;
+        simde__m128 centroid = load_for_binning(&prims[i], &box);
+        simde__m128i at = simde_mm_add_epi32(simde_mm_slli_epi32(bin_of(map, centroid), 6), axis_base);
+        if ((i - begin) % SKIM_SAH_SAMPLE == 0) {
+            bin_extend(base + (uint32_t)simde_mm_cvtsi128_si32(at), box);
+            bin_extend(base + lane(at, 1), box);
+            bin_extend(base + lane(at, 2), box);
+        } else {
+            bins_count(base, at);
+        }
+    }
+}
+
 static void bins_merge(skim_sah_bins *into, const skim_sah_bins *from, int bin_count)
 {
     for (int axis = 0; axis < 3; ++axis)
@@ -224,7 +194,7 @@ static bool bin_chunked(const skim_bvh_prim *prims, uint32_t begin, uint32_t end
         #pragma omp task if(parallel) firstprivate(c) shared(partial)
         {
             uint32_t from = begin + c * SKIM_SAH_CHUNK;
-            bin_range(prims, from, from + chunk_size(n, c), map, &partial[c]);
+            bin_range_sampled(prims, from, from + chunk_size(n, c), map, &partial[c]);
         }
     }
     #pragma omp taskwait
@@ -452,18 +422,28 @@ static void scatter_chunk(const skim_bvh_prim *prims, skim_bvh_prim *to, uint32_
                           skim_sah_range *right)
 {
     centroid_bounds on_left = centroid_bounds_empty(), on_right = centroid_bounds_empty();
+    centroid_bounds left_box = centroid_bounds_empty(), right_box = centroid_bounds_empty();
     for (uint32_t i = first; i < last; ++i) {
-        simde__m128 centroid = centroid_of(&prims[i]);
+        simde__m128 lo = skim_sah_load_lo(&prims[i]), hi = skim_sah_load_hi(&prims[i]);
+        simde__m128 centroid = simde_mm_add_ps(lo, hi);
         if (goes_right(map, test, centroid)) {
             to[right_at++] = prims[i];
             centroid_bounds_add(&on_right, centroid);
+            right_box.lo = simde_mm_min_ps(right_box.lo, lo);
+            right_box.hi = simde_mm_max_ps(right_box.hi, hi);
         } else {
             to[left_at++] = prims[i];
             centroid_bounds_add(&on_left, centroid);
+            left_box.lo = simde_mm_min_ps(left_box.lo, lo);
+            left_box.hi = simde_mm_max_ps(left_box.hi, hi);
         }
     }
     centroid_bounds_store(&on_left, left);
     centroid_bounds_store(&on_right, right);
+    left->lo = left_box.lo;
+    left->hi = left_box.hi;
+    right->lo = right_box.lo;
+    right->hi = right_box.hi;
 }
 
 static uint32_t partition_chunked(const skim_bvh_prim *prims, skim_bvh_prim *to, uint32_t begin,
@@ -508,14 +488,24 @@ static uint32_t partition_chunked(const skim_bvh_prim *prims, skim_bvh_prim *to,
         }
     }
     #pragma omp taskwait
+    /* The children's boxes from the primitives themselves: the bins' boxes
+       were sampled (bin_range_sampled). */
     centroid_bounds on_left = centroid_bounds_empty(), on_right = centroid_bounds_empty();
+    centroid_bounds left_box = centroid_bounds_empty(), right_box = centroid_bounds_empty();
     for (uint32_t c = 0; c < count; ++c) {
         centroid_bounds_merge(&on_left, &sides[2 * c]);
         centroid_bounds_merge(&on_right, &sides[2 * c + 1]);
+        left_box.lo = simde_mm_min_ps(left_box.lo, sides[2 * c].lo);
+        left_box.hi = simde_mm_max_ps(left_box.hi, sides[2 * c].hi);
+        right_box.lo = simde_mm_min_ps(right_box.lo, sides[2 * c + 1].lo);
+        right_box.hi = simde_mm_max_ps(right_box.hi, sides[2 * c + 1].hi);
     }
     centroid_bounds_store(&on_left, left);
     centroid_bounds_store(&on_right, right);
-    children_boxes(s, left, right);
+    left->lo = left_box.lo;
+    left->hi = left_box.hi;
+    right->lo = right_box.lo;
+    right->hi = right_box.hi;
     free(at);
     free(sides);
     *ok = true;

@@ -26,6 +26,9 @@ enum {
        give the same order). */
     SKIM_SAH_CHUNKED_MIN_PRIMS = 1 << 16,
     SKIM_SAH_CHUNK = 1 << 14,
+    /* Their bins take the boxes of one primitive in this many (and the
+       counts of all): see bin_range_sampled. */
+    SKIM_SAH_SAMPLE = 4,
 };
 
 /* A node's primitives: their box and the bounds of lo + hi (twice the
@@ -102,7 +105,9 @@ typedef struct skim_sah_steps {
                 skim_sah_bins *b);
     /* Bins a large node chunk by chunk into chunks (allocated here, freed
        with free(chunks->bins); false without memory) and merges the chunks
-       into total. Tasks when parallel. */
+       into total. Tasks when parallel. The counts are exact, the boxes
+       sampled (SKIM_SAH_SAMPLE): the split's boxes are not the children's,
+       partition_chunked computes those. */
     bool (*bin_chunked)(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
                         const skim_sah_bin_map *map, bool parallel, skim_sah_chunks *chunks,
                         skim_sah_bins *total);
@@ -118,7 +123,8 @@ typedef struct skim_sah_steps {
                           skim_sah_range *right);
     /* The same for a node binned by bin_chunked, out of place: a stable
        partition of prims [begin, end) into to [begin, end), each chunk
-       scattered at offsets its counts give. Tasks when parallel. Returns
+       scattered at offsets its counts give, the children's boxes and
+       centroid bounds gathered on the way. Tasks when parallel. Returns
        mid; false in *ok without memory (nothing is written then). */
     uint32_t (*partition_chunked)(const skim_bvh_prim *prims, skim_bvh_prim *to, uint32_t begin,
                                   uint32_t end, const skim_sah_bin_map *map, const skim_sah_split *s,

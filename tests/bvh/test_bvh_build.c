@@ -104,6 +104,16 @@ static void compare_node(const skim_bvh_prim *prims, uint32_t begin, uint32_t en
                      "node %u: orders differ", node);
         expect_same_range(&left[0], &left[1], node);
         expect_same_range(&right[0], &right[1], node);
+        if (chunked) {
+            /* The bins of a chunked node take sampled boxes (their counts
+               are exact, as the mid above shows): the children's boxes
+               must still be exactly those of their primitives. */
+            skim_sah_range exact;
+            skim_sah_range_of(result[0], begin, mid[0], &exact);
+            expect_same_range(&left[0], &exact, node);
+            skim_sah_range_of(result[0], mid[0], end, &exact);
+            expect_same_range(&right[0], &exact, node);
+        }
     }
     for (int s = 0; s < 2; ++s) {
         free(chunks[s].bins);
