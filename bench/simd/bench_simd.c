@@ -89,8 +89,10 @@ static void record_sweep_from(const skim_candidates *c, const float origin[3],
         for (int axis = 0; axis < 3; ++axis)
             for (uint32_t lane = 0; lane < c->count; ++lane)
                 rebased.vertex[v][axis][lane] = c->vertex[v][axis][lane] - origin[axis];
-    memcpy(rebased.triangle, c->triangle, c->count * sizeof(uint32_t));
-    memcpy(rebased.material, c->material, c->count * sizeof(uint16_t));
+    if (c->count) { /* an empty buffer may have no arrays: memcpy from NULL is undefined */
+        memcpy(rebased.triangle, c->triangle, c->count * sizeof(uint32_t));
+        memcpy(rebased.material, c->material, c->count * sizeof(uint16_t));
+    }
     rebased.count = c->count;
     skim_candidates_pad(&rebased);
     record_sweep(&rebased, delta, cull, best);

@@ -104,15 +104,19 @@ static inline void candidates_get(const skim_candidates *c, uint32_t lane, float
 static inline void candidates_slice(skim_candidates *dst, const skim_candidates *src, uint32_t from,
                                     uint32_t to)
 {
-    /* At least one packet, so an empty slice still has arrays (memcpy of
-       zero bytes from or to NULL is undefined). */
+    /* At least one packet, so an empty slice still has arrays to pad; and
+       no copy from an empty source, which may have none (memcpy of zero
+       bytes from or to NULL is undefined). */
     if (skim_candidates_reserve(dst, to - from + 1) != SKIM_OK)
         abort();
-    for (int v = 0; v < 3; ++v)
-        for (int axis = 0; axis < 3; ++axis)
-            memcpy(dst->vertex[v][axis], src->vertex[v][axis] + from, (to - from) * sizeof(float));
-    memcpy(dst->triangle, src->triangle + from, (to - from) * sizeof(uint32_t));
-    memcpy(dst->material, src->material + from, (to - from) * sizeof(uint16_t));
+    if (to > from) {
+        for (int v = 0; v < 3; ++v)
+            for (int axis = 0; axis < 3; ++axis)
+                memcpy(dst->vertex[v][axis], src->vertex[v][axis] + from,
+                       (to - from) * sizeof(float));
+        memcpy(dst->triangle, src->triangle + from, (to - from) * sizeof(uint32_t));
+        memcpy(dst->material, src->material + from, (to - from) * sizeof(uint16_t));
+    }
     dst->count = to - from;
     skim_candidates_pad(dst);
 }
