@@ -39,6 +39,7 @@ static void setup_box(gather_setup *g, const skim_ellipsoid_space *space, const 
     }
     g->material_mask = material_mask;
     g->all_materials = material_mask == UINT64_MAX;
+    skim_gather_clip_setup(g, space, start, box_min, box_max);
 }
 
 static skim_status gather(const skim_world *world, const gather_setup *g, const float box_min[3],
@@ -54,14 +55,23 @@ static skim_status gather(const skim_world *world, const gather_setup *g, const 
         uint32_t refs[LEAF_BATCH];
         uint32_t leaves;
         while ((leaves = skim_bvh_walk_leaves(&walk, refs, LEAF_BATCH)) != 0) {
-            /* One reservation per batch: at most 16 triangles a leaf. */
-            status = skim_candidates_reserve(out, out->count + leaves * SKIM_BVH_MAX_LEAF +
-                                                      SKIM_MAX_PACKET_WIDTH);
-            if (status != SKIM_OK)
-                return status;
-            for (uint32_t k = 0; k < leaves; ++k)
-                skim_gather_run(world, g, skim_bvh_leaf_first(refs[k]), skim_bvh_leaf_count(refs[k]),
-                           true, 1.0f + SKIM_PATH_T_SLACK, out);
+            for (uint32_t k = 0; k < leaves; ++k) {
+                /* Room for a leaf (at most 16 triangles) and a packet's
+                   overrun, checked per leaf: a far triangle's pieces
+                   (gather_clip.h) may have used more than the leaf's
+                   count. */
+                if (out->count + SKIM_BVH_MAX_LEAF + SKIM_MAX_PACKET_WIDTH > out->capacity) {
+                    status = skim_candidates_reserve(out, out->count + leaves * SKIM_BVH_MAX_LEAF +
+                                                              SKIM_MAX_PACKET_WIDTH);
+                    if (status != SKIM_OK)
+                        return status;
+                }
+                status = skim_gather_run(world, g, skim_bvh_leaf_first(refs[k]),
+                                         skim_bvh_leaf_count(refs[k]), true,
+                                         1.0f + SKIM_PATH_T_SLACK, out);
+                if (status != SKIM_OK)
+                    return status;
+            }
         }
     } else if (world->triangle_count) {
         /* Brute force: the oracle walks every triangle, no tree, and applies
@@ -74,7 +84,10 @@ static skim_status gather(const skim_world *world, const gather_setup *g, const 
         status = skim_candidates_reserve(out, world->triangle_count + SKIM_MAX_PACKET_WIDTH);
         if (status != SKIM_OK)
             return status;
-        skim_gather_run(world, g, 0, world->triangle_count, true, 1.0f + SKIM_PATH_T_SLACK, out);
+        status = skim_gather_run(world, g, 0, world->triangle_count, true,
+                                 1.0f + SKIM_PATH_T_SLACK, out);
+        if (status != SKIM_OK)
+            return status;
     }
     status = skim_candidates_reserve(out, out->count);
     if (status != SKIM_OK)
@@ -114,6 +127,9 @@ void skim_path_gather_init(skim_path_gather *g, const skim_ellipsoid_space *spac
         g->inverse_delta_s[axis] = inverse;
         g->reach_s[axis] = reach;
     }
+    /* Far triangles are clipped to the sweep's own reach, not to this box
+       (whose margins grow with |start|): see gather_clip.h. */
+    skim_gather_clip_setup_swept(g, start, delta, space->bounding_radius);
 }
 
 skim_status skim_gather_candidates_swept(const skim_world *world, const skim_ellipsoid_space *space,

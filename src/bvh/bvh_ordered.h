@@ -40,6 +40,13 @@ typedef struct skim_path_gather {
     bool        all_materials;
     /* Scalars of the same segment, for the node tests. */
     float       start_s[3], inverse_delta_s[3], reach_s[3];
+    /* Far triangles (src/gather_clip.h, hardening finding 18): a triangle
+       whose world box leaves [near_min, near_max] (start +-
+       SKIM_GATHER_FAR_RADII smallest radii) is clipped in double to the
+       box [clip_min, clip_max] (relative to clip_origin, the start) and
+       moved to unit space by clip_to_unit (to_unit's floats, in double). */
+    simde__m128 near_min[3], near_max[3];
+    double      clip_origin[3], clip_min[3], clip_max[3], clip_to_unit[3][3];
 } skim_path_gather;
 
 /* Sets g up for the straight sweep start -> start + delta (world space) of
