@@ -19,8 +19,9 @@ typedef skim_path_gather gather_setup;
 
 enum { LEAF_BATCH = 64 };
 
-static void setup_box(gather_setup *g, const skim_ellipsoid_space *space, const float start[3],
-                      const float box_min[3], const float box_max[3], uint64_t material_mask)
+static void setup_box(gather_setup *g, const skim_world *world, const skim_ellipsoid_space *space,
+                      const float start[3], const float box_min[3], const float box_max[3],
+                      uint64_t material_mask)
 {
     /* Not zeroed as a whole (a dozen cache lines of broadcasts on every
        sweep): the segment fields are set by skim_path_gather_init and read
@@ -39,7 +40,7 @@ static void setup_box(gather_setup *g, const skim_ellipsoid_space *space, const 
     }
     g->material_mask = material_mask;
     g->all_materials = material_mask == UINT64_MAX;
-    skim_gather_clip_setup(g, space, start, box_min, box_max);
+    skim_gather_clip_setup(g, world, space, start);
 }
 
 static skim_status gather(const skim_world *world, const gather_setup *g, const float box_min[3],
@@ -102,16 +103,17 @@ skim_status skim_gather_candidates(const skim_world *world, const skim_ellipsoid
                                    skim_candidates *out)
 {
     gather_setup g;
-    setup_box(&g, space, start, box_min, box_max, material_mask);
+    setup_box(&g, world, space, start, box_min, box_max, material_mask);
     return gather(world, &g, box_min, box_max, out);
 }
 
-void skim_path_gather_init(skim_path_gather *g, const skim_ellipsoid_space *space,
-                           const float start[3], const float delta[3], uint64_t material_mask)
+void skim_path_gather_init(skim_path_gather *g, const skim_world *world,
+                           const skim_ellipsoid_space *space, const float start[3],
+                           const float delta[3], uint64_t material_mask)
 {
     float box_min[3], box_max[3];
     skim_sweep_box(start, delta, space->bounding_radius, box_min, box_max);
-    setup_box(g, space, start, box_min, box_max, material_mask);
+    setup_box(g, world, space, start, box_min, box_max, material_mask);
     g->swept = true;
     for (int axis = 0; axis < 3; ++axis) {
         /* The sweep box's own margin on this axis: the bounding radius plus
@@ -126,10 +128,11 @@ void skim_path_gather_init(skim_path_gather *g, const skim_ellipsoid_space *spac
         g->start_s[axis] = start[axis];
         g->inverse_delta_s[axis] = inverse;
         g->reach_s[axis] = reach;
+        /* Far triangles are clipped to the sweep's own reach, not to this
+           box (whose margins grow with |start|): see gather_clip.h. */
+        g->clip_delta[axis] = delta[axis];
     }
-    /* Far triangles are clipped to the sweep's own reach, not to this box
-       (whose margins grow with |start|): see gather_clip.h. */
-    skim_gather_clip_setup_swept(g, start, delta, space->bounding_radius);
+    g->clip_radius = space->bounding_radius;
 }
 
 skim_status skim_gather_candidates_swept(const skim_world *world, const skim_ellipsoid_space *space,
@@ -137,7 +140,7 @@ skim_status skim_gather_candidates_swept(const skim_world *world, const skim_ell
                                          uint64_t material_mask, skim_candidates *out)
 {
     gather_setup g;
-    skim_path_gather_init(&g, space, start, delta, material_mask);
+    skim_path_gather_init(&g, world, space, start, delta, material_mask);
     float box_min[3], box_max[3];
     skim_sweep_box(start, delta, space->bounding_radius, box_min, box_max);
     return gather(world, &g, box_min, box_max, out);

@@ -59,52 +59,63 @@ typedef struct polygon {
     double p[MAX_CORNERS][3];
 } polygon;
 
-static void grow_clip_box(skim_path_gather *g, const double lo[3], const double hi[3])
+/* The clip box relative to the start and the map to unit space, in double,
+   from g's own fields (lane 0 of its broadcasts): formed per far packet,
+   so a sweep that meets none pays nothing for it. */
+typedef struct clip_frame {
+    double origin[3], min[3], max[3], to_unit[3][3];
+} clip_frame;
+
+static void frame_of(const skim_path_gather *g, clip_frame *f)
 {
+    double lo[3], hi[3];
+    for (int axis = 0; axis < 3; ++axis) {
+        f->origin[axis] = simde_mm_cvtss_f32(g->start[axis]);
+        for (int j = 0; j < 3; ++j)
+            f->to_unit[axis][j] = simde_mm_cvtss_f32(g->to_unit[axis][j]);
+        if (g->swept) {
+            const double radius = 1.001 * (double)g->clip_radius, d = g->clip_delta[axis];
+            lo[axis] = (d < 0.0 ? d : 0.0) - radius;
+            hi[axis] = (d > 0.0 ? d : 0.0) + radius;
+        } else {
+            lo[axis] = (double)simde_mm_cvtss_f32(g->box_min[axis]) - f->origin[axis];
+            hi[axis] = (double)simde_mm_cvtss_f32(g->box_max[axis]) - f->origin[axis];
+        }
+    }
     double extent = 0.0;
     for (int axis = 0; axis < 3; ++axis)
         extent = hi[axis] - lo[axis] > extent ? hi[axis] - lo[axis] : extent;
     const double margin = 0.5 * extent;
     for (int axis = 0; axis < 3; ++axis) {
-        g->clip_min[axis] = lo[axis] - margin;
-        g->clip_max[axis] = hi[axis] + margin;
+        f->min[axis] = lo[axis] - margin;
+        f->max[axis] = hi[axis] + margin;
     }
 }
 
-void skim_gather_clip_setup(skim_path_gather *g, const skim_ellipsoid_space *space,
-                            const float start[3], const float box_min[3], const float box_max[3])
+void skim_gather_clip_setup(skim_path_gather *g, const skim_world *world,
+                            const skim_ellipsoid_space *space, const float start[3])
 {
     /* The fast path's region, in float: start +- W may round by half an
        ulp of start, so a fast triangle is within 2 W of it in the worst
-       case (only where |start| > 2^24 W). */
+       case (only where |start| > 2^24 W). When the world's bounds lie
+       inside, no triangle can leave it and the per-packet test is
+       skipped: the same answer, for nothing (the bench scenes, radius 16:
+       W = 65,536 units). */
     const float w = SKIM_GATHER_FAR_RADII * space->smallest_radius;
-    double lo[3], hi[3];
+    const float *lo = &world->bounds_min.x, *hi = &world->bounds_max.x;
+    bool far = false;
+    float near_min[3], near_max[3];
     for (int axis = 0; axis < 3; ++axis) {
-        g->near_min[axis] = simde_mm_set1_ps(start[axis] - w);
-        g->near_max[axis] = simde_mm_set1_ps(start[axis] + w);
-        g->clip_origin[axis] = start[axis];
-        for (int j = 0; j < 3; ++j)
-            g->clip_to_unit[axis][j] = space->to_unit[axis][j];
-        lo[axis] = (double)box_min[axis] - start[axis];
-        hi[axis] = (double)box_max[axis] - start[axis];
+        near_min[axis] = start[axis] - w;
+        near_max[axis] = start[axis] + w;
+        far |= !(lo[axis] >= near_min[axis] && hi[axis] <= near_max[axis]);
     }
-    grow_clip_box(g, lo, hi);
-}
-
-void skim_gather_clip_setup_swept(skim_path_gather *g, const float start[3], const float delta[3],
-                                  float bounding_radius)
-{
-    /* The box of the bounding sphere along the segment, relative to the
-       start, with the sweep box's 1.001 on the radius. */
-    const double radius = 1.001 * (double)bounding_radius;
-    double lo[3], hi[3];
-    for (int axis = 0; axis < 3; ++axis) {
-        const double d = delta[axis];
-        lo[axis] = (d < 0.0 ? d : 0.0) - radius;
-        hi[axis] = (d > 0.0 ? d : 0.0) + radius;
-    }
-    (void)start;
-    grow_clip_box(g, lo, hi);
+    g->far_possible = far && world->triangle_count;
+    if (g->far_possible)
+        for (int axis = 0; axis < 3; ++axis) {
+            g->near_min[axis] = simde_mm_set1_ps(near_min[axis]);
+            g->near_max[axis] = simde_mm_set1_ps(near_max[axis]);
+        }
 }
 
 /* One Sutherland-Hodgman pass: keeps the part of in with sign * (x[axis] -
@@ -175,18 +186,18 @@ static void drop_near_collinear(polygon *poly)
     }
 }
 
-uint32_t skim_gather_clip_triangle(const skim_path_gather *g, const float corner[3][3],
-                                   uint32_t triangle, uint16_t material, skim_candidates *out)
+static uint32_t clip_triangle(const clip_frame *g, const float corner[3][3], uint32_t triangle,
+                              uint16_t material, skim_candidates *out)
 {
     polygon a, b;
     a.n = 3;
     for (int v = 0; v < 3; ++v)
         for (int axis = 0; axis < 3; ++axis)
-            a.p[v][axis] = (double)corner[v][axis] - g->clip_origin[axis];
+            a.p[v][axis] = (double)corner[v][axis] - g->origin[axis];
     /* Step 1: six planes, min then max on x, y, z. */
     for (int axis = 0; axis < 3 && a.n; ++axis) {
-        clip_plane(&a, &b, axis, g->clip_min[axis], -1.0);
-        clip_plane(&b, &a, axis, g->clip_max[axis], 1.0);
+        clip_plane(&a, &b, axis, g->min[axis], -1.0);
+        clip_plane(&b, &a, axis, g->max[axis], 1.0);
     }
     if (a.n < 3)
         return 0;
@@ -195,11 +206,11 @@ uint32_t skim_gather_clip_triangle(const skim_path_gather *g, const float corner
     double unit_corner[3][3];
     for (int v = 0; v < 3; ++v)
         for (int k = 0; k < 3; ++k) {
-            const double x = (double)corner[v][0] - g->clip_origin[0],
-                         y = (double)corner[v][1] - g->clip_origin[1],
-                         z = (double)corner[v][2] - g->clip_origin[2];
+            const double x = (double)corner[v][0] - g->origin[0],
+                         y = (double)corner[v][1] - g->origin[1],
+                         z = (double)corner[v][2] - g->origin[2];
             unit_corner[v][k] =
-                (g->clip_to_unit[k][0] * x + g->clip_to_unit[k][1] * y) + g->clip_to_unit[k][2] * z;
+                (g->to_unit[k][0] * x + g->to_unit[k][1] * y) + g->to_unit[k][2] * z;
         }
     double e1[3], e2[3], front[3];
     sub3(unit_corner[1], unit_corner[0], e1);
@@ -208,8 +219,8 @@ uint32_t skim_gather_clip_triangle(const skim_path_gather *g, const float corner
     for (int v = 0; v < a.n; ++v) {
         const double x = a.p[v][0], y = a.p[v][1], z = a.p[v][2];
         for (int k = 0; k < 3; ++k)
-            b.p[v][k] = (g->clip_to_unit[k][0] * x + g->clip_to_unit[k][1] * y) +
-                        g->clip_to_unit[k][2] * z;
+            b.p[v][k] = (g->to_unit[k][0] * x + g->to_unit[k][1] * y) +
+                        g->to_unit[k][2] * z;
     }
     b.n = a.n;
     /* Step 3. */
@@ -258,6 +269,14 @@ uint32_t skim_gather_clip_triangle(const skim_path_gather *g, const float corner
     return pieces;
 }
 
+uint32_t skim_gather_clip_triangle(const skim_path_gather *g, const float corner[3][3],
+                                   uint32_t triangle, uint16_t material, skim_candidates *out)
+{
+    clip_frame frame;
+    frame_of(g, &frame);
+    return clip_triangle(&frame, corner, triangle, material, out);
+}
+
 skim_status skim_gather_clip_packet(const skim_world *world, const skim_path_gather *g,
                                     uint32_t first, unsigned keep, unsigned far,
                                     const float fast[3][3][4], uint32_t later,
@@ -272,6 +291,8 @@ skim_status skim_gather_clip_packet(const skim_world *world, const skim_path_gat
     skim_status status = skim_candidates_reserve(out, (uint32_t)need);
     if (status != SKIM_OK)
         return status;
+    clip_frame frame;
+    frame_of(g, &frame);
     for (uint32_t lane = 0; lane < 4; ++lane) {
         if (!((keep >> lane) & 1u))
             continue;
@@ -281,7 +302,7 @@ skim_status skim_gather_clip_packet(const skim_world *world, const skim_path_gat
             for (int v = 0; v < 3; ++v)
                 for (int axis = 0; axis < 3; ++axis)
                     corner[v][axis] = world->vertex[v][axis][i];
-            skim_gather_clip_triangle(g, corner, world->triangle_index[i], world->material[i], out);
+            clip_triangle(&frame, corner, world->triangle_index[i], world->material[i], out);
             continue;
         }
         const uint32_t at = out->count++;

@@ -28,20 +28,19 @@ struct skim_path_gather;
    of a box has at most 3 + 6 = 9 corners, fanned into 7 triangles. */
 #define SKIM_GATHER_CLIP_MAX_PIECES 7u
 
-/* Sets the clip fields of g (clip_origin, clip_min, clip_max, clip_to_unit,
-   near_min, near_max) for a query box [box_min, box_max] (world) around
-   start: the clip box is the query box grown on every side by half its
-   largest extent. */
-void skim_gather_clip_setup(struct skim_path_gather *g, const skim_ellipsoid_space *space,
-                            const float start[3], const float box_min[3], const float box_max[3]);
-
-/* The same with the clip box built from the straight sweep's own reach (the
-   box of the bounding sphere along start -> start + delta, in double, no
-   rounding margins), grown the same way: at large coordinates the sweep
-   box's relative margin (1e-4 |coordinate|) would make the clip box, and
-   so the clipped magnitude, needlessly large. */
-void skim_gather_clip_setup_swept(struct skim_path_gather *g, const float start[3],
-                                  const float delta[3], float bounding_radius);
+/* Sets g's fast-path region (far_possible, near_min, near_max) once the
+   rest of g (start, to_unit, box) is set; g->swept is false here. The
+   clip box itself is only formed when a far triangle is met:
+     - a box gather (a move): the query box [box_min, box_max], grown on
+       every side by half its largest extent;
+     - a swept gather (skim_path_gather_init sets swept, clip_delta and
+       clip_radius): the box of the bounding sphere (radius x 1.001) along
+       start -> start + clip_delta, in double and without the sweep box's
+       rounding margins (1e-4 |coordinate| would make the clip box, and so
+       the clipped magnitude, needlessly large far from the origin),
+       grown the same way. */
+void skim_gather_clip_setup(struct skim_path_gather *g, const skim_world *world,
+                            const skim_ellipsoid_space *space, const float start[3]);
 
 /* The slow path of skim_gather_run for one packet of four stored triangles
    starting at storage index first: for each lane of keep in lane order,

@@ -115,7 +115,7 @@ static inline skim_status skim_gather_run(const skim_world *world, const skim_pa
             continue;
         /* Far triangles take the slow path (rare: a triangle reaching
            thousands of radii from the start); the rest are untouched. */
-        const unsigned far = skim_far_lanes(g, lo, hi) & keep;
+        const unsigned far = g->far_possible ? skim_far_lanes(g, lo, hi) & keep : 0u;
 
         simde__m128 unit[3][3];
         for (int v = 0; v < 3; ++v) {

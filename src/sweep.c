@@ -102,7 +102,7 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
            (bvh/bvh_ordered.c): the same answer as one kernel call over the
            swept gather, without gathering what lies beyond the hit. */
         skim_path_gather path;
-        skim_path_gather_init(&path, &space, start_world, delta_world, query->material_mask);
+        skim_path_gather_init(&path, world, &space, start_world, delta_world, query->material_mask);
         status = skim_bvh_sweep_ordered(world, &path, delta_unit, query->cull_back_faces, kernels,
                                         candidates, &best);
         if (status != SKIM_OK)
