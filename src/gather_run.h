@@ -88,6 +88,13 @@ static inline skim_status skim_gather_run(const skim_world *world, const skim_pa
             hi[axis] = simde_mm_max_ps(corner[0][axis],
                                        simde_mm_max_ps(corner[1][axis], corner[2][axis]));
         }
+        /* Far triangles take the slow path (rare: a triangle reaching
+           thousands of radii from the start; never when the whole world is
+           near, see skim_gather_clip_setup). Tested here, while lo and hi
+           are in registers anyway (keeping them for later spilled them).
+           Versioning the loop on far_possible instead of this branch per
+           packet cost more instructions with gcc, not fewer. */
+        unsigned far = g->far_possible ? skim_far_lanes(g, lo, hi) : 0u;
         if (cull_by_box) {
             simde__m128 inside = simde_mm_castsi128_ps(simde_mm_set1_epi32(-1));
             for (int axis = 0; axis < 3; ++axis) {
@@ -113,9 +120,7 @@ static inline skim_status skim_gather_run(const skim_world *world, const skim_pa
                     keep &= ~(1u << lane);
         if (!keep)
             continue;
-        /* Far triangles take the slow path (rare: a triangle reaching
-           thousands of radii from the start); the rest are untouched. */
-        const unsigned far = g->far_possible ? skim_far_lanes(g, lo, hi) & keep : 0u;
+        far &= keep;
 
         simde__m128 unit[3][3];
         for (int v = 0; v < 3; ++v) {
