@@ -22,7 +22,9 @@ struct skim_path_gather;
    operations a triangle) would buy little; above it a triangle's own
    magnitude, not the query's, sets the sweep's accuracy. The scenes of
    bench/ (radius 16: 65,536 units) never reach it. */
+#ifndef SKIM_GATHER_FAR_RADII /* -DSKIM_GATHER_FAR_RADII=1e30f turns clipping off (tests' fail-without check) */
 #define SKIM_GATHER_FAR_RADII 4096.0f
+#endif
 
 /* Pieces a clipped triangle may become: a triangle clipped by the 6 planes
    of a box has at most 3 + 6 = 9 corners, fanned into 7 triangles. */
