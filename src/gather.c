@@ -19,8 +19,9 @@ typedef skim_path_gather gather_setup;
 
 enum { LEAF_BATCH = 64 };
 
-static void setup_box(gather_setup *g, const skim_ellipsoid_space *space, const float start[3],
-                      const float box_min[3], const float box_max[3], uint64_t material_mask)
+static void setup_box(gather_setup *g, const skim_world *world, const skim_ellipsoid_space *space,
+                      const float start[3], const float box_min[3], const float box_max[3],
+                      uint64_t material_mask)
 {
     /* Not zeroed as a whole (a dozen cache lines of broadcasts on every
        sweep): the segment fields are set by skim_path_gather_init and read
@@ -39,6 +40,7 @@ static void setup_box(gather_setup *g, const skim_ellipsoid_space *space, const 
     }
     g->material_mask = material_mask;
     g->all_materials = material_mask == UINT64_MAX;
+    skim_gather_clip_setup(g, world, space, start);
 }
 
 static skim_status gather(const skim_world *world, const gather_setup *g, const float box_min[3],
@@ -54,14 +56,23 @@ static skim_status gather(const skim_world *world, const gather_setup *g, const 
         uint32_t refs[LEAF_BATCH];
         uint32_t leaves;
         while ((leaves = skim_bvh_walk_leaves(&walk, refs, LEAF_BATCH)) != 0) {
-            /* One reservation per batch: at most 16 triangles a leaf. */
-            status = skim_candidates_reserve(out, out->count + leaves * SKIM_BVH_MAX_LEAF +
-                                                      SKIM_MAX_PACKET_WIDTH);
-            if (status != SKIM_OK)
-                return status;
-            for (uint32_t k = 0; k < leaves; ++k)
-                skim_gather_run(world, g, skim_bvh_leaf_first(refs[k]), skim_bvh_leaf_count(refs[k]),
-                           true, 1.0f + SKIM_PATH_T_SLACK, out);
+            for (uint32_t k = 0; k < leaves; ++k) {
+                /* Room for a leaf (at most 16 triangles) and a packet's
+                   overrun, checked per leaf: a far triangle's pieces
+                   (gather_clip.h) may have used more than the leaf's
+                   count. */
+                if (out->count + SKIM_BVH_MAX_LEAF + SKIM_MAX_PACKET_WIDTH > out->capacity) {
+                    status = skim_candidates_reserve(out, out->count + leaves * SKIM_BVH_MAX_LEAF +
+                                                              SKIM_MAX_PACKET_WIDTH);
+                    if (status != SKIM_OK)
+                        return status;
+                }
+                status = skim_gather_run(world, g, skim_bvh_leaf_first(refs[k]),
+                                         skim_bvh_leaf_count(refs[k]), true,
+                                         1.0f + SKIM_PATH_T_SLACK, out);
+                if (status != SKIM_OK)
+                    return status;
+            }
         }
     } else if (world->triangle_count) {
         /* Brute force: the oracle walks every triangle, no tree, and applies
@@ -74,7 +85,10 @@ static skim_status gather(const skim_world *world, const gather_setup *g, const 
         status = skim_candidates_reserve(out, world->triangle_count + SKIM_MAX_PACKET_WIDTH);
         if (status != SKIM_OK)
             return status;
-        skim_gather_run(world, g, 0, world->triangle_count, true, 1.0f + SKIM_PATH_T_SLACK, out);
+        status = skim_gather_run(world, g, 0, world->triangle_count, true,
+                                 1.0f + SKIM_PATH_T_SLACK, out);
+        if (status != SKIM_OK)
+            return status;
     }
     status = skim_candidates_reserve(out, out->count);
     if (status != SKIM_OK)
@@ -89,16 +103,17 @@ skim_status skim_gather_candidates(const skim_world *world, const skim_ellipsoid
                                    skim_candidates *out)
 {
     gather_setup g;
-    setup_box(&g, space, start, box_min, box_max, material_mask);
+    setup_box(&g, world, space, start, box_min, box_max, material_mask);
     return gather(world, &g, box_min, box_max, out);
 }
 
-void skim_path_gather_init(skim_path_gather *g, const skim_ellipsoid_space *space,
-                           const float start[3], const float delta[3], uint64_t material_mask)
+void skim_path_gather_init(skim_path_gather *g, const skim_world *world,
+                           const skim_ellipsoid_space *space, const float start[3],
+                           const float delta[3], uint64_t material_mask)
 {
     float box_min[3], box_max[3];
     skim_sweep_box(start, delta, space->bounding_radius, box_min, box_max);
-    setup_box(g, space, start, box_min, box_max, material_mask);
+    setup_box(g, world, space, start, box_min, box_max, material_mask);
     g->swept = true;
     for (int axis = 0; axis < 3; ++axis) {
         /* The sweep box's own margin on this axis: the bounding radius plus
@@ -113,7 +128,11 @@ void skim_path_gather_init(skim_path_gather *g, const skim_ellipsoid_space *spac
         g->start_s[axis] = start[axis];
         g->inverse_delta_s[axis] = inverse;
         g->reach_s[axis] = reach;
+        /* Far triangles are clipped to the sweep's own reach, not to this
+           box (whose margins grow with |start|): see gather_clip.h. */
+        g->clip_delta[axis] = delta[axis];
     }
+    g->clip_radius = space->bounding_radius;
 }
 
 skim_status skim_gather_candidates_swept(const skim_world *world, const skim_ellipsoid_space *space,
@@ -121,7 +140,7 @@ skim_status skim_gather_candidates_swept(const skim_world *world, const skim_ell
                                          uint64_t material_mask, skim_candidates *out)
 {
     gather_setup g;
-    skim_path_gather_init(&g, space, start, delta, material_mask);
+    skim_path_gather_init(&g, world, space, start, delta, material_mask);
     float box_min[3], box_max[3];
     skim_sweep_box(start, delta, space->bounding_radius, box_min, box_max);
     return gather(world, &g, box_min, box_max, out);

@@ -17,6 +17,7 @@
 
 #include "skim_internal.h"
 #include "bvh/bvh_ordered.h"
+#include "gather_clip.h"
 
 #include <simde/x86/sse2.h>
 #include <string.h>
@@ -47,13 +48,30 @@ static inline bool skim_material_collides(uint64_t mask, uint16_t material)
     return material >= 64 || ((mask >> material) & 1u);
 }
 
+/* Lanes whose box leaves the fast path's region start +- SKIM_GATHER_FAR_RADII
+   smallest radii (gather_clip.h): they are clipped. */
+static inline unsigned skim_far_lanes(const skim_path_gather *g, const simde__m128 lo[3],
+                                      const simde__m128 hi[3])
+{
+    simde__m128 out = simde_mm_or_ps(simde_mm_cmplt_ps(lo[0], g->near_min[0]),
+                                     simde_mm_cmpgt_ps(hi[0], g->near_max[0]));
+    for (int axis = 1; axis < 3; ++axis)
+        out = simde_mm_or_ps(out, simde_mm_or_ps(simde_mm_cmplt_ps(lo[axis], g->near_min[axis]),
+                                                 simde_mm_cmpgt_ps(hi[axis], g->near_max[axis])));
+    return (unsigned)simde_mm_movemask_ps(out);
+}
+
 /* Appends the triangles of stored run [first, first + count) that pass the
    material mask and, when cull_by_box, whose box overlaps the query (and,
    for a swept setup, whose grown box the segment enters by t_limit). The
    caller has reserved count + SKIM_MAX_PACKET_WIDTH lanes past out->count:
-   whole 4-lane stores may write past the last kept lane. */
-static inline void skim_gather_run(const skim_world *world, const skim_path_gather *g, uint32_t first,
-                       uint32_t count, bool cull_by_box, float t_limit, skim_candidates *out)
+   whole 4-lane stores may write past the last kept lane. A far triangle
+   (gather_clip.h) is clipped into up to SKIM_GATHER_CLIP_MAX_PIECES pieces,
+   for which the slow path reserves more room itself (so out's arrays may
+   move); SKIM_ERROR_OUT_OF_MEMORY if it cannot, SKIM_OK otherwise. */
+static inline skim_status skim_gather_run(const skim_world *world, const skim_path_gather *g,
+                                          uint32_t first, uint32_t count, bool cull_by_box,
+                                          float t_limit, skim_candidates *out)
 {
     const uint32_t end = first + count;
     for (uint32_t i = first; i < end; i += 4) {
@@ -63,14 +81,23 @@ static inline void skim_gather_run(const skim_world *world, const skim_path_gath
         for (int v = 0; v < 3; ++v)
             for (int axis = 0; axis < 3; ++axis)
                 corner[v][axis] = simde_mm_loadu_ps(world->vertex[v][axis] + i);
+        simde__m128 lo[3], hi[3];
+        for (int axis = 0; axis < 3; ++axis) {
+            lo[axis] = simde_mm_min_ps(corner[0][axis],
+                                       simde_mm_min_ps(corner[1][axis], corner[2][axis]));
+            hi[axis] = simde_mm_max_ps(corner[0][axis],
+                                       simde_mm_max_ps(corner[1][axis], corner[2][axis]));
+        }
+        /* Far triangles take the slow path (rare: a triangle reaching
+           thousands of radii from the start; never when the whole world is
+           near, see skim_gather_clip_setup). Tested here, while lo and hi
+           are in registers anyway (keeping them for later spilled them).
+           Versioning the loop on far_possible instead of this branch per
+           packet cost more instructions with gcc, not fewer. */
+        unsigned far = g->far_possible ? skim_far_lanes(g, lo, hi) : 0u;
         if (cull_by_box) {
             simde__m128 inside = simde_mm_castsi128_ps(simde_mm_set1_epi32(-1));
-            simde__m128 lo[3], hi[3];
             for (int axis = 0; axis < 3; ++axis) {
-                lo[axis] = simde_mm_min_ps(corner[0][axis],
-                                           simde_mm_min_ps(corner[1][axis], corner[2][axis]));
-                hi[axis] = simde_mm_max_ps(corner[0][axis],
-                                           simde_mm_max_ps(corner[1][axis], corner[2][axis]));
                 inside = simde_mm_and_ps(inside,
                                          simde_mm_and_ps(simde_mm_cmple_ps(lo[axis], g->box_max[axis]),
                                                          simde_mm_cmpge_ps(hi[axis], g->box_min[axis])));
@@ -93,6 +120,7 @@ static inline void skim_gather_run(const skim_world *world, const skim_path_gath
                     keep &= ~(1u << lane);
         if (!keep)
             continue;
+        far &= keep;
 
         simde__m128 unit[3][3];
         for (int v = 0; v < 3; ++v) {
@@ -115,6 +143,18 @@ static inline void skim_gather_run(const skim_world *world, const skim_path_gath
                     simde_mm_add_ps(simde_mm_mul_ps(g->to_unit[k][0], rel[0]),
                                     simde_mm_mul_ps(g->to_unit[k][1], rel[1])),
                     simde_mm_mul_ps(g->to_unit[k][2], rel[2]));
+        }
+        if (__builtin_expect(far != 0, 0)) {
+            float lanes_out[3][3][4];
+            for (int v = 0; v < 3; ++v)
+                for (int k = 0; k < 3; ++k)
+                    simde_mm_storeu_ps(lanes_out[v][k], unit[v][k]);
+            skim_status status = skim_gather_clip_packet(world, g, i, keep, far,
+                                                         (const float(*)[3][4])lanes_out,
+                                                         end - i, out);
+            if (status != SKIM_OK)
+                return status;
+            continue;
         }
         uint32_t at = out->count;
         if ((keep & (keep + 1u)) == 0) {
@@ -147,6 +187,7 @@ static inline void skim_gather_run(const skim_world *world, const skim_path_gath
         }
         out->count = at;
     }
+    return SKIM_OK;
 }
 
 #endif /* SKIM_GATHER_RUN_H */

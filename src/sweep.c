@@ -102,7 +102,7 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
            (bvh/bvh_ordered.c): the same answer as one kernel call over the
            swept gather, without gathering what lies beyond the hit. */
         skim_path_gather path;
-        skim_path_gather_init(&path, &space, start_world, delta_world, query->material_mask);
+        skim_path_gather_init(&path, world, &space, start_world, delta_world, query->material_mask);
         status = skim_bvh_sweep_ordered(world, &path, delta_unit, query->cull_back_faces, kernels,
                                         candidates, &best);
         if (status != SKIM_OK)
@@ -117,11 +117,14 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
     }
     if (best.hit) {
         skim_unit_hit_to_world(&space, start_world, &best, out);
-        /* A triangle reaching ~1e18 radii from the start (a 5e16-long
-           triangle and a 0.05 sphere) overflows the kernel's products in
-           unit space. Until far triangles are clipped to the sweep's box
-           before the transform, a non-finite contact is refused rather than
-           returned with SKIM_OK. */
+        /* Far triangles are clipped to the sweep's reach before the move to
+           unit space (gather_clip.c, finding 18), so the kernels see at
+           most ~14,000 radii (fast path) or ~1e7 (pieces of a 1e6-radii
+           sweep): nothing here overflows for a world built by
+           skim_world_create. Kept as the last guard for a loaded world:
+           the loader checks structure and checksum, not that the header's
+           bounds hold the triangles, and the gather skips the far test
+           when those bounds say every triangle is near. */
         if (!(isfinite(out->t) && skim_finite3(out->point) && skim_finite3(out->normal))) {
             memset(out, 0, sizeof *out);
             return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,

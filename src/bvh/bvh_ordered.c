@@ -296,8 +296,10 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
         }
         if (ref_t <= limit) {
             if (skim_bvh_is_leaf(ref)) {
-                skim_gather_run(world, g, skim_bvh_leaf_first(ref), skim_bvh_leaf_count(ref), true,
-                                limit, pending);
+                status = skim_gather_run(world, g, skim_bvh_leaf_first(ref),
+                                         skim_bvh_leaf_count(ref), true, limit, pending);
+                if (status != SKIM_OK)
+                    return status;
                 if (pending->count >= FLUSH_AT)
                     flush(&s);
             } else {
@@ -314,8 +316,10 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
                 hits &= ~start_leaves;
                 for (unsigned bits = start_leaves; bits; bits &= bits - 1u) {
                     const uint32_t child = node->child[__builtin_ctz(bits)];
-                    skim_gather_run(world, g, skim_bvh_leaf_first(child),
-                                    skim_bvh_leaf_count(child), true, limit, pending);
+                    status = skim_gather_run(world, g, skim_bvh_leaf_first(child),
+                                             skim_bvh_leaf_count(child), true, limit, pending);
+                    if (status != SKIM_OK)
+                        return status;
                     if (pending->count >= FLUSH_AT) {
                         flush(&s);
                         limit = best->t + SKIM_PATH_T_SLACK;

@@ -40,12 +40,23 @@ typedef struct skim_path_gather {
     bool        all_materials;
     /* Scalars of the same segment, for the node tests. */
     float       start_s[3], inverse_delta_s[3], reach_s[3];
+    /* Far triangles (src/gather_clip.h, hardening finding 18): a triangle
+       whose world box leaves [near_min, near_max] (start +-
+       SKIM_GATHER_FAR_RADII smallest radii) is clipped. far_possible is
+       false when the whole world lies inside (then near_* are not set and
+       no lane is tested: the test could only answer "none"). For a swept
+       setup the clip box comes from the segment (clip_delta) and the
+       bounding radius (clip_radius); for a box gather, from the box. */
+    bool        far_possible;
+    simde__m128 near_min[3], near_max[3];
+    float       clip_delta[3], clip_radius;
 } skim_path_gather;
 
 /* Sets g up for the straight sweep start -> start + delta (world space) of
    a shape with space's bounding radius: the box is skim_sweep_box's. */
-void skim_path_gather_init(skim_path_gather *g, const skim_ellipsoid_space *space,
-                           const float start[3], const float delta[3], uint64_t material_mask);
+void skim_path_gather_init(skim_path_gather *g, const skim_world *world,
+                           const skim_ellipsoid_space *space, const float start[3],
+                           const float delta[3], uint64_t material_mask);
 
 /* The first contact of the sweep set up in g through world's BVH, in
    best (unit-sphere space), exactly what one kernel call over every
