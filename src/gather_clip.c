@@ -30,15 +30,18 @@
    Deterministic: the same triangle and query give the same pieces, bit
    for bit, whichever gather (BVH leaf, brute force, move) meets it, so
    the BVH still hands the kernels what brute force hands them. Pieces of
-   one triangle share its index: the kernels keep the lowest (t, triangle),
-   so a tie in t between two pieces of one triangle (a contact exactly on
-   a fan diagonal, where the two rounded pieces give the same t) is the
-   one case where the point and normal may depend on which piece the
-   kernel saw first, i.e. on the gather's order; t and the triangle index
-   never do. */
+   one triangle share its index: the kernels keep the lowest (t, triangle,
+   lane), so between pieces that tie in t the one gathered first wins. At
+   t = 0 (the start already touching) every piece within reach ties, so
+   the piece nearest the start is emitted first (step 4), which makes the
+   point and normal the whole triangle's. A tie at t > 0 is a contact on
+   a fan diagonal, which both pieces hold: the same point and normal in
+   exact arithmetic, up to rounding in float. t and the triangle index
+   never depend on the order. */
 #include "gather_clip.h"
 #include "bvh/bvh_ordered.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Corners are removed (step 3) when they lie within this distance (unit
@@ -186,6 +189,50 @@ static void drop_near_collinear(polygon *poly)
     }
 }
 
+/* Squared distance from the origin (the start, in unit space) to triangle
+   (a, b, c): Ericson, "Real-Time Collision Detection" 5.1.5, the closest
+   point by Voronoi regions. */
+static double distance_sq_to_origin(const double a[3], const double b[3], const double c[3])
+{
+    double ab[3], ac[3], ap[3], bp[3], cp[3], q[3];
+    sub3(b, a, ab);
+    sub3(c, a, ac);
+    for (int k = 0; k < 3; ++k) {
+        ap[k] = -a[k];
+        bp[k] = -b[k];
+        cp[k] = -c[k];
+    }
+    const double d1 = dot3(ab, ap), d2 = dot3(ac, ap);
+    const double d3 = dot3(ab, bp), d4 = dot3(ac, bp);
+    const double d5 = dot3(ab, cp), d6 = dot3(ac, cp);
+    const double vc = d1 * d4 - d3 * d2, vb = d5 * d2 - d1 * d6, va = d3 * d6 - d5 * d4;
+    if (d1 <= 0.0 && d2 <= 0.0)
+        memcpy(q, a, sizeof q);
+    else if (d3 >= 0.0 && d4 <= d3)
+        memcpy(q, b, sizeof q);
+    else if (d6 >= 0.0 && d5 <= d6)
+        memcpy(q, c, sizeof q);
+    else if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
+        const double v = d1 / (d1 - d3);
+        for (int k = 0; k < 3; ++k)
+            q[k] = a[k] + v * ab[k];
+    } else if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
+        const double w = d2 / (d2 - d6);
+        for (int k = 0; k < 3; ++k)
+            q[k] = a[k] + w * ac[k];
+    } else if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) {
+        const double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        for (int k = 0; k < 3; ++k)
+            q[k] = b[k] + w * (c[k] - b[k]);
+    } else {
+        const double denom = 1.0 / (va + vb + vc);
+        const double v = vb * denom, w = vc * denom;
+        for (int k = 0; k < 3; ++k)
+            q[k] = a[k] + ab[k] * v + ac[k] * w;
+    }
+    return dot3(q, q);
+}
+
 static uint32_t clip_triangle(const clip_frame *g, const float corner[3][3], uint32_t triangle,
                               uint16_t material, skim_candidates *out)
 {
@@ -235,8 +282,32 @@ static uint32_t clip_triangle(const clip_frame *g, const float corner[3][3], uin
        skip a zero normal) and is left out: a segment of the polygon the
        neighbouring pieces' edges still hold, unless the whole polygon
        rounds to a segment, thinner than float resolves at this magnitude. */
-    uint32_t pieces = 0;
+    /* The piece nearest the start goes first. A shape that starts touching
+       the triangle touches every piece within reach at t = 0, and the
+       kernels keep the lowest (t, triangle, lane): the first piece then
+       wins, and its closest point to the start is the polygon's, so the
+       contact point and normal are the ones the whole triangle gives (the
+       normal from the closest point toward the centre). A move gathers
+       once at its start, so this holds for its first sweep; later sweeps
+       of the move start at a skin from what they touch. */
+    int order[MAX_CORNERS];
+    int nearest = 1;
+    double nearest_sq = INFINITY;
     for (int j = 1; j + 1 < b.n; ++j) {
+        const double d = distance_sq_to_origin(b.p[0], b.p[j], b.p[j + 1]);
+        if (d < nearest_sq) {
+            nearest_sq = d;
+            nearest = j;
+        }
+    }
+    int pieces_in_order = 0;
+    order[pieces_in_order++] = nearest;
+    for (int j = 1; j + 1 < b.n; ++j)
+        if (j != nearest)
+            order[pieces_in_order++] = j;
+    uint32_t pieces = 0;
+    for (int o = 0; o < pieces_in_order; ++o) {
+        const int j = order[o];
         float f[3][3];
         const int from[3] = { 0, j, j + 1 };
         for (int v = 0; v < 3; ++v)
