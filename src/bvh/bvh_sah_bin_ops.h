@@ -114,22 +114,34 @@ static inline simde__m128 load_for_binning(const skim_bvh_prim *p, bin_box *box)
 #endif
 }
 
-/* One bin count more on each axis: the bins at byte offsets at. */
-static inline uint32_t lane(simde__m128i v, int k)
+/* Lanes 1 and 2 of v (the y and z bins' byte offsets). Separate functions
+   with literal lane numbers: an extract's lane must be a constant
+   expression (clang, which builds the fuzz targets, refuses a variable
+   even where inlining would make it one). */
+static inline uint32_t lane_1(simde__m128i v)
 {
 #if defined(SKIM_SAH_AVX2)
-    return (uint32_t)simde_mm_extract_epi32(v, k);
+    return (uint32_t)simde_mm_extract_epi32(v, 1);
 #else
-    return (uint32_t)simde_mm_cvtsi128_si32(k == 1 ? simde_mm_shuffle_epi32(v, SIMDE_MM_SHUFFLE(1, 1, 1, 1))
-                                                   : simde_mm_shuffle_epi32(v, SIMDE_MM_SHUFFLE(2, 2, 2, 2)));
+    return (uint32_t)simde_mm_cvtsi128_si32(simde_mm_shuffle_epi32(v, SIMDE_MM_SHUFFLE(1, 1, 1, 1)));
 #endif
 }
 
+static inline uint32_t lane_2(simde__m128i v)
+{
+#if defined(SKIM_SAH_AVX2)
+    return (uint32_t)simde_mm_extract_epi32(v, 2);
+#else
+    return (uint32_t)simde_mm_cvtsi128_si32(simde_mm_shuffle_epi32(v, SIMDE_MM_SHUFFLE(2, 2, 2, 2)));
+#endif
+}
+
+/* One bin count more on each axis: the bins at byte offsets at. */
 static inline void bins_count(char *base, simde__m128i at)
 {
     ((skim_sah_bin *)(void *)(base + (uint32_t)simde_mm_cvtsi128_si32(at)))->count++;
-    ((skim_sah_bin *)(void *)(base + lane(at, 1)))->count++;
-    ((skim_sah_bin *)(void *)(base + lane(at, 2)))->count++;
+    ((skim_sah_bin *)(void *)(base + lane_1(at)))->count++;
+    ((skim_sah_bin *)(void *)(base + lane_2(at)))->count++;
 }
 
 #endif

@@ -154,8 +154,8 @@ static void bin_range_sampled(const skim_bvh_prim *prims, uint32_t begin, uint32
         simde__m128i at = simde_mm_add_epi32(simde_mm_slli_epi32(bin_of(map, centroid), 6), axis_base);
         if ((i - begin) % SKIM_SAH_SAMPLE == 0) {
             bin_extend(base + (uint32_t)simde_mm_cvtsi128_si32(at), box);
-            bin_extend(base + lane(at, 1), box);
-            bin_extend(base + lane(at, 2), box);
+            bin_extend(base + lane_1(at), box);
+            bin_extend(base + lane_2(at), box);
         } else {
             bins_count(base, at);
         }
