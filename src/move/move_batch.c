@@ -73,17 +73,24 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
     if (count >= SKIM_MOVE_ORDER_MIN && caller &&
         skim_move_order_movers(caller, world, count, positions))
         order = caller->order_sorted;
-#pragma omp parallel for schedule(dynamic, 64)
-    for (int64_t k = 0; k < n; ++k) {
-        const int64_t i = order ? (int64_t)order[k] : k;
-        skim_status s = skim_move_run(kernels, world, &shapes[i], positions[i], displacements[i],
-                                      def, &results[i]);
-        if (s != SKIM_OK) {
-            memset(&results[i], 0, sizeof results[i]);
+#pragma omp parallel
+    {
+        /* A thread's kept BVH walk (move_gather.c) may be of another world. */
+        skim_move_scratch *mine = skim_move_thread_scratch();
+        if (mine)
+            skim_move_forget_walk(mine);
+#pragma omp for schedule(dynamic, 64)
+        for (int64_t k = 0; k < n; ++k) {
+            const int64_t i = order ? (int64_t)order[k] : k;
+            skim_status s = skim_move_run(kernels, world, &shapes[i], positions[i],
+                                          displacements[i], def, &results[i]);
+            if (s != SKIM_OK) {
+                memset(&results[i], 0, sizeof results[i]);
 #pragma omp critical(skim_move_batch_failure)
-            if (i < first_failure) {
-                first_failure = i;
-                failure = s;
+                if (i < first_failure) {
+                    first_failure = i;
+                    failure = s;
+                }
             }
         }
     }

@@ -31,6 +31,7 @@ static void free_scratch(void *opaque)
     skim_move_scratch *s = opaque;
     skim_candidates_free(&s->gathered);
     free(s->order);
+    free(s->walk_leaves);
     free(s);
 }
 
