@@ -32,7 +32,6 @@
    as any snap that does not land. The box was +- (2 step_height + snap_distance) along up on both
    sides, which did not cover the snap's sliding sideways either. */
 #include "move_internal.h"
-#include "../bvh/bvh_ordered.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -131,6 +130,32 @@ static skim_status walk(skim_move_scratch *scratch, const skim_world *world, con
     return SKIM_OK;
 }
 
+/* skim_candidates_pad's padding (lanes [count, padded_count) hold
+   skim_far_triangle, index UINT32_MAX, material 0) in whole 16-lane
+   stores instead of lane by lane (it was 3% of a move's instructions);
+   the lanes written past padded_count are within the capacity, which
+   gather_walked reserved for every triangle of the walk and a packet
+   more, and nothing reads them. */
+static void pad(skim_candidates *c)
+{
+    const uint32_t count = c->count;
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis) {
+            const simde__m128 far = simde_mm_set1_ps(skim_far_triangle[v][axis]);
+            float *at = c->vertex[v][axis] + count;
+            for (int k = 0; k < 16; k += 4)
+                simde_mm_storeu_ps(at + k, far);
+        }
+    const simde__m128i none = simde_mm_set1_epi32(-1), zero = simde_mm_setzero_si128();
+    for (int k = 0; k < 16; k += 4)
+        simde_mm_storeu_si128((simde__m128i *)(void *)(c->triangle + count + k), none);
+    simde_mm_storeu_si128((simde__m128i *)(void *)(c->material + count), zero);
+    simde_mm_storeu_si128((simde__m128i *)(void *)(c->material + count + 8), zero);
+    _Static_assert(SKIM_MAX_PACKET_WIDTH == 16, "pad writes 16 lanes");
+    c->padded_count = (count + SKIM_MAX_PACKET_WIDTH - 1) / SKIM_MAX_PACKET_WIDTH *
+                      SKIM_MAX_PACKET_WIDTH;
+}
+
 /* skim_gather_candidates for a BVH world, with the tree walked less often.
    Movers follow each other in Morton order (move_order.c), so the next
    mover's box usually lies inside the last one's grown by a slack: the
@@ -164,23 +189,30 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
         if (status != SKIM_OK)
             return status;
     }
-    /* gather.c's setup_box, field by field. */
+    /* gather.c's setup_box, field by field; the transform's part kept
+       while the shape's is the same. */
     const skim_ellipsoid_space *space = ctx->space;
-    skim_path_gather g;
-    g.swept = false;
-    g.diagonal = true;
-    for (int axis = 0; axis < 3; ++axis) {
-        g.start[axis] = simde_mm_set1_ps(start[axis]);
-        g.box_min[axis] = simde_mm_set1_ps(box_min[axis]);
-        g.box_max[axis] = simde_mm_set1_ps(box_max[axis]);
-        for (int j = 0; j < 3; ++j) {
-            g.to_unit[axis][j] = simde_mm_set1_ps(space->to_unit[axis][j]);
-            if (j != axis && space->to_unit[axis][j] != 0.0f)
-                g.diagonal = false;
-        }
+    skim_path_gather *g = &scratch->setup;
+    if (!scratch->setup_valid ||
+        memcmp(scratch->setup_to_unit, space->to_unit, sizeof scratch->setup_to_unit) != 0) {
+        g->swept = false;
+        g->diagonal = true;
+        for (int axis = 0; axis < 3; ++axis)
+            for (int j = 0; j < 3; ++j) {
+                g->to_unit[axis][j] = simde_mm_set1_ps(space->to_unit[axis][j]);
+                if (j != axis && space->to_unit[axis][j] != 0.0f)
+                    g->diagonal = false;
+            }
+        memcpy(scratch->setup_to_unit, space->to_unit, sizeof scratch->setup_to_unit);
+        scratch->setup_valid = true;
     }
-    g.material_mask = ctx->def->query.material_mask;
-    g.all_materials = g.material_mask == UINT64_MAX;
+    for (int axis = 0; axis < 3; ++axis) {
+        g->start[axis] = simde_mm_set1_ps(start[axis]);
+        g->box_min[axis] = simde_mm_set1_ps(box_min[axis]);
+        g->box_max[axis] = simde_mm_set1_ps(box_max[axis]);
+    }
+    g->material_mask = ctx->def->query.material_mask;
+    g->all_materials = g->material_mask == UINT64_MAX;
 
     skim_candidates *out = &scratch->gathered;
     out->count = 0;
@@ -190,9 +222,9 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
         return status;
     const uint32_t *leaves = scratch->walk_leaves;
     for (uint32_t k = 0; k < scratch->walk_count; ++k)
-        skim_path_gather_run(world, &g, skim_bvh_leaf_first(leaves[k]),
+        skim_path_gather_run(world, g, skim_bvh_leaf_first(leaves[k]),
                              skim_bvh_leaf_count(leaves[k]), 1.0f + SKIM_PATH_T_SLACK, out);
-    skim_candidates_pad(out);
+    pad(out);
     return SKIM_OK;
 }
 

@@ -12,6 +12,7 @@
 #define SKIM_MOVE_INTERNAL_H
 
 #include "../skim_internal.h"
+#include "../bvh/bvh_ordered.h"
 
 /* Planes a single pass may hold at once (PM_SlideMove's MAX_CLIP_PLANES is
    5; push-out can add several touching triangles at once). */
@@ -165,6 +166,12 @@ typedef struct skim_move_scratch {
     uint32_t *walk_leaves;          /* leaf refs in the walk's order */
     uint32_t  walk_count, walk_capacity;
     uint32_t  walk_triangles;       /* triangles in those leaves */
+    /* The gather's setup (move_gather.c): its transform terms are kept
+       while the space's to_unit stays bitwise the same (a crowd of one
+       shape); start and box are set per move. */
+    bool      setup_valid;
+    float     setup_to_unit[3][3];
+    skim_path_gather setup;
     /* A batch's mover order (move_order.c), on the calling thread's
        scratch: 4 * order_capacity words, order_sorted points into them. */
     uint32_t *order;
