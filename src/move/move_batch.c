@@ -21,6 +21,52 @@
 /* Fewer movers than this move in index order: a sort would not pay. */
 #define SKIM_MOVE_ORDER_MIN 256
 
+/* Movers checked at once by block_is_clean. */
+enum { CHECK_BLOCK = 256 };
+
+/* Whether movers [first, end) (first > 0) certainly pass the per-mover
+   check: every position and displacement coordinate within
+   SKIM_MOVE_MAX_COORDINATE, and every shape bitwise the one before it (so
+   valid once mover first - 1 is). Bit patterns, in loops the compiler
+   vectorises: with the sign bit cleared the unsigned order of finite
+   floats is their numeric order, and a NaN's pattern is above every
+   finite one, so it fails too. A block that is not clean goes through the
+   per-mover check, which names the first bad mover. (The serial check was
+   ~70 instructions a mover, 1.5% of a one-thread batch and twice that of
+   a two-thread one's time.) */
+static bool block_is_clean(const skim_ellipsoid *shapes, const skim_vec3 *positions,
+                           const skim_vec3 *displacements, size_t first, size_t end)
+{
+    const float limit = SKIM_MOVE_MAX_COORDINATE;
+    uint32_t limit_bits;
+    memcpy(&limit_bits, &limit, sizeof limit_bits);
+    const size_t words = 3 * (end - first);
+    const unsigned char *p = (const unsigned char *)(positions + first);
+    const unsigned char *d = (const unsigned char *)(displacements + first);
+    uint32_t outside = 0;
+    for (size_t k = 0; k < words; ++k) {
+        uint32_t a, b;
+        memcpy(&a, p + 4 * k, sizeof a);
+        memcpy(&b, d + 4 * k, sizeof b);
+        outside |= (uint32_t)((a & 0x7fffffffu) > limit_bits) |
+                   (uint32_t)((b & 0x7fffffffu) > limit_bits);
+    }
+    /* Shape i against shape i - 1, word by word. */
+    enum { SHAPE_WORDS = sizeof(skim_ellipsoid) / sizeof(uint32_t) };
+    _Static_assert(sizeof(skim_ellipsoid) == SHAPE_WORDS * sizeof(uint32_t),
+                   "a shape is whole 32-bit words");
+    const unsigned char *s = (const unsigned char *)(shapes + first);
+    const size_t shape_words = SHAPE_WORDS * (end - first);
+    uint32_t differ = 0;
+    for (size_t k = 0; k < shape_words; ++k) {
+        uint32_t a, b;
+        memcpy(&a, s + 4 * k, sizeof a);
+        memcpy(&b, s + 4 * k - sizeof(skim_ellipsoid), sizeof b);
+        differ |= a ^ b;
+    }
+    return outside == 0 && differ == 0;
+}
+
 skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_world *world,
                                  size_t count, const skim_ellipsoid *shapes,
                                  const skim_vec3 *positions, const skim_vec3 *displacements,
@@ -52,13 +98,18 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
        one on oa_dm4_hull with the other core taken). It is cheap instead: a
        crowd repeats its shapes, and a shape bitwise equal to the one before
        it, found valid, is valid (3.4% of a default-scene batch -> ~1%). */
-    for (size_t i = 0; i < count; ++i) {
-        status = i > 0 && memcmp(&shapes[i], &shapes[i - 1], sizeof shapes[i]) == 0
-                     ? skim_move_check_motion(positions[i], displacements[i], who, i, true)
-                     : skim_move_check_mover(&shapes[i], positions[i], displacements[i], who, i,
-                                             true);
-        if (status != SKIM_OK)
-            return status;
+    for (size_t block = 0; block < count; block += CHECK_BLOCK) {
+        const size_t end = count - block < CHECK_BLOCK ? count : block + CHECK_BLOCK;
+        if (block > 0 && block_is_clean(shapes, positions, displacements, block, end))
+            continue;
+        for (size_t i = block; i < end; ++i) {
+            status = i > 0 && memcmp(&shapes[i], &shapes[i - 1], sizeof shapes[i]) == 0
+                         ? skim_move_check_motion(positions[i], displacements[i], who, i, true)
+                         : skim_move_check_mover(&shapes[i], positions[i], displacements[i], who,
+                                                 i, true);
+            if (status != SKIM_OK)
+                return status;
+        }
     }
 
     /* An internal failure (out of memory growing a thread's scratch) is
