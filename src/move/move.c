@@ -589,10 +589,6 @@ skim_status skim_move(const skim_world *world, const skim_ellipsoid *shape, skim
     const skim_kernel_set *kernels = skim_kernels();
     if (!kernels)
         return SKIM_ERROR_INVALID_ARGUMENT; /* message recorded by skim_kernels() */
-    /* No walk kept from an earlier call: its world may be gone. */
-    skim_move_scratch *scratch = skim_move_thread_scratch();
-    if (scratch)
-        skim_move_forget_walk(scratch);
     status = skim_move_run(kernels, world, shape, position, displacement, def, out);
     if (status != SKIM_OK)
         memset(out, 0, sizeof *out);

@@ -126,10 +126,14 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
         order = caller->order_sorted;
 #pragma omp parallel
     {
-        /* A thread's kept BVH walk (move_gather.c) may be of another world. */
+        /* Walks are kept and reused while this batch's moves run on the
+           thread (move_gather.c); one kept from before may be of another
+           world. */
         skim_move_scratch *mine = skim_move_thread_scratch();
-        if (mine)
+        if (mine) {
             skim_move_forget_walk(mine);
+            mine->walk_reuse = true;
+        }
 #pragma omp for schedule(dynamic, 64)
         for (int64_t k = 0; k < n; ++k) {
             const int64_t i = order ? (int64_t)order[k] : k;
@@ -143,6 +147,10 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
                     failure = s;
                 }
             }
+        }
+        if (mine) {
+            mine->walk_reuse = false;
+            skim_move_forget_walk(mine);
         }
     }
     if (failure != SKIM_OK)

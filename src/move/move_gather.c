@@ -174,7 +174,7 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
                                  const float box_max[3])
 {
     skim_move_scratch *scratch = ctx->scratch;
-    bool inside = scratch->walk_valid && scratch->walk_world == world;
+    bool inside = scratch->walk_reuse && scratch->walk_valid && scratch->walk_world == world;
     for (int axis = 0; axis < 3 && inside; ++axis)
         inside = box_min[axis] >= scratch->walk_min[axis] &&
                  box_max[axis] <= scratch->walk_max[axis];

@@ -158,8 +158,12 @@ typedef struct skim_move_scratch {
     float    cos_floor;
     /* The leaves of the thread's last BVH walk (move_gather.c): the walk
        for a box grown by a slack, kept while the next movers' boxes fit in
-       it. Cleared by skim_move_forget_walk at the start of every batch and
-       move (a world can be destroyed and another made at its address). */
+       it. Reused only while walk_reuse is set, which a batch does on its
+       threads for the time its moves run (and drops the walk first and
+       after): a world can be destroyed and another made at its address
+       between calls, and skim_move_run is also called on its own
+       (skim_move, bench_simd). */
+    bool      walk_reuse;
     bool      walk_valid;
     const skim_world *walk_world;
     float     walk_min[3], walk_max[3];

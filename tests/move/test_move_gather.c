@@ -49,6 +49,7 @@ static int compare_gathers(const skim_world *world, int count, float spread, uin
     cr_assert(scratch);
     cr_assert(skim_move_order_movers(scratch, world, (size_t)count, positions));
     skim_move_forget_walk(scratch);
+    scratch->walk_reuse = true; /* as a batch's moves do */
 
     skim_move_def def = skim_move_def_default();
     def.step_height = STEP;
@@ -88,6 +89,7 @@ static int compare_gathers(const skim_world *world, int count, float spread, uin
         expect_same_buffer(&scratch->gathered, &plain, k);
     }
     skim_candidates_free(&plain);
+    scratch->walk_reuse = false;
     skim_move_forget_walk(scratch);
     free(positions);
     return reused;
