@@ -3,12 +3,18 @@
    Each mover is independent: it reads the shared, immutable world and
    writes only its own result, with its own thread's scratch buffers (no
    allocation once they have grown). So any schedule and any order give the
-   same results; dynamic chunks of 64 balance movers that meet a lot of
-   geometry against movers in open space. Large batches go in Morton order
-   (move_order.c): a chunk is 64 movers near each other, sharing BVH nodes
-   and triangles in cache, whose result slots are scattered; a slot is
-   written once per batch, so two threads meet on a slot's cache line at
-   most once, not back and forth. The kernels give
+   same results. Large batches go in Morton order (move_order.c): movers
+   near each other one after the other, sharing BVH nodes, triangles and
+   the thread's kept walk (move_gather.c) in cache. Each thread takes one
+   contiguous run of that order (a region), 64 movers at a time, and then
+   helps with the others' regions: the balance of dynamic chunks (movers
+   that meet a lot of geometry against movers in open space) with one
+   thread's locality. Dynamic chunks of 64 over the whole order gave each
+   thread every other chunk, and two threads 1.78-1.85 times one (paired
+   runs, oa_dm1 two threads: regions +1..+3.6% over those chunks, every
+   quiet pair positive). Result slots are scattered; a slot is written
+   once per batch, so two threads meet on a slot's cache line at most
+   once, not back and forth. The kernels give
    bitwise the same hits at every SIMD width (DESIGN.md), and everything in
    src/move/ is plain scalar float code compiled without contraction, so the
    results are bitwise the same for any thread count and any kernel set but
@@ -16,10 +22,19 @@
 #include "move_internal.h"
 
 #include <omp.h>
+#include <stdatomic.h>
 #include <string.h>
 
 /* Fewer movers than this move in index order: a sort would not pay. */
 #define SKIM_MOVE_ORDER_MIN 256
+/* Movers claimed at a time, and the most regions (threads) a batch is
+   split into (more threads share them). */
+enum { CHUNK = 64, SKIM_MOVE_REGIONS = 64 };
+
+typedef struct region {
+    _Alignas(64) _Atomic int64_t next; /* the region's next unclaimed mover */
+    int64_t end;
+} region;
 
 /* Movers checked at once by block_is_clean. */
 enum { CHECK_BLOCK = 256 };
@@ -124,7 +139,24 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
     if (count >= SKIM_MOVE_ORDER_MIN && caller &&
         skim_move_order_movers(caller, world, count, positions))
         order = caller->order_sorted;
-#pragma omp parallel
+    /* One run of the sorted order per thread (regions), claimed CHUNK
+       movers at a time from each region's front; a thread that has
+       finished its own region helps with the others'. Every chunk is
+       claimed exactly once (one atomic counter per region, on its own
+       cache line), and no barrier is needed before the moves: the regions
+       are set for the team size asked for, so a smaller team only leaves
+       a region without an owner, which the others take. */
+    int planned = omp_get_max_threads();
+    if (planned > SKIM_MOVE_REGIONS)
+        planned = SKIM_MOVE_REGIONS;
+    region regions[SKIM_MOVE_REGIONS];
+    /* Region r starts at floor(n r / planned), without overflowing n r. */
+    const int64_t per = n / planned, spare = n % planned;
+    for (int r = 0; r < planned; ++r)
+        atomic_init(&regions[r].next, per * r + spare * r / planned);
+    for (int r = 0; r < planned; ++r)
+        regions[r].end = r + 1 < planned ? per * (r + 1) + spare * (r + 1) / planned : n;
+#pragma omp parallel num_threads(planned)
     {
         /* Walks are kept and reused while this batch's moves run on the
            thread (move_gather.c); one kept from before may be of another
@@ -134,17 +166,26 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
             skim_move_forget_walk(mine);
             mine->walk_reuse = true;
         }
-#pragma omp for schedule(dynamic, 64)
-        for (int64_t k = 0; k < n; ++k) {
-            const int64_t i = order ? (int64_t)order[k] : k;
-            skim_status s = skim_move_run(kernels, world, &shapes[i], positions[i],
-                                          displacements[i], def, &results[i]);
-            if (s != SKIM_OK) {
-                memset(&results[i], 0, sizeof results[i]);
+        const int me = omp_get_thread_num() % planned;
+        for (int visit = 0; visit < planned; ++visit) {
+            region *r = &regions[(me + visit) % planned];
+            for (;;) {
+                int64_t first = atomic_fetch_add_explicit(&r->next, CHUNK, memory_order_relaxed);
+                if (first >= r->end)
+                    break;
+                int64_t last = first + CHUNK < r->end ? first + CHUNK : r->end;
+                for (int64_t k = first; k < last; ++k) {
+                    const int64_t i = order ? (int64_t)order[k] : k;
+                    skim_status s = skim_move_run(kernels, world, &shapes[i], positions[i],
+                                                  displacements[i], def, &results[i]);
+                    if (s != SKIM_OK) {
+                        memset(&results[i], 0, sizeof results[i]);
 #pragma omp critical(skim_move_batch_failure)
-                if (i < first_failure) {
-                    first_failure = i;
-                    failure = s;
+                        if (i < first_failure) {
+                            first_failure = i;
+                            failure = s;
+                        }
+                    }
                 }
             }
         }
