@@ -37,8 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The kept walk's box is the gather box grown on each side by this
-   fraction of its least extent (see gather_walked). */
+/* The kept walk's box is the gather box grown by this fraction of its
+   extent on each side (see gather_walked). */
 #ifndef SKIM_MOVE_WALK_SLACK
 #define SKIM_MOVE_WALK_SLACK 0.25f
 #endif
@@ -179,18 +179,9 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
         inside = box_min[axis] >= scratch->walk_min[axis] &&
                  box_max[axis] <= scratch->walk_max[axis];
     if (!inside) {
-        /* The same slack on every axis, from the box's least extent: a
-           crowd's neighbours differ little along up, and a box stretched
-           by step and snap would grow most along it (callgrind oa_dm1: a
-           quarter of each axis' own extent, 7762 / 6198 instructions a
-           move at 2000x30 / 10000x10; a quarter of the least, 7755 /
-           6189; an eighth, 7706 / 6273; a half, 7917 / 6239). */
-        float least = box_max[0] - box_min[0];
-        for (int axis = 1; axis < 3; ++axis)
-            least = mv_min(least, box_max[axis] - box_min[axis]);
         float lo[3], hi[3];
         for (int axis = 0; axis < 3; ++axis) {
-            const float grow = SKIM_MOVE_WALK_SLACK * least;
+            const float grow = SKIM_MOVE_WALK_SLACK * (box_max[axis] - box_min[axis]);
             lo[axis] = box_min[axis] - grow;
             hi[axis] = box_max[axis] + grow;
         }
