@@ -32,9 +32,17 @@
    as any snap that does not land. The box was +- (2 step_height + snap_distance) along up on both
    sides, which did not cover the snap's sliding sideways either. */
 #include "move_internal.h"
+#include "../gather_run.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The kept walk's box is the gather box grown by this fraction of its
+   extent on each side (see gather_walked). */
+#ifndef SKIM_MOVE_WALK_SLACK
+#define SKIM_MOVE_WALK_SLACK 0.25f
+#endif
 
 /* The largest |coordinate| of the gathered triangles (unit space, relative
    to the start): the magnitude the kernel's rounding grows with. Real lanes
@@ -89,6 +97,159 @@ static void box_terms(const skim_move_ctx *ctx)
     scratch->box_valid = true;
 }
 
+/* Walks the BVH for the box [lo, hi] and keeps its leaves in the scratch. */
+static skim_status walk(skim_move_scratch *scratch, const skim_world *world, const float lo[3],
+                        const float hi[3])
+{
+    scratch->walk_valid = false;
+    scratch->walk_count = 0;
+    scratch->walk_triangles = 0;
+    skim_bvh_walk w;
+    skim_bvh_walk_begin(&w, world, lo, hi);
+    for (;;) {
+        if (scratch->walk_capacity - scratch->walk_count < 64) {
+            /* Grown, never shrunk: no allocation once a crowd's walks fit. */
+            uint32_t capacity = scratch->walk_capacity ? 2 * scratch->walk_capacity : 256;
+            uint32_t *grown = realloc(scratch->walk_leaves, capacity * sizeof *grown);
+            if (!grown)
+                return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_move: no memory for a walk");
+            scratch->walk_leaves = grown;
+            scratch->walk_capacity = capacity;
+        }
+        uint32_t *refs = scratch->walk_leaves + scratch->walk_count;
+        uint32_t leaves = skim_bvh_walk_leaves(&w, refs, 64);
+        if (!leaves)
+            break;
+        for (uint32_t k = 0; k < leaves; ++k)
+            scratch->walk_triangles += skim_bvh_leaf_count(refs[k]);
+        scratch->walk_count += leaves;
+    }
+    scratch->walk_world = world;
+    memcpy(scratch->walk_min, lo, sizeof scratch->walk_min);
+    memcpy(scratch->walk_max, hi, sizeof scratch->walk_max);
+    scratch->walk_valid = true;
+    return SKIM_OK;
+}
+
+/* skim_candidates_pad's padding (lanes [count, padded_count) hold
+   skim_far_triangle, index UINT32_MAX, material 0) in whole 16-lane
+   stores instead of lane by lane (it was 3% of a move's instructions);
+   the lanes written past padded_count are within the capacity, which
+   gather_walked reserved for every triangle of the walk and a packet
+   more, and nothing reads them. */
+static void pad(skim_candidates *c)
+{
+    const uint32_t count = c->count;
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis) {
+            const simde__m128 far = simde_mm_set1_ps(skim_far_triangle[v][axis]);
+            float *at = c->vertex[v][axis] + count;
+            for (int k = 0; k < 16; k += 4)
+                simde_mm_storeu_ps(at + k, far);
+        }
+    const simde__m128i none = simde_mm_set1_epi32(-1), zero = simde_mm_setzero_si128();
+    for (int k = 0; k < 16; k += 4)
+        simde_mm_storeu_si128((simde__m128i *)(void *)(c->triangle + count + k), none);
+    simde_mm_storeu_si128((simde__m128i *)(void *)(c->material + count), zero);
+    simde_mm_storeu_si128((simde__m128i *)(void *)(c->material + count + 8), zero);
+    _Static_assert(SKIM_MAX_PACKET_WIDTH == 16, "pad writes 16 lanes");
+    c->padded_count = (count + SKIM_MAX_PACKET_WIDTH - 1) / SKIM_MAX_PACKET_WIDTH *
+                      SKIM_MAX_PACKET_WIDTH;
+}
+
+/* skim_gather_candidates for a BVH world, with the tree walked less often.
+   Movers follow each other in Morton order (move_order.c), so the next
+   mover's box usually lies inside the last one's grown by a slack: the
+   leaves of one walk for the grown box serve every mover whose box fits,
+   and each mover keeps, leaf by leaf, exactly the triangles the plain
+   gather keeps (the same per-triangle box and material test and the same
+   transform, skim_gather_run on a box setup). The lanes come out in
+   the same order too: the walk (bvh_traverse.c) emits the leaves of a
+   node in slot order when it pops the node and takes its inner children
+   depth first in slot order, an order on the leaves that does not depend
+   on the query; a larger box only adds leaves, which add no triangle that
+   fails the mover's own box test. So the buffer is bit for bit the plain
+   gather's. callgrind (oa_dm1 crowd): about 6 in 10 moves reuse a walk. */
+static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *world,
+                                 const float start[3], const float box_min[3],
+                                 const float box_max[3])
+{
+    skim_move_scratch *scratch = ctx->scratch;
+    bool inside = scratch->walk_reuse && scratch->walk_valid && scratch->walk_world == world;
+    for (int axis = 0; axis < 3 && inside; ++axis)
+        inside = box_min[axis] >= scratch->walk_min[axis] &&
+                 box_max[axis] <= scratch->walk_max[axis];
+    if (!inside) {
+        float lo[3], hi[3];
+        for (int axis = 0; axis < 3; ++axis) {
+            const float grow = SKIM_MOVE_WALK_SLACK * (box_max[axis] - box_min[axis]);
+            lo[axis] = box_min[axis] - grow;
+            hi[axis] = box_max[axis] + grow;
+        }
+        skim_status status = walk(scratch, world, lo, hi);
+        if (status != SKIM_OK)
+            return status;
+    }
+    /* gather.c's setup_box, field by field; the transform's part kept
+       while the shape's is the same. */
+    const skim_ellipsoid_space *space = ctx->space;
+    skim_path_gather *g = &scratch->setup;
+    if (!scratch->setup_valid ||
+        memcmp(scratch->setup_to_unit, space->to_unit, sizeof scratch->setup_to_unit) != 0) {
+        g->swept = false;
+        g->diagonal = true;
+        for (int axis = 0; axis < 3; ++axis)
+            for (int j = 0; j < 3; ++j) {
+                g->to_unit[axis][j] = simde_mm_set1_ps(space->to_unit[axis][j]);
+                if (j != axis && space->to_unit[axis][j] != 0.0f)
+                    g->diagonal = false;
+            }
+        memcpy(scratch->setup_to_unit, space->to_unit, sizeof scratch->setup_to_unit);
+        scratch->setup_valid = true;
+    }
+    for (int axis = 0; axis < 3; ++axis) {
+        g->start[axis] = simde_mm_set1_ps(start[axis]);
+        g->box_min[axis] = simde_mm_set1_ps(box_min[axis]);
+        g->box_max[axis] = simde_mm_set1_ps(box_max[axis]);
+    }
+    g->material_mask = ctx->def->query.material_mask;
+    g->all_materials = g->material_mask == UINT64_MAX;
+    /* Whether a triangle may reach past the far-clip threshold from this
+       start (gather_clip.h): per move, as gather.c's setup does. */
+    skim_gather_clip_setup(g, world, space, start);
+
+    skim_candidates *out = &scratch->gathered;
+    out->count = 0;
+    skim_status status =
+        skim_candidates_reserve(out, scratch->walk_triangles + SKIM_MAX_PACKET_WIDTH);
+    if (status != SKIM_OK)
+        return status;
+    const uint32_t *leaves = scratch->walk_leaves;
+    for (uint32_t k = 0; k < scratch->walk_count; ++k) {
+        const uint32_t first = skim_bvh_leaf_first(leaves[k]), count = skim_bvh_leaf_count(leaves[k]);
+        /* Room for this leaf and a packet's overrun, checked per leaf: a
+           far triangle's pieces (gather_clip.h) can outgrow the walk's
+           triangle count. */
+        if (out->count + count + SKIM_MAX_PACKET_WIDTH > out->capacity) {
+            status = skim_candidates_reserve(out, out->count + scratch->walk_triangles +
+                                                      SKIM_MAX_PACKET_WIDTH);
+            if (status != SKIM_OK)
+                return status;
+        }
+        status = skim_gather_run(world, g, first, count, true, 1.0f + SKIM_PATH_T_SLACK, out);
+        if (status != SKIM_OK)
+            return status;
+    }
+    /* pad writes whole packets past count. */
+    if (out->count + SKIM_MAX_PACKET_WIDTH > out->capacity) {
+        status = skim_candidates_reserve(out, out->count + SKIM_MAX_PACKET_WIDTH);
+        if (status != SKIM_OK)
+            return status;
+    }
+    pad(out);
+    return SKIM_OK;
+}
+
 /* The gather with the box above for a given skin (unit space); the region
    the center may reach with everything it may touch gathered: the box less
    the radius and a sweep's look past its end. */
@@ -111,7 +272,11 @@ static skim_status gather(skim_move_ctx *ctx, const skim_world *world, const flo
         below += 1e-4 * (fabs((double)start[axis]) + below) + 1e-3 * reach;
         box_min[axis] = (float)(start[axis] - below);
         box_max[axis] = (float)(start[axis] + above);
+        ctx->box_min[axis] = box_min[axis];
+        ctx->box_max[axis] = box_max[axis];
     }
+    if (world->accelerator == SKIM_ACCELERATOR_BVH && world->bvh)
+        return gather_walked(ctx, world, start, box_min, box_max);
     return skim_gather_candidates(world, ctx->space, start, box_min, box_max,
                                   ctx->def->query.material_mask, &ctx->scratch->gathered);
 }

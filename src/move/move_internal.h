@@ -12,6 +12,7 @@
 #define SKIM_MOVE_INTERNAL_H
 
 #include "../skim_internal.h"
+#include "../bvh/bvh_ordered.h"
 
 /* Planes a single pass may hold at once (PM_SlideMove's MAX_CLIP_PLANES is
    5; push-out can add several touching triangles at once). */
@@ -155,6 +156,26 @@ typedef struct skim_move_scratch {
     double   box_vertical_unit;    /* (2 step + snap) |up_unit| */
     float    slope_degrees;        /* NaN-free: 0 until set (0 is never valid) */
     float    cos_floor;
+    /* The leaves of the thread's last BVH walk (move_gather.c): the walk
+       for a box grown by a slack, kept while the next movers' boxes fit in
+       it. Reused only while walk_reuse is set, which a batch does on its
+       threads for the time its moves run (and drops the walk first and
+       after): a world can be destroyed and another made at its address
+       between calls, and skim_move_run is also called on its own
+       (skim_move, bench_simd). */
+    bool      walk_reuse;
+    bool      walk_valid;
+    const skim_world *walk_world;
+    float     walk_min[3], walk_max[3];
+    uint32_t *walk_leaves;          /* leaf refs in the walk's order */
+    uint32_t  walk_count, walk_capacity;
+    uint32_t  walk_triangles;       /* triangles in those leaves */
+    /* The gather's setup (move_gather.c): its transform terms are kept
+       while the space's to_unit stays bitwise the same (a crowd of one
+       shape); start and box are set per move. */
+    bool      setup_valid;
+    float     setup_to_unit[3][3];
+    skim_path_gather setup;
     /* A batch's mover order (move_order.c), on the calling thread's
        scratch: 4 * order_capacity words, order_sorted points into them. */
     uint32_t *order;
@@ -210,6 +231,8 @@ typedef struct skim_move_ctx {
     /* World offsets from the start the center may reach with everything it
        can touch gathered (move_gather.c): the snap pass is kept inside. */
     float  region_min[3], region_max[3];
+    /* The last gather's box (world; tests compare the gather with it). */
+    float  box_min[3], box_max[3];
     skim_status status;         /* first internal failure (out of memory) */
 } skim_move_ctx;
 
@@ -285,6 +308,11 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
    probe that keeps the floor flag steady); kept only if it lands. */
 void skim_move_snap(skim_move_ctx *ctx, float pos[3], skim_move_touch *touch);
 
+/* move_gather.c: drops the thread's kept walk (see skim_move_scratch). */
+static inline void skim_move_forget_walk(skim_move_scratch *scratch)
+{
+    scratch->walk_valid = false;
+}
 /* move_gather.c: the move's one gather from start (world) for a unit-space
    path of unit_path (|displacement| + |gravity|): sets the region, and
    raises ctx->skin to its precision floor (gathering again if needed). */

@@ -31,6 +31,7 @@ static void free_scratch(void *opaque)
     skim_move_scratch *s = opaque;
     skim_candidates_free(&s->gathered);
     free(s->order);
+    free(s->walk_leaves);
     free(s);
 }
 
@@ -44,9 +45,12 @@ skim_move_scratch *skim_move_thread_scratch(void)
     if (thread_scratch)
         return thread_scratch;
     call_once(&scratch_key_once, make_scratch_key);
-    skim_move_scratch *s = calloc(1, sizeof *s);
+    /* Aligned for the SIMD setup it holds (skim_path_gather's vectors). */
+    const size_t size = (sizeof(skim_move_scratch) + 63) / 64 * 64;
+    skim_move_scratch *s = aligned_alloc(64, size);
     if (!s)
         return NULL;
+    memset(s, 0, size);
     skim_candidates_init(&s->gathered);
     if (scratch_key_ok)
         tss_set(scratch_key, s);

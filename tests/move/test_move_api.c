@@ -379,3 +379,56 @@ Test(move_api, batch_reports_its_lowest_bad_mover_whatever_the_thread_count)
     }
     omp_set_num_threads(max_threads);
 }
+
+Test(move_api, long_batch_reports_its_lowest_bad_mover)
+{
+    /* skim_move_batch checks blocks of movers at once when they repeat
+       their shapes and keep every coordinate within 1e18, and mover by
+       mover otherwise: a bad mover anywhere, right after a shape change
+       or at a block's edge, is still the one reported. */
+    enum { N = 2000 };
+    static skim_ellipsoid shapes[N];
+    static skim_vec3 positions[N], displacements[N];
+    static skim_move_result results[N];
+    for (int i = 0; i < N; ++i) {
+        /* Valid shapes that change now and then, one at a block's start. */
+        shapes[i] = i >= 512 && i < 700 ? (skim_ellipsoid){ { 15, 15, 28 }, { 0, 0, 0, 1 } }
+                                        : sphere(RADIUS);
+        positions[i] = (skim_vec3){ -1000.0f + 1.0f * (float)i, -600, rest_z };
+        displacements[i] = (skim_vec3){ 1, 0, 0 };
+    }
+    skim_move_def def = skim_move_def_default();
+    cr_assert_eq(skim_move_batch(world.world, N, shapes, positions, displacements, &def, results),
+                 SKIM_OK, "%s", skim_last_error_message());
+    /* Each spoiled alone, then mended. */
+    const int movers[] = { 256, 512, 767, 1000, 1500, 1999 };
+    for (int k = 0; k < 6; ++k) {
+        const int i = movers[k];
+        const skim_vec3 saved_p = positions[i], saved_d = displacements[i];
+        const skim_ellipsoid saved_s = shapes[i];
+        switch (k) {
+        case 0: positions[i].x = 2e18f; break;          /* a block's first mover */
+        case 1: shapes[i].radii.z = -1.0f; break;       /* where the shape changes */
+        case 2: displacements[i].z = NAN; break;        /* a block's last mover */
+        case 3: shapes[i].rotation.w = 0.5f; break;     /* not a unit quaternion */
+        case 4: positions[i].y = -INFINITY; break;
+        case 5: displacements[i].x = -3e18f; break;     /* the batch's last mover */
+        }
+        memset(results, 0xA5, sizeof results);
+        cr_expect_eq(skim_move_batch(world.world, N, shapes, positions, displacements, &def,
+                                     results),
+                     SKIM_ERROR_INVALID_ARGUMENT, "mover %d spoiled: accepted", i);
+        char name[16], named[24];
+        snprintf(name, sizeof name, "[%d]", i);
+        snprintf(named, sizeof named, "mover %d", i);
+        cr_expect(strstr(skim_last_error_message(), name) != NULL ||
+                      strstr(skim_last_error_message(), named) != NULL,
+                  "message does not name mover %d: %s", i, skim_last_error_message());
+        const unsigned char *bytes = (const unsigned char *)results;
+        for (size_t b = 0; b < sizeof results; ++b)
+            cr_assert_eq(bytes[b], 0xA5, "mover %d spoiled: the batch wrote byte %zu", i, b);
+        positions[i] = saved_p;
+        displacements[i] = saved_d;
+        shapes[i] = saved_s;
+    }
+}
