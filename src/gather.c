@@ -90,10 +90,10 @@ static skim_status gather(const skim_world *world, const gather_setup *g, const 
         if (status != SKIM_OK)
             return status;
     }
-    status = skim_candidates_reserve(out, out->count);
+    status = skim_candidates_reserve(out, out->count + SKIM_MAX_PACKET_WIDTH);
     if (status != SKIM_OK)
         return status;
-    skim_candidates_pad(out);
+    skim_candidates_pad_whole(out);
     return SKIM_OK;
 }
 

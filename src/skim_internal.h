@@ -66,6 +66,9 @@ void        skim_candidates_free(skim_candidates *c);
 skim_status skim_candidates_reserve(skim_candidates *c, uint32_t lanes);
 /* Pads lanes [count, padded_count) so whole packets can be read. */
 void        skim_candidates_pad(skim_candidates *c);
+/* The same with whole vector stores over lanes [count, count +
+   SKIM_MAX_PACKET_WIDTH): the capacity must hold them. */
+void        skim_candidates_pad_whole(skim_candidates *c);
 /* The triangle padding lanes (and a move's parked lanes) hold: finite and
    well-formed, so no lane computes NaN or Inf, and a million units out, so
    nothing swept near the start meets it. One definition for every writer. */

@@ -198,27 +198,6 @@ static inline unsigned leaf_children(const skim_bvh_node *node)
 
 #endif
 
-/* Pads lanes [count, count + SKIM_MAX_PACKET_WIDTH) with the far triangle
-   and index UINT32_MAX (the candidate buffer's contract, see
-   skim_candidates_pad), four lanes a store: padded_count never exceeds
-   count + SKIM_MAX_PACKET_WIDTH - 1. */
-static void pad(skim_candidates *c)
-{
-    const uint32_t at = c->count;
-    for (int v = 0; v < 3; ++v)
-        for (int axis = 0; axis < 3; ++axis) {
-            simde__m128 value = simde_mm_set1_ps(skim_far_triangle[v][axis]);
-            for (uint32_t k = 0; k < SKIM_MAX_PACKET_WIDTH; k += 4)
-                simde_mm_storeu_ps(c->vertex[v][axis] + at + k, value);
-        }
-    simde__m128i none = simde_mm_set1_epi32(-1), zero = simde_mm_setzero_si128();
-    for (uint32_t k = 0; k < SKIM_MAX_PACKET_WIDTH; k += 4)
-        simde_mm_storeu_si128((simde__m128i *)(void *)(c->triangle + at + k), none);
-    for (uint32_t k = 0; k < SKIM_MAX_PACKET_WIDTH; k += 8)
-        simde_mm_storeu_si128((simde__m128i *)(void *)(c->material + at + k), zero);
-    c->padded_count = (at + SKIM_MAX_PACKET_WIDTH - 1) / SKIM_MAX_PACKET_WIDTH * SKIM_MAX_PACKET_WIDTH;
-}
-
 typedef struct ordered_sweep {
     const skim_kernel_set *kernels;
     const float *delta_unit;
@@ -239,7 +218,7 @@ static void flush(ordered_sweep *s)
 {
     if (!s->pending->count)
         return;
-    pad(s->pending);
+    skim_candidates_pad_whole(s->pending);
     s->kernels->sweep_deferred(s->pending, s->delta_unit, s->cull_back_faces, s->best, &s->winner);
     s->pending->count = 0;
 }

@@ -131,32 +131,6 @@ static skim_status walk(skim_move_scratch *scratch, const skim_world *world, con
     return SKIM_OK;
 }
 
-/* skim_candidates_pad's padding (lanes [count, padded_count) hold
-   skim_far_triangle, index UINT32_MAX, material 0) in whole 16-lane
-   stores instead of lane by lane (it was 3% of a move's instructions);
-   the lanes written past padded_count are within the capacity, which
-   gather_walked reserved for every triangle of the walk and a packet
-   more, and nothing reads them. */
-static void pad(skim_candidates *c)
-{
-    const uint32_t count = c->count;
-    for (int v = 0; v < 3; ++v)
-        for (int axis = 0; axis < 3; ++axis) {
-            const simde__m128 far = simde_mm_set1_ps(skim_far_triangle[v][axis]);
-            float *at = c->vertex[v][axis] + count;
-            for (int k = 0; k < 16; k += 4)
-                simde_mm_storeu_ps(at + k, far);
-        }
-    const simde__m128i none = simde_mm_set1_epi32(-1), zero = simde_mm_setzero_si128();
-    for (int k = 0; k < 16; k += 4)
-        simde_mm_storeu_si128((simde__m128i *)(void *)(c->triangle + count + k), none);
-    simde_mm_storeu_si128((simde__m128i *)(void *)(c->material + count), zero);
-    simde_mm_storeu_si128((simde__m128i *)(void *)(c->material + count + 8), zero);
-    _Static_assert(SKIM_MAX_PACKET_WIDTH == 16, "pad writes 16 lanes");
-    c->padded_count = (count + SKIM_MAX_PACKET_WIDTH - 1) / SKIM_MAX_PACKET_WIDTH *
-                      SKIM_MAX_PACKET_WIDTH;
-}
-
 /* skim_gather_candidates for a BVH world, with the tree walked less often.
    Movers follow each other in Morton order (move_order.c), so the next
    mover's box usually lies inside the last one's grown by a slack: the
@@ -246,7 +220,7 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
         if (status != SKIM_OK)
             return status;
     }
-    pad(out);
+    skim_candidates_pad_whole(out);
     return SKIM_OK;
 }
 
