@@ -75,7 +75,7 @@ check() {
     runs=$((runs + 1))
     log="$work/run$runs.log"
     status=0
-    # OMP_WAIT_POLICY set: otherwise the tool re-executes itself to set it
+    # OMP_WAIT_POLICY set: otherwise the tool re-executes itself to set its spin count
     # (tools/skim_tool.c), and valgrind follows only with --trace-children.
     OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive nice valgrind --tool=memcheck --trace-children=yes \
         --error-exitcode=99 --leak-check=full \

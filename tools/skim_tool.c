@@ -32,21 +32,32 @@ static const char help[] =
     "\n"
     "A scene FILE ending in .obj is read as Wavefront OBJ; any other FILE is a baked\n"
     "world (skim bake). Exit status: 0 ok, 1 the work failed, 2 bad command line.\n"
-    "OpenMP's OMP_NUM_THREADS and OMP_WAIT_POLICY apply; unless set, skim runs with\n"
-    "OMP_WAIT_POLICY=passive (threads sleep rather than spin: far better on busy machines).\n";
+    "OpenMP's OMP_NUM_THREADS, OMP_WAIT_POLICY and GOMP_SPINCOUNT apply; unless one of the\n"
+    "last two is set, skim runs with GOMP_SPINCOUNT=10000 (threads spin ~10 us at a barrier,\n"
+    "then sleep: quick on an idle machine, polite on a busy one).\n";
 
-/* OpenMP threads that spin at every barrier lose a whole time slice each
-   time another program holds the core, and a crowd step has dozens of
-   barriers: on a busy two-core machine `skim crowd` ran 6x slower on
-   average (mean 96 ms a frame against a 10.5 ms median) than with threads
-   that sleep. The policy is read when the OpenMP runtime loads, before
-   main, so when the user has not chosen one the tool sets "passive" and
-   starts itself again. */
-static void prefer_sleeping_threads(char **argv)
+/* How long OpenMP threads wait at a barrier before they sleep. A crowd
+   step has a dozen parallel regions and barriers a few microseconds
+   apart. Threads that spin long (libgomp's default, 300,000 spins) lose a
+   whole time slice each time another program holds the core: on a busy
+   two-core machine `skim crowd` ran 6x slower on average (mean 96 ms a
+   frame against a 10.5 ms median). Threads that sleep at once
+   (OMP_WAIT_POLICY=passive, this tool's default until the fourth session)
+   pay a wake-up per region instead, ~150 us on the development VM when it
+   is otherwise idle: the default crowd took 2.6 ms a frame on two threads
+   against 0.70 ms on one. A short spin covers the gaps inside a step and
+   still sleeps between frames: idle, 0.45 ms a frame (passive 2.6, default
+   0.45); with one core taken by another program, means of 0.92-1.72 ms
+   (passive 0.84-1.54, the default 1.45-1.92 with 127-144 ms worst frames).
+   The settings are read when the OpenMP runtime loads, before main, so
+   when the user has chosen neither the tool sets the spin count and starts
+   itself again. (GOMP_SPINCOUNT is libgomp's, the runtime the tool is
+   built with here; another runtime ignores it.) */
+static void prefer_short_spins(char **argv)
 {
-    if (getenv("OMP_WAIT_POLICY") || getenv("SKIM_TOOL_REEXEC"))
+    if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") || getenv("SKIM_TOOL_REEXEC"))
         return;
-    if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0 || setenv("SKIM_TOOL_REEXEC", "1", 1) != 0)
+    if (setenv("GOMP_SPINCOUNT", "10000", 1) != 0 || setenv("SKIM_TOOL_REEXEC", "1", 1) != 0)
         return;
     execv("/proc/self/exe", argv);
     /* No /proc (not Linux): carry on with the runtime's default. */
@@ -54,7 +65,7 @@ static void prefer_sleeping_threads(char **argv)
 
 int main(int argc, char **argv)
 {
-    prefer_sleeping_threads(argv);
+    prefer_short_spins(argv);
     if (argc < 2)
         return tool_usage("", "no command given");
     const char *command = argv[1];

@@ -262,8 +262,8 @@ static void print_summary(const options *o, const figures *f)
         printf("  note               frame times vary a lot (mean %.1fx the median): other programs share the\n"
                "                     cores%s\n",
                f->mean_ms / f->median_ms,
-               strcmp(getenv("OMP_WAIT_POLICY") ? getenv("OMP_WAIT_POLICY") : "", "passive") != 0
-                   ? ", and OpenMP threads spin at every barrier; OMP_WAIT_POLICY=passive helps"
+               getenv("OMP_WAIT_POLICY") && strcmp(getenv("OMP_WAIT_POLICY"), "active") == 0
+                   ? ", and OpenMP threads spin at every barrier (OMP_WAIT_POLICY=active); unset it"
                    : "");
     if (o->svg)
         printf("  picture            %s\n", o->svg);
