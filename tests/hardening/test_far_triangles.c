@@ -355,3 +355,42 @@ Test(far_triangles, move_over_huge_floor_neither_tunnels_nor_ends_inside)
     }
     skim_world_destroy(world);
 }
+
+/* The same floor through skim_move_batch: 300 movers (a batch that large
+   moves in Morton order and reuses a thread's BVH walk, whose gathers must
+   make room for clipped pieces leaf by leaf, move_gather.c), 20 frames.
+   Every result is skim_move's for the same mover, bit for bit, and none
+   ends below the floor. */
+Test(far_triangles, batch_over_huge_floor_matches_single_moves)
+{
+    skim_world *world = floor_world(5e16, SKIM_ACCELERATOR_BVH);
+    const float r = 0.05f;
+    enum { MOVERS = 300, FRAMES = 20 };
+    static skim_ellipsoid shapes[MOVERS];
+    static skim_vec3 at[MOVERS], moves[MOVERS];
+    static skim_move_result batch[MOVERS];
+    skim_move_def def = skim_move_def_default();
+    for (int i = 0; i < MOVERS; ++i) {
+        shapes[i] = sphere_of(r);
+        at[i] = (skim_vec3){ (float)uniform(-15, 15), (float)uniform(-40, 15), (float)uniform(0.06, 1.0) };
+    }
+    for (int frame = 0; frame < FRAMES; ++frame) {
+        for (int i = 0; i < MOVERS; ++i)
+            moves[i] = (skim_vec3){ (float)uniform(-0.2, 0.2), (float)uniform(-0.2, 0.2), -0.3f };
+        cr_assert_eq(skim_move_batch(world, MOVERS, shapes, at, moves, &def, batch), SKIM_OK, "%s",
+                     skim_last_error_message());
+        for (int i = 0; i < MOVERS; ++i) {
+            skim_move_result single;
+            cr_assert_eq(skim_move(world, &shapes[i], at[i], moves[i], &def, &single), SKIM_OK);
+            cr_expect(memcmp(&single.position, &batch[i].position, sizeof single.position) == 0,
+                      "frame %d mover %d: batch (%g %g %g) vs single (%g %g %g)", frame, i,
+                      (double)batch[i].position.x, (double)batch[i].position.y,
+                      (double)batch[i].position.z, (double)single.position.x,
+                      (double)single.position.y, (double)single.position.z);
+            cr_expect_geq(batch[i].position.z, r * (1.0f - 1e-3f), "frame %d mover %d ends at z %g",
+                          frame, i, (double)batch[i].position.z);
+            at[i] = batch[i].position;
+        }
+    }
+    skim_world_destroy(world);
+}
