@@ -42,14 +42,18 @@
    pending buffer while the traversal is among boxes that hold the path's
    start (entry t <= SLACK: never pruned whatever the kernel finds), up to
    FLUSH_AT of them; and, before the traversal moves on to a box the path enters after
-   its start, the pending triangles run once there are at least this many
-   of them (fewer wait, as their kernel call would rarely prune enough to
-   pay for itself). Measured with callgrind (bench/bvh/bench_sweep_path.c,
-   oa_dm1, avx2 kernels, instructions per sweep): 1: 10.5k, 4: 10.0k,
-   8: 10.1k, 12: 10.5k; flushing after every leaf instead: 13.7k, every
-   8 triangles without waiting at the start: 10.8k. */
+   its start, the pending triangles run once there are at least three
+   quarters of a packet of them (flush_before_later below: fewer wait, as
+   their kernel call would rarely prune enough to pay for itself).
+   Measured with callgrind (bench/bvh/bench_sweep_path.c, oa_dm1,
+   instructions per sweep) at the first tuning, avx2: 1: 10.5k, 4: 10.0k,
+   8: 10.1k, 12: 10.5k; flushing after every leaf instead: 13.7k, every 8
+   triangles without waiting at the start: 10.8k. Retuned per width in the
+   fourth session, after the traversal and gather changes: avx2 4: 8,193,
+   6: 7,922, 8: 8,145; sse41 3: 11,780, 4: 11,886, 6: 12,100; wall
+   (medians of 5, avx512vl) 6 over 4: oa_dm1 +2.6%, oa_dm4_hull and the
+   default scene flat; the 16-wide set was best at 12 (oa_dm1 +7%). */
 #define FLUSH_AT 32u
-#define FLUSH_BEFORE_LATER 4u
 
 /* The children of node whose box, grown by the reach, the segment enters
    at some t in [-SLACK, limit]; entry[slot] receives that entry t. The slab
@@ -207,6 +211,14 @@ typedef struct ordered_sweep {
     skim_unit_winner winner; /* point and normal computed once, at the end */
 } ordered_sweep;
 
+/* Pending triangles that run before a box the path enters after its start:
+   three quarters of the kernel's packet (see FLUSH_AT). */
+static inline uint32_t flush_before_later(const skim_kernel_set *kernels)
+{
+    const uint32_t width = kernels->width < 4 ? 4u : kernels->width;
+    return 3u * width / 4u;
+}
+
 /* Runs the kernel over the pending triangles; best->t may drop. The
    packet kernels take the best so far as their bound and use max(1, bound)
    for the plane interval, so a lane's answer never depends on the bound
@@ -264,12 +276,13 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
     uint32_t ref = world->bvh->root;
     float ref_t = -SKIM_PATH_T_SLACK;
     const skim_bvh_node *nodes = world->bvh->nodes;
+    const uint32_t before_later = flush_before_later(kernels);
     for (;;) {
         float limit = best->t + SKIM_PATH_T_SLACK;
         /* An entry at t <= SLACK is visited whatever the kernel finds
            (best t >= 0), so pending triangles wait; before anything the
            path enters later, run them: the best t they give may drop it. */
-        if (ref_t <= limit && ref_t > SKIM_PATH_T_SLACK && pending->count >= FLUSH_BEFORE_LATER) {
+        if (ref_t <= limit && ref_t > SKIM_PATH_T_SLACK && pending->count >= before_later) {
             flush(&s);
             limit = best->t + SKIM_PATH_T_SLACK;
         }
