@@ -19,28 +19,43 @@ typedef skim_path_gather gather_setup;
 
 enum { LEAF_BATCH = 64 };
 
-static void setup_box(gather_setup *g, const skim_world *world, const skim_ellipsoid_space *space,
-                      const float start[3], const float box_min[3], const float box_max[3],
-                      uint64_t material_mask)
+void skim_path_gather_shape(skim_path_gather *g, const skim_ellipsoid_space *space)
 {
-    /* Not zeroed as a whole (a dozen cache lines of broadcasts on every
-       sweep): the segment fields are set by skim_path_gather_init and read
-       only when swept. */
-    g->swept = false;
     g->diagonal = true;
-    for (int axis = 0; axis < 3; ++axis) {
-        g->start[axis] = simde_mm_set1_ps(start[axis]);
-        g->box_min[axis] = simde_mm_set1_ps(box_min[axis]);
-        g->box_max[axis] = simde_mm_set1_ps(box_max[axis]);
+    for (int axis = 0; axis < 3; ++axis)
         for (int j = 0; j < 3; ++j) {
             g->to_unit[axis][j] = simde_mm_set1_ps(space->to_unit[axis][j]);
             if (j != axis && space->to_unit[axis][j] != 0.0f)
                 g->diagonal = false;
         }
+}
+
+void skim_path_gather_place(skim_path_gather *g, const skim_world *world,
+                            const skim_ellipsoid_space *space, const float start[3],
+                            const float box_min[3], const float box_max[3],
+                            uint64_t material_mask)
+{
+    /* Not zeroed as a whole (a dozen cache lines of broadcasts on every
+       sweep): the segment fields are set by skim_path_gather_init and read
+       only when swept. */
+    g->swept = false;
+    for (int axis = 0; axis < 3; ++axis) {
+        g->start[axis] = simde_mm_set1_ps(start[axis]);
+        g->box_min[axis] = simde_mm_set1_ps(box_min[axis]);
+        g->box_max[axis] = simde_mm_set1_ps(box_max[axis]);
     }
     g->material_mask = material_mask;
     g->all_materials = material_mask == UINT64_MAX;
     skim_gather_clip_setup(g, world, space, start);
+}
+
+void skim_path_gather_box_init(skim_path_gather *g, const skim_world *world,
+                               const skim_ellipsoid_space *space, const float start[3],
+                               const float box_min[3], const float box_max[3],
+                               uint64_t material_mask)
+{
+    skim_path_gather_shape(g, space);
+    skim_path_gather_place(g, world, space, start, box_min, box_max, material_mask);
 }
 
 static skim_status gather(const skim_world *world, const gather_setup *g, const float box_min[3],
@@ -103,7 +118,7 @@ skim_status skim_gather_candidates(const skim_world *world, const skim_ellipsoid
                                    skim_candidates *out)
 {
     gather_setup g;
-    setup_box(&g, world, space, start, box_min, box_max, material_mask);
+    skim_path_gather_box_init(&g, world, space, start, box_min, box_max, material_mask);
     return gather(world, &g, box_min, box_max, out);
 }
 
@@ -113,7 +128,7 @@ void skim_path_gather_init(skim_path_gather *g, const skim_world *world,
 {
     float box_min[3], box_max[3];
     skim_sweep_box(start, delta, space->bounding_radius, box_min, box_max);
-    setup_box(g, world, space, start, box_min, box_max, material_mask);
+    skim_path_gather_box_init(g, world, space, start, box_min, box_max, material_mask);
     g->swept = true;
     for (int axis = 0; axis < 3; ++axis) {
         /* The sweep box's own margin on this axis: the bounding radius plus

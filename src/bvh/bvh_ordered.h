@@ -54,6 +54,23 @@ typedef struct skim_path_gather {
 
 /* Sets g up for the straight sweep start -> start + delta (world space) of
    a shape with space's bounding radius: the box is skim_sweep_box's. */
+/* Sets g up for a plain box gather (no segment test): the shape's
+   transform (skim_path_gather_shape), then start, the box [box_min,
+   box_max] (world space), the material mask and the far-triangle test
+   (gather_clip.h) (skim_path_gather_place). The one setup every gather
+   uses: skim_gather_candidates, skim_path_gather_init and a move's walked
+   gather (src/move/move_gather.c), which redoes the shape's part only when
+   the shape changes (a crowd repeats one). */
+void skim_path_gather_shape(skim_path_gather *g, const skim_ellipsoid_space *space);
+void skim_path_gather_place(skim_path_gather *g, const skim_world *world,
+                            const skim_ellipsoid_space *space, const float start[3],
+                            const float box_min[3], const float box_max[3],
+                            uint64_t material_mask);
+void skim_path_gather_box_init(skim_path_gather *g, const skim_world *world,
+                               const skim_ellipsoid_space *space, const float start[3],
+                               const float box_min[3], const float box_max[3],
+                               uint64_t material_mask);
+
 void skim_path_gather_init(skim_path_gather *g, const skim_world *world,
                            const skim_ellipsoid_space *space, const float start[3],
                            const float delta[3], uint64_t material_mask);

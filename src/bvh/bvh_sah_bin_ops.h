@@ -136,6 +136,61 @@ static inline uint32_t lane_2(simde__m128i v)
 #endif
 }
 
+/* Byte offset of each axis's bin: bin * 64 + axis * AXIS_BYTES, past the
+   pad; added to a primitive's bins shifted left by 6. */
+static inline simde__m128i axis_bases(void)
+{
+    return simde_mm_set_epi32(0, 2 * AXIS_BYTES + FIRST_BIN_BYTES, AXIS_BYTES + FIRST_BIN_BYTES,
+                              FIRST_BIN_BYTES);
+}
+
+/* One primitive into its bins at byte offsets at (x, y, z, in that order). */
+static inline void bins_extend(char *base, simde__m128i at, bin_box box)
+{
+    bin_extend(base + (uint32_t)simde_mm_cvtsi128_si32(at), box);
+    bin_extend(base + lane_1(at), box);
+    bin_extend(base + lane_2(at), box);
+}
+
+#if defined(SKIM_SAH_AVX2)
+/* Two primitives' bins at once: their centroids side by side in one
+   256-bit register, so bin_of's subtract, multiply, clamps and truncation
+   (and the offsets) run once for both, lane for lane the same operations
+   as bin_of, so the bins are the same. */
+typedef struct pair_map {
+    simde__m256 offset, scale, top, xyz;
+    simde__m256i bases;
+} pair_map;
+
+static inline pair_map pair_map_of(const skim_sah_bin_map *map)
+{
+    const simde__m128i bases = axis_bases();
+    return (pair_map){ simde_mm256_set_m128(map->offset, map->offset),
+                       simde_mm256_set_m128(map->scale, map->scale),
+                       simde_mm256_set_m128(map->top, map->top),
+                       simde_mm256_castsi256_ps(simde_mm256_set_epi32(0, -1, -1, -1, 0, -1, -1, -1)),
+                       simde_mm256_set_m128i(bases, bases) };
+}
+
+/* The bin offsets of first (low half) and second (high half). */
+static inline simde__m256i pair_bins(const pair_map *m, simde__m256 first, simde__m256 second)
+{
+    simde__m256 los = simde_mm256_permute2f128_ps(first, second, 0x20);
+    simde__m256 his = simde_mm256_permute2f128_ps(first, second, 0x31);
+    simde__m256 centroids = simde_mm256_add_ps(simde_mm256_and_ps(los, m->xyz), his);
+    simde__m256 t = simde_mm256_mul_ps(simde_mm256_sub_ps(centroids, m->offset), m->scale);
+    t = simde_mm256_min_ps(simde_mm256_max_ps(t, simde_mm256_setzero_ps()), m->top);
+    return simde_mm256_add_epi32(simde_mm256_slli_epi32(simde_mm256_cvttps_epi32(t), 6), m->bases);
+}
+
+/* A primitive loaded whole (lo, hi) as its bin box (lo, -hi). */
+static inline bin_box whole_box(simde__m256 prim)
+{
+    return (bin_box){ simde_mm256_xor_ps(prim, simde_mm256_setr_m128(simde_mm_setzero_ps(),
+                                                                     simde_mm_set1_ps(-0.0f))) };
+}
+#endif
+
 /* One bin count more on each axis: the bins at byte offsets at. */
 static inline void bins_count(char *base, simde__m128i at)
 {

@@ -47,54 +47,26 @@ static void bin_range(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
                       const skim_sah_bin_map *map, skim_sah_bins *b)
 {
     bins_clear(b, map->bin_count);
-    /* Byte offset of each axis's bin: bin * 64 + axis * AXIS_BYTES, past the pad. */
-    const simde__m128i axis_base = simde_mm_set_epi32(0, 2 * AXIS_BYTES + FIRST_BIN_BYTES,
-                                                      AXIS_BYTES + FIRST_BIN_BYTES, FIRST_BIN_BYTES);
+    const simde__m128i axis_base = axis_bases();
     char *base = (char *)b;
     uint32_t i = begin;
 #if defined(SKIM_SAH_AVX2)
-    /* Two primitives at a time: their centroids side by side in one
-       256-bit register, so the bin arithmetic (bin_of's subtract,
-       multiply, clamps and truncation, then the offsets) is done once
-       for both; lane for lane the same operations as bin_of, and the
-       bins are updated in the same order, so the bins are the same.
-       About a fifth fewer instructions a primitive. */
-    const simde__m256 offset = simde_mm256_set_m128(map->offset, map->offset),
-                      scale = simde_mm256_set_m128(map->scale, map->scale),
-                      top = simde_mm256_set_m128(map->top, map->top);
-    const simde__m256i bases = simde_mm256_set_m128i(axis_base, axis_base);
-    const simde__m256 xyz = simde_mm256_castsi256_ps(simde_mm256_set_epi32(0, -1, -1, -1, 0, -1, -1, -1));
-    const simde__m256 negate_hi = simde_mm256_setr_m128(simde_mm_setzero_ps(), simde_mm_set1_ps(-0.0f));
+    /* Two primitives at a time (pair_bins): about a fifth fewer
+       instructions a primitive; the bins are updated in the same order. */
+    const pair_map pairs = pair_map_of(map);
     for (; i + 1 < end; i += 2) {
         simde__m256 first = simde_mm256_load_ps((const float *)(const void *)&prims[i]);
         simde__m256 second = simde_mm256_load_ps((const float *)(const void *)&prims[i + 1]);
-        simde__m256 los = simde_mm256_permute2f128_ps(first, second, 0x20);
-        simde__m256 his = simde_mm256_permute2f128_ps(first, second, 0x31);
-        simde__m256 centroids = simde_mm256_add_ps(simde_mm256_and_ps(los, xyz), his);
-        simde__m256 t = simde_mm256_mul_ps(simde_mm256_sub_ps(centroids, offset), scale);
-        t = simde_mm256_min_ps(simde_mm256_max_ps(t, simde_mm256_setzero_ps()), top);
-        simde__m256i at = simde_mm256_add_epi32(simde_mm256_slli_epi32(simde_mm256_cvttps_epi32(t), 6), bases);
-        simde__m128i at_first = simde_mm256_castsi256_si128(at), at_second = simde_mm256_extracti128_si256(at, 1);
-        bin_box box = { simde_mm256_xor_ps(first, negate_hi) };
-        bin_extend(base + (uint32_t)simde_mm_cvtsi128_si32(at_first), box);
-        bin_extend(base + (uint32_t)simde_mm_extract_epi32(at_first, 1), box);
-        bin_extend(base + (uint32_t)simde_mm_extract_epi32(at_first, 2), box);
-        box.both = simde_mm256_xor_ps(second, negate_hi);
-        bin_extend(base + (uint32_t)simde_mm_cvtsi128_si32(at_second), box);
-        bin_extend(base + (uint32_t)simde_mm_extract_epi32(at_second, 1), box);
-        bin_extend(base + (uint32_t)simde_mm_extract_epi32(at_second, 2), box);
+        simde__m256i at = pair_bins(&pairs, first, second);
+        bins_extend(base, simde_mm256_castsi256_si128(at), whole_box(first));
+        bins_extend(base, simde_mm256_extracti128_si256(at, 1), whole_box(second));
     }
 #endif
     for (; i < end; ++i) {
         bin_box box;
         simde__m128 centroid = load_for_binning(&prims[i], &box);
-        simde__m128i at = simde_mm_add_epi32(simde_mm_slli_epi32(bin_of(map, centroid), 6), axis_base);
-        uint32_t x = (uint32_t)simde_mm_cvtsi128_si32(at);
-        uint32_t y = (uint32_t)simde_mm_cvtsi128_si32(simde_mm_shuffle_epi32(at, SIMDE_MM_SHUFFLE(1, 1, 1, 1)));
-        uint32_t z = (uint32_t)simde_mm_cvtsi128_si32(simde_mm_shuffle_epi32(at, SIMDE_MM_SHUFFLE(2, 2, 2, 2)));
-        bin_extend(base + x, box);
-        bin_extend(base + y, box);
-        bin_extend(base + z, box);
+        bins_extend(base, simde_mm_add_epi32(simde_mm_slli_epi32(bin_of(map, centroid), 6), axis_base),
+                    box);
     }
 }
 
@@ -113,36 +85,20 @@ static void bin_range_sampled(const skim_bvh_prim *prims, uint32_t begin, uint32
 {
     _Static_assert(SKIM_SAH_SAMPLE == 4, "the loop below samples one primitive in four");
     bins_clear(b, map->bin_count);
-    const simde__m128i axis_base = simde_mm_set_epi32(0, 2 * AXIS_BYTES + FIRST_BIN_BYTES,
-                                                      AXIS_BYTES + FIRST_BIN_BYTES, FIRST_BIN_BYTES);
+    const simde__m128i axis_base = axis_bases();
     char *base = (char *)b;
     uint32_t i = begin;
 #if defined(SKIM_SAH_AVX2)
     /* Two centroids to a 256-bit register, as in bin_range. */
-    const simde__m256 offset = simde_mm256_set_m128(map->offset, map->offset),
-                      scale = simde_mm256_set_m128(map->scale, map->scale),
-                      top = simde_mm256_set_m128(map->top, map->top);
-    const simde__m256i bases = simde_mm256_set_m128i(axis_base, axis_base);
-    const simde__m256 xyz = simde_mm256_castsi256_ps(simde_mm256_set_epi32(0, -1, -1, -1, 0, -1, -1, -1));
-    const simde__m256 negate_hi = simde_mm256_setr_m128(simde_mm_setzero_ps(), simde_mm_set1_ps(-0.0f));
+    const pair_map pairs = pair_map_of(map);
     for (; i + 3 < end; i += 4) {
         simde__m256i at[2];
-        simde__m256 sampled = simde_mm256_load_ps((const float *)(const void *)&prims[i]);
-        for (int pair = 0; pair < 2; ++pair) {
-            simde__m256 first = simde_mm256_load_ps((const float *)(const void *)&prims[i + 2 * pair]);
-            simde__m256 second = simde_mm256_load_ps((const float *)(const void *)&prims[i + 2 * pair + 1]);
-            simde__m256 los = simde_mm256_permute2f128_ps(first, second, 0x20);
-            simde__m256 his = simde_mm256_permute2f128_ps(first, second, 0x31);
-            simde__m256 centroids = simde_mm256_add_ps(simde_mm256_and_ps(los, xyz), his);
-            simde__m256 t = simde_mm256_mul_ps(simde_mm256_sub_ps(centroids, offset), scale);
-            t = simde_mm256_min_ps(simde_mm256_max_ps(t, simde_mm256_setzero_ps()), top);
-            at[pair] = simde_mm256_add_epi32(simde_mm256_slli_epi32(simde_mm256_cvttps_epi32(t), 6), bases);
-        }
-        simde__m128i at0 = simde_mm256_castsi256_si128(at[0]);
-        bin_box box = { simde_mm256_xor_ps(sampled, negate_hi) };
-        bin_extend(base + (uint32_t)simde_mm_cvtsi128_si32(at0), box);
-        bin_extend(base + (uint32_t)simde_mm_extract_epi32(at0, 1), box);
-        bin_extend(base + (uint32_t)simde_mm_extract_epi32(at0, 2), box);
+        for (int pair = 0; pair < 2; ++pair)
+            at[pair] = pair_bins(&pairs,
+                                 simde_mm256_load_ps((const float *)(const void *)&prims[i + 2 * pair]),
+                                 simde_mm256_load_ps((const float *)(const void *)&prims[i + 2 * pair + 1]));
+        bins_extend(base, simde_mm256_castsi256_si128(at[0]),
+                    whole_box(simde_mm256_load_ps((const float *)(const void *)&prims[i])));
         bins_count(base, simde_mm256_extracti128_si256(at[0], 1));
         bins_count(base, simde_mm256_castsi256_si128(at[1]));
         bins_count(base, simde_mm256_extracti128_si256(at[1], 1));
@@ -152,13 +108,10 @@ static void bin_range_sampled(const skim_bvh_prim *prims, uint32_t begin, uint32
         bin_box box;
         simde__m128 centroid = load_for_binning(&prims[i], &box);
         simde__m128i at = simde_mm_add_epi32(simde_mm_slli_epi32(bin_of(map, centroid), 6), axis_base);
-        if ((i - begin) % SKIM_SAH_SAMPLE == 0) {
-            bin_extend(base + (uint32_t)simde_mm_cvtsi128_si32(at), box);
-            bin_extend(base + lane_1(at), box);
-            bin_extend(base + lane_2(at), box);
-        } else {
+        if ((i - begin) % SKIM_SAH_SAMPLE == 0)
+            bins_extend(base, at, box);
+        else
             bins_count(base, at);
-        }
     }
 }
 

@@ -164,33 +164,18 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
         if (status != SKIM_OK)
             return status;
     }
-    /* gather.c's setup_box, field by field; the transform's part kept
-       while the shape's is the same. */
+    /* gather.c's box setup; the transform's part (nine broadcasts) only
+       when the shape's to_unit changes, bitwise: about 50 instructions a
+       move in a crowd of one shape. */
     const skim_ellipsoid_space *space = ctx->space;
     skim_path_gather *g = &scratch->setup;
     if (!scratch->setup_valid ||
         memcmp(scratch->setup_to_unit, space->to_unit, sizeof scratch->setup_to_unit) != 0) {
-        g->swept = false;
-        g->diagonal = true;
-        for (int axis = 0; axis < 3; ++axis)
-            for (int j = 0; j < 3; ++j) {
-                g->to_unit[axis][j] = simde_mm_set1_ps(space->to_unit[axis][j]);
-                if (j != axis && space->to_unit[axis][j] != 0.0f)
-                    g->diagonal = false;
-            }
+        skim_path_gather_shape(g, space);
         memcpy(scratch->setup_to_unit, space->to_unit, sizeof scratch->setup_to_unit);
         scratch->setup_valid = true;
     }
-    for (int axis = 0; axis < 3; ++axis) {
-        g->start[axis] = simde_mm_set1_ps(start[axis]);
-        g->box_min[axis] = simde_mm_set1_ps(box_min[axis]);
-        g->box_max[axis] = simde_mm_set1_ps(box_max[axis]);
-    }
-    g->material_mask = ctx->def->query.material_mask;
-    g->all_materials = g->material_mask == UINT64_MAX;
-    /* Whether a triangle may reach past the far-clip threshold from this
-       start (gather_clip.h): per move, as gather.c's setup does. */
-    skim_gather_clip_setup(g, world, space, start);
+    skim_path_gather_place(g, world, space, start, box_min, box_max, ctx->def->query.material_mask);
 
     skim_candidates *out = &scratch->gathered;
     out->count = 0;

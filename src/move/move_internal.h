@@ -170,9 +170,9 @@ typedef struct skim_move_scratch {
     uint32_t *walk_leaves;          /* leaf refs in the walk's order */
     uint32_t  walk_count, walk_capacity;
     uint32_t  walk_triangles;       /* triangles in those leaves */
-    /* The gather's setup (move_gather.c): its transform terms are kept
+    /* The walked gather's setup (move_gather.c): its transform part kept
        while the space's to_unit stays bitwise the same (a crowd of one
-       shape); start and box are set per move. */
+       shape), the rest set per move. */
     bool      setup_valid;
     float     setup_to_unit[3][3];
     skim_path_gather setup;

@@ -22,37 +22,17 @@ static const skim_kernel_set reference_set = {
     .sweep_deferred = skim_reference_sweep_candidates_deferred,
 };
 
-static const skim_kernel_set portable_set = {
-    .name = "portable", .width = 4, .sweep = skim_simd_sweep_portable,
-    .sweep_from = skim_simd_sweep_from_portable,
-    .sweep_deferred = skim_simd_sweep_deferred_portable,
-};
-static const skim_kernel_set neon_set = {
-    .name = "neon", .width = 4, .sweep = skim_simd_sweep_neon,
-    .sweep_from = skim_simd_sweep_from_neon,
-    .sweep_deferred = skim_simd_sweep_deferred_neon,
-};
+/* A packet kernel set: packet_kernel.c's three entries for one SKIM_SET. */
+#define SKIM_PACKET_SET(set, lanes)                                                            \
+    { .name = #set, .width = lanes, .sweep = skim_simd_sweep_##set,                             \
+      .sweep_from = skim_simd_sweep_from_##set, .sweep_deferred = skim_simd_sweep_deferred_##set }
+static const skim_kernel_set portable_set = SKIM_PACKET_SET(portable, 4);
+static const skim_kernel_set neon_set = SKIM_PACKET_SET(neon, 4);
 #if SKIM_SIMD_HAVE_X86
-static const skim_kernel_set sse41_set = {
-    .name = "sse41", .width = 4, .sweep = skim_simd_sweep_sse41,
-    .sweep_from = skim_simd_sweep_from_sse41,
-    .sweep_deferred = skim_simd_sweep_deferred_sse41,
-};
-static const skim_kernel_set avx2_set = {
-    .name = "avx2", .width = 8, .sweep = skim_simd_sweep_avx2,
-    .sweep_from = skim_simd_sweep_from_avx2,
-    .sweep_deferred = skim_simd_sweep_deferred_avx2,
-};
-static const skim_kernel_set avx512_set = {
-    .name = "avx512", .width = 16, .sweep = skim_simd_sweep_avx512,
-    .sweep_from = skim_simd_sweep_from_avx512,
-    .sweep_deferred = skim_simd_sweep_deferred_avx512,
-};
-static const skim_kernel_set avx512vl_set = {
-    .name = "avx512vl", .width = 8, .sweep = skim_simd_sweep_avx512vl,
-    .sweep_from = skim_simd_sweep_from_avx512vl,
-    .sweep_deferred = skim_simd_sweep_deferred_avx512vl,
-};
+static const skim_kernel_set sse41_set = SKIM_PACKET_SET(sse41, 4);
+static const skim_kernel_set avx2_set = SKIM_PACKET_SET(avx2, 8);
+static const skim_kernel_set avx512_set = SKIM_PACKET_SET(avx512, 16);
+static const skim_kernel_set avx512vl_set = SKIM_PACKET_SET(avx512vl, 8);
 #endif
 
 /* Every set this build knows, best last: the default is the last one the

@@ -18,44 +18,23 @@ enum skim_simd_feature {
    exists on every platform (on x86 `neon` is SIMDe's emulation of NEON, so
    the tests can check that source too); dispatch.c decides which of them
    the CPU may run. */
-void skim_simd_sweep_portable(const skim_candidates *c, const float delta[3], bool cull_back_faces,
-                              skim_unit_hit *best);
-void skim_simd_sweep_from_portable(const skim_candidates *c, const float origin[3],
-                            const float delta[3], bool cull_back_faces, skim_unit_hit *best);
-void skim_simd_sweep_deferred_portable(const skim_candidates *c, const float delta[3],
-                            bool cull_back_faces, skim_unit_hit *best, skim_unit_winner *winner);
-void skim_simd_sweep_neon(const skim_candidates *c, const float delta[3], bool cull_back_faces,
-                          skim_unit_hit *best);
-void skim_simd_sweep_from_neon(const skim_candidates *c, const float origin[3],
-                            const float delta[3], bool cull_back_faces, skim_unit_hit *best);
-void skim_simd_sweep_deferred_neon(const skim_candidates *c, const float delta[3],
-                            bool cull_back_faces, skim_unit_hit *best, skim_unit_winner *winner);
+#define SKIM_SIMD_DECLARE_SET(set)                                                            \
+    void skim_simd_sweep_##set(const skim_candidates *c, const float delta[3],                \
+                               bool cull_back_faces, skim_unit_hit *best);                     \
+    void skim_simd_sweep_from_##set(const skim_candidates *c, const float origin[3],          \
+                                    const float delta[3], bool cull_back_faces,                \
+                                    skim_unit_hit *best);                                      \
+    void skim_simd_sweep_deferred_##set(const skim_candidates *c, const float delta[3],       \
+                                        bool cull_back_faces, skim_unit_hit *best,             \
+                                        skim_unit_winner *winner);
+SKIM_SIMD_DECLARE_SET(portable)
+SKIM_SIMD_DECLARE_SET(neon)
 #if defined(__x86_64__) || defined(__i386__)
 #define SKIM_SIMD_HAVE_X86 1
-void skim_simd_sweep_sse41(const skim_candidates *c, const float delta[3], bool cull_back_faces,
-                           skim_unit_hit *best);
-void skim_simd_sweep_from_sse41(const skim_candidates *c, const float origin[3],
-                            const float delta[3], bool cull_back_faces, skim_unit_hit *best);
-void skim_simd_sweep_deferred_sse41(const skim_candidates *c, const float delta[3],
-                            bool cull_back_faces, skim_unit_hit *best, skim_unit_winner *winner);
-void skim_simd_sweep_avx2(const skim_candidates *c, const float delta[3], bool cull_back_faces,
-                          skim_unit_hit *best);
-void skim_simd_sweep_from_avx2(const skim_candidates *c, const float origin[3],
-                            const float delta[3], bool cull_back_faces, skim_unit_hit *best);
-void skim_simd_sweep_deferred_avx2(const skim_candidates *c, const float delta[3],
-                            bool cull_back_faces, skim_unit_hit *best, skim_unit_winner *winner);
-void skim_simd_sweep_avx512(const skim_candidates *c, const float delta[3], bool cull_back_faces,
-                            skim_unit_hit *best);
-void skim_simd_sweep_from_avx512(const skim_candidates *c, const float origin[3],
-                            const float delta[3], bool cull_back_faces, skim_unit_hit *best);
-void skim_simd_sweep_deferred_avx512(const skim_candidates *c, const float delta[3],
-                            bool cull_back_faces, skim_unit_hit *best, skim_unit_winner *winner);
-void skim_simd_sweep_avx512vl(const skim_candidates *c, const float delta[3], bool cull_back_faces,
-                              skim_unit_hit *best);
-void skim_simd_sweep_from_avx512vl(const skim_candidates *c, const float origin[3],
-                            const float delta[3], bool cull_back_faces, skim_unit_hit *best);
-void skim_simd_sweep_deferred_avx512vl(const skim_candidates *c, const float delta[3],
-                            bool cull_back_faces, skim_unit_hit *best, skim_unit_winner *winner);
+SKIM_SIMD_DECLARE_SET(sse41)
+SKIM_SIMD_DECLARE_SET(avx2)
+SKIM_SIMD_DECLARE_SET(avx512)
+SKIM_SIMD_DECLARE_SET(avx512vl)
 #endif
 
 /* The best hit so far across the packets of one call. A packet's hit lanes

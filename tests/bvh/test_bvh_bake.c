@@ -184,6 +184,23 @@ static void reseal(unsigned char *bytes, size_t size)
     memcpy(bytes + 32, &fletcher, 8);
 }
 
+/* Reseals the edited bake in bytes, writes it to path and loads it. */
+static skim_status load_resealed(unsigned char *bytes, size_t size, const char *path,
+                                 skim_world **out)
+{
+    reseal(bytes, size);
+    write_all(path, bytes, size);
+    return skim_world_load(path, out);
+}
+
+/* The node section's offset: the last section, read from the table. */
+static uint64_t nodes_offset_of(const unsigned char *bytes)
+{
+    uint64_t offset;
+    memcpy(&offset, bytes + 128 + 3 * 24 + 8, 8);
+    return offset;
+}
+
 /* With a valid checksum, a tree that points backwards (a cycle) or leaves
    the triangles is still refused: the structural check does not trust the
    writer. */
@@ -198,16 +215,12 @@ Test(bvh_bake, resealed_malformed_trees_are_refused)
     size_t size;
     unsigned char *bytes = read_all(path, &size);
     /* Reseal the untouched file first: the test's checksum must match. */
-    reseal(bytes, size);
-    write_all(bad, bytes, size);
     skim_world *loaded = NULL;
-    cr_assert_eq(skim_world_load(bad, &loaded), SKIM_OK, "%s", skim_last_error_message());
+    cr_assert_eq(load_resealed(bytes, size, bad, &loaded), SKIM_OK, "%s", skim_last_error_message());
     skim_world_destroy(loaded);
 
-    /* The node section is the last one: find node 0 from the table. */
-    uint64_t nodes_offset;
-    memcpy(&nodes_offset, bytes + 128 + 3 * 24 + 8, 8);
-    size_t child0 = nodes_offset + offsetof(skim_bvh_node, child);
+    /* Node 0's first child reference. */
+    size_t child0 = nodes_offset_of(bytes) + offsetof(skim_bvh_node, child);
     uint32_t original;
     memcpy(&original, bytes + child0, 4);
     const uint32_t faults[] = {
@@ -217,9 +230,7 @@ Test(bvh_bake, resealed_malformed_trees_are_refused)
     };
     for (size_t f = 0; f < sizeof faults / sizeof faults[0]; ++f) {
         memcpy(bytes + child0, &faults[f], 4);
-        reseal(bytes, size);
-        write_all(bad, bytes, size);
-        skim_status status = skim_world_load(bad, &loaded);
+        skim_status status = load_resealed(bytes, size, bad, &loaded);
         cr_assert_eq(status, SKIM_ERROR_FORMAT, "fault %zu accepted", f);
         cr_assert(strstr(skim_last_error_message(), "node") != NULL, "%s", skim_last_error_message());
     }
@@ -227,9 +238,7 @@ Test(bvh_bake, resealed_malformed_trees_are_refused)
     /* A version from the future. */
     uint32_t version = 2;
     memcpy(bytes + 8, &version, 4);
-    reseal(bytes, size);
-    write_all(bad, bytes, size);
-    cr_assert_eq(skim_world_load(bad, &loaded), SKIM_ERROR_FORMAT);
+    cr_assert_eq(load_resealed(bytes, size, bad, &loaded), SKIM_ERROR_FORMAT);
     cr_assert(strstr(skim_last_error_message(), "version") != NULL);
     remove(bad);
     remove(path);
@@ -254,8 +263,7 @@ Test(bvh_bake, resealed_trees_that_lose_triangles_are_refused, .timeout = 60)
     unsigned char *bytes = read_all(path, &size);
     skim_world_stats stats;
     skim_world_get_stats(w, &stats);
-    uint64_t nodes_offset;
-    memcpy(&nodes_offset, bytes + 128 + 3 * 24 + 8, 8);
+    const uint64_t nodes_offset = nodes_offset_of(bytes);
     static const int lo_row[3] = { SKIM_BVH_LO_X, SKIM_BVH_LO_Y, SKIM_BVH_LO_Z };
     skim_world *loaded = NULL;
     int refused = 0, leaves = 0;
@@ -271,10 +279,8 @@ Test(bvh_bake, resealed_trees_that_lose_triangles_are_refused, .timeout = 60)
                 unsigned char *lo = node + offsetof(skim_bvh_node, bounds) + lo_row[axis] * SKIM_BVH_WIDTH + slot;
                 const unsigned char saved = *lo;
                 *lo = 255;
-                reseal(bytes, size);
-                write_all(bad, bytes, size);
+                skim_status status = load_resealed(bytes, size, bad, &loaded);
                 *lo = saved;
-                skim_status status = skim_world_load(bad, &loaded);
                 cr_assert_eq(status, SKIM_ERROR_FORMAT, "node %u slot %u axis %d: box off its triangles accepted", n, slot, axis);
                 cr_assert(strstr(skim_last_error_message(), "box") != NULL, "%s", skim_last_error_message());
                 ++refused;
@@ -297,11 +303,9 @@ Test(bvh_bake, resealed_trees_that_lose_triangles_are_refused, .timeout = 60)
                 memcpy(child, kind == 0 ? &shorter : &longer, 4);
                 if (kind == 0)
                     node[offsetof(skim_bvh_node, child_mask)] = shorter_mask;
-                reseal(bytes, size);
-                write_all(bad, bytes, size);
+                skim_status status = load_resealed(bytes, size, bad, &loaded);
                 memcpy(child, &ref, 4);
                 node[offsetof(skim_bvh_node, child_mask)] = mask;
-                skim_status status = skim_world_load(bad, &loaded);
                 cr_assert_eq(status, SKIM_ERROR_FORMAT, "node %u slot %u: leaf of %u made %s accepted", n, slot,
                              count, kind == 0 ? "shorter" : "longer");
                 ++refused;
@@ -310,9 +314,7 @@ Test(bvh_bake, resealed_trees_that_lose_triangles_are_refused, .timeout = 60)
     }
     cr_assert_gt(leaves, 10, "too few leaves (%d) to mean anything", leaves);
     /* The untouched file, resealed by the same code, loads. */
-    reseal(bytes, size);
-    write_all(bad, bytes, size);
-    cr_assert_eq(skim_world_load(bad, &loaded), SKIM_OK, "%s", skim_last_error_message());
+    cr_assert_eq(load_resealed(bytes, size, bad, &loaded), SKIM_OK, "%s", skim_last_error_message());
     skim_world_destroy(loaded);
     cr_log_info("%d resealed faults refused", refused);
     remove(bad);

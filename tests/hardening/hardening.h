@@ -101,6 +101,22 @@ static inline skim_world *small_world(skim_accelerator accelerator)
     return world;
 }
 
+/* Hardening finding 18's triangle (A, B, C): one 5.4e16 units long, in a
+   world of its own (test_findings.c keeps the regression,
+   test_far_triangles.c checks its answers in double). */
+static const float finding_18_triangle[9] = { 62.643425f, 1.83670992e-40f, 0,
+                                              5.43450372e+16f, 12665421.0f, -2.82893327e-37f,
+                                              0, 0, 9.15785789f };
+
+static inline skim_world *finding_18_world(void)
+{
+    static const uint32_t indices[3] = { 0, 1, 2 };
+    skim_mesh mesh = { finding_18_triangle, 3, indices, 1, NULL };
+    skim_world *world = NULL;
+    cr_assert_eq(skim_world_create(&mesh, NULL, &world), SKIM_OK);
+    return world;
+}
+
 static inline skim_ellipsoid sphere_of(float r)
 {
     skim_ellipsoid e = { { r, r, r }, { 0, 0, 0, 1 } };

@@ -52,12 +52,8 @@ static double uniform(double lo, double hi)
    over the triangle's face must hit it where the plane says. */
 Test(far_triangles, finding_18_answers_in_double)
 {
-    const float positions[9] = { 62.643425f, 1.83670992e-40f, 0, 5.43450372e+16f, 12665421.0f, -2.82893327e-37f,
-                                 0, 0, 9.15785789f };
-    const uint32_t indices[3] = { 0, 1, 2 };
-    skim_mesh mesh = { positions, 3, indices, 1, NULL };
-    skim_world *world = NULL;
-    cr_assert_eq(skim_world_create(&mesh, NULL, &world), SKIM_OK);
+    skim_world *world = finding_18_world();
+    const float *positions = finding_18_triangle;
     const float r = 0.05f;
     skim_ellipsoid shape = sphere_of(r);
     double v[3][3];

@@ -219,6 +219,13 @@ static inline void make_triangle(rng *r, int family, const float delta_f[3], dou
 }
 
 /* Fills a buffer of 1..max_lanes triangles sharing one delta. */
+/* An empty buffer, ready for make_buffer. */
+static inline void case_buffer_init(case_buffer *b)
+{
+    memset(b, 0, sizeof *b);
+    skim_candidates_init(&b->c);
+}
+
 static inline void make_buffer(rng *r, case_buffer *b, uint32_t max_lanes)
 {
     random_delta(r, b->delta);

@@ -63,14 +63,22 @@ typedef struct test_set {
     skim_sweep_candidates_fn sweep; /* NULL when this CPU cannot run it */
 } test_set;
 
-/* The packet sets by name, plus "neon-emulated": the NEON source through
-   SIMDe's emulation, which x86 can always run (on AArch64 it is the native
-   object, the same as "neon"). */
+/* A kernel set by name as dispatch.c knows it ("reference" included; NULL
+   when this CPU cannot run it), plus "neon-emulated": the NEON source
+   through SIMDe's emulation, which x86 can always run (on AArch64 it is
+   the native object, the same as "neon"). */
+static inline const skim_kernel_set *test_kernel_set(const char *name)
+{
+    static const skim_kernel_set neon_emulated = {
+        .name = "neon-emulated", .width = 4, .sweep = skim_simd_sweep_neon,
+        .sweep_from = skim_simd_sweep_from_neon, .sweep_deferred = skim_simd_sweep_deferred_neon
+    };
+    return strcmp(name, "neon-emulated") == 0 ? &neon_emulated : skim_kernel_set_by_name(name);
+}
+
 static inline test_set test_set_get(const char *name)
 {
-    if (strcmp(name, "neon-emulated") == 0)
-        return (test_set){ name, skim_simd_sweep_neon };
-    const skim_kernel_set *set = skim_kernel_set_by_name(name);
+    const skim_kernel_set *set = test_kernel_set(name);
     return (test_set){ name, set ? set->sweep : NULL };
 }
 
@@ -78,8 +86,7 @@ static inline test_set test_set_get(const char *name)
    multi-triangle function); NULL when this CPU cannot run it. */
 static inline skim_sweep_candidates_fn test_set_plain_sweep(const char *name)
 {
-    return strcmp(name, "reference") == 0 ? skim_reference_sweep_candidates
-                                           : test_set_get(name).sweep;
+    return test_set_get(name).sweep;
 }
 
 /* ---- candidate buffers ---- */

@@ -16,26 +16,18 @@
 
 #define BUFFERS_PER_SET (20000L / SKIM_SIMD_TEST_SCALE)
 
-static skim_sweep_candidates_deferred_fn set_sweep_deferred(const char *name)
-{
-    if (strcmp(name, "neon-emulated") == 0)
-        return skim_simd_sweep_deferred_neon;
-    const skim_kernel_set *set = skim_kernel_set_by_name(name);
-    return set ? set->sweep_deferred : NULL;
-}
-
 static void run_deferred_set(const char *name, uint64_t seed)
 {
     const skim_sweep_candidates_fn sweep = test_set_plain_sweep(name);
-    const skim_sweep_candidates_deferred_fn sweep_deferred = set_sweep_deferred(name);
+    const skim_kernel_set *set = test_kernel_set(name);
+    const skim_sweep_candidates_deferred_fn sweep_deferred = set ? set->sweep_deferred : NULL;
     if (!sweep || !sweep_deferred) {
         cr_log_info("%s: not available on this CPU", name);
         return;
     }
     rng r = { seed };
     case_buffer b;
-    memset(&b, 0, sizeof b);
-    skim_candidates_init(&b.c);
+    case_buffer_init(&b);
     skim_candidates part;
     skim_candidates_init(&part);
     long hits = 0, split_calls = 0, failures = 0;

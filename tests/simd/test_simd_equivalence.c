@@ -197,8 +197,7 @@ static void run_set(const char *name, uint64_t seed)
 
     rng r = { seed };
     case_buffer b;
-    memset(&b, 0, sizeof b);
-    skim_candidates_init(&b.c);
+    case_buffer_init(&b);
     skim_candidates work;
     skim_candidates_init(&work);
     static peel_list mine, anchor;

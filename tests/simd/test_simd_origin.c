@@ -16,14 +16,6 @@
 
 #define BUFFERS_PER_SET (20000L / SKIM_SIMD_TEST_SCALE)
 
-static skim_sweep_candidates_from_fn set_sweep_from(const char *name)
-{
-    if (strcmp(name, "neon-emulated") == 0)
-        return skim_simd_sweep_from_neon;
-    const skim_kernel_set *set = skim_kernel_set_by_name(name);
-    return set ? set->sweep_from : NULL;
-}
-
 static void pick_origin(rng *r, const case_buffer *b, float origin[3])
 {
     switch (rng_below(r, 4)) {
@@ -51,15 +43,15 @@ static void pick_origin(rng *r, const case_buffer *b, float origin[3])
 static void run_origin_set(const char *name, uint64_t seed)
 {
     const skim_sweep_candidates_fn sweep = test_set_plain_sweep(name);
-    const skim_sweep_candidates_from_fn sweep_from = set_sweep_from(name);
+    const skim_kernel_set *set = test_kernel_set(name);
+    const skim_sweep_candidates_from_fn sweep_from = set ? set->sweep_from : NULL;
     if (!sweep || !sweep_from) {
         cr_log_info("%s: not available on this CPU", name);
         return;
     }
     rng r = { seed };
     case_buffer b;
-    memset(&b, 0, sizeof b);
-    skim_candidates_init(&b.c);
+    case_buffer_init(&b);
     skim_candidates rebased;
     skim_candidates_init(&rebased);
     long hits = 0, rebased_calls = 0, failures = 0;
