@@ -271,15 +271,40 @@ static skim_status check_layout(const char *path, const unsigned char *base, uin
     return SKIM_OK;
 }
 
-/* NULL when every kept triangle passes skim_stored_triangle_problem. */
-static const char *first_bad_triangle(const skim_world *world)
+/* NULL when every kept triangle passes skim_stored_triangle_problem; grows
+   lo/hi (which start empty) by every triangle's corners. */
+static const char *first_bad_triangle(const skim_world *world, float lo[3], float hi[3])
 {
     for (uint32_t t = 0; t < world->triangle_count; ++t) {
         const char *problem = skim_stored_triangle_problem(world, t);
         if (problem)
             return problem;
+        for (int v = 0; v < 3; ++v)
+            for (int axis = 0; axis < 3; ++axis) {
+                const float x = world->vertex[v][axis][t];
+                lo[axis] = x < lo[axis] ? x : lo[axis];
+                hi[axis] = x > hi[axis] ? x : hi[axis];
+            }
     }
     return NULL;
+}
+
+/* Whether the header's bounds are exactly those skim_world_create gives
+   the stored triangles: their corners' minima and maxima, or zeros when
+   there is none. The far-triangle test (gather_clip.c) and the moves'
+   Morton order read these bounds instead of the triangles, so a writer
+   that shrinks them (and recomputes the checksum) would have sweeps meet
+   far triangles on the fast path, in float, silently wrong. */
+static bool bounds_are_the_triangles(const skim_world *world, const float lo[3], const float hi[3])
+{
+    const float *min = &world->bounds_min.x, *max = &world->bounds_max.x;
+    for (int axis = 0; axis < 3; ++axis) {
+        const float true_lo = world->triangle_count ? lo[axis] : 0.0f;
+        const float true_hi = world->triangle_count ? hi[axis] : 0.0f;
+        if (!(min[axis] == true_lo && max[axis] == true_hi))
+            return false;
+    }
+    return true;
 }
 
 skim_status skim_world_load(const char *path, skim_world **out)
@@ -363,17 +388,24 @@ skim_status skim_world_load(const char *path, skim_world **out)
        tree is theirs: a tool that recomputes the checksum can store a NaN
        or 1e30 vertex, a triangle whose normal cannot be formed (sweeps
        would answer with non-finite hits), a child box smaller than its
-       triangles or a triangle in no leaf (sweeps would pass through it).
+       triangles or a triangle in no leaf (sweeps would pass through it),
+       bounds that do not hold the triangles (far ones would be met in
+       float on the fast path).
        One pass over the tree and the triangles refuses them all. */
     char why[160];
     bool bad = false;
+    float lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
     if (bvh) {
-        bad = !skim_bvh_check_geometry(world, nodes, h->node_count, h->root, why, sizeof why);
+        bad = !skim_bvh_check_geometry(world, nodes, h->node_count, h->root, lo, hi, why, sizeof why);
     } else {
-        const char *problem = first_bad_triangle(world);
+        const char *problem = first_bad_triangle(world, lo, hi);
         bad = problem != NULL;
         if (bad)
             snprintf(why, sizeof why, "%s", problem);
+    }
+    if (!bad && !bounds_are_the_triangles(world, lo, hi)) {
+        bad = true;
+        snprintf(why, sizeof why, "the header's bounds are not the triangles' bounds");
     }
     if (bad) {
         free(world);

@@ -105,8 +105,8 @@ const char *skim_stored_triangle_problem(const skim_world *world, uint32_t t);
    skim_stored_triangle_problem and every child box contains everything
    below it (bvh_geometry_check.c); else false with why in reason. */
 bool        skim_bvh_check_geometry(const skim_world *world, const skim_bvh_node *nodes,
-                                    uint32_t node_count, uint32_t root, char *reason,
-                                    size_t reason_size);
+                                    uint32_t node_count, uint32_t root, float bounds_lo[3],
+                                    float bounds_hi[3], char *reason, size_t reason_size);
 void        skim_bvh_add_stats(const skim_world *world, skim_world_stats *out);
 
 /* Checks a tree that came from a file: every reference in range, children

@@ -18,7 +18,9 @@
    greater than its parent's, which skim_bvh_validate has checked), each
    leaf's triangles read once; the per-triangle check of what
    skim_world_create keeps is folded into the same pass, so the triangles
-   are read from memory once at load. */
+   are read from memory once at load. It also gives the triangles' true
+   bounds, which the loader holds against the header's (the far-triangle
+   test trusts those). */
 #include "bvh.h"
 
 #include <float.h>
@@ -160,7 +162,8 @@ static const char *check_leaf(const skim_world *world, uint32_t ref, uint8_t *se
 }
 
 bool skim_bvh_check_geometry(const skim_world *world, const skim_bvh_node *nodes,
-                             uint32_t node_count, uint32_t root, char *reason, size_t reason_size)
+                             uint32_t node_count, uint32_t root, float bounds_lo[3],
+                             float bounds_hi[3], char *reason, size_t reason_size)
 {
     const uint32_t triangles = world->triangle_count;
     uint8_t *seen = calloc((size_t)triangles / 8 + 1, 1);
@@ -173,10 +176,9 @@ bool skim_bvh_check_geometry(const skim_world *world, const skim_bvh_node *nodes
     }
     const char *problem = NULL;
     int64_t at = -1; /* the node whose box is wrong */
-    if (node_count == 0) {
-        box ignored = empty_box;
-        problem = check_leaf(world, root, seen, &ignored);
-    }
+    box all = empty_box; /* every triangle's corners: the world's true bounds */
+    if (node_count == 0)
+        problem = check_leaf(world, root, seen, &all);
     /* Leaves first, nodes in index order: the builder stores leaves in the
        order its nodes are numbered, so the triangles stream through once,
        front to back. subtree[i] starts as the union of node i's leaves. */
@@ -216,6 +218,10 @@ bool skim_bvh_check_geometry(const skim_world *world, const skim_bvh_node *nodes
     for (uint32_t t = 0; t < triangles && !problem; ++t)
         if (!(seen[t >> 3] & (1u << (t & 7))))
             problem = "a triangle is in no leaf";
+    if (node_count > 0 && !problem)
+        all = subtree[root];
+    memcpy(bounds_lo, all.lo, sizeof all.lo);
+    memcpy(bounds_hi, all.hi, sizeof all.hi);
     free(seen);
     free(subtree);
     if (!problem)

@@ -7,6 +7,7 @@
 #include "bvh_scenes.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <unistd.h>
 
 static void temp_path(char *buffer, size_t size, const char *tag)
@@ -321,6 +322,63 @@ Test(bvh_bake, resealed_trees_that_lose_triangles_are_refused, .timeout = 60)
     remove(path);
     free(bytes);
     skim_world_destroy(w);
+    skim_mesh_data_free(&data);
+}
+
+/* With a valid checksum, header bounds that are not the triangles' are
+   refused, for both accelerators: the far-triangle test and the moves'
+   order read the bounds instead of the triangles, so bounds shrunk by a
+   writer would send far triangles down the float fast path unnoticed.
+   Grown bounds are refused too: skim never writes them. */
+Test(bvh_bake, resealed_bounds_that_are_not_the_triangles_are_refused)
+{
+    skim_mesh_data data;
+    cr_assert(scene_generate_terrain(6, 10.0f, 9, &data));
+    skim_mesh mesh = skim_mesh_data_view(&data);
+    const skim_accelerator kinds[2] = { SKIM_ACCELERATOR_BVH, SKIM_ACCELERATOR_BRUTE_FORCE };
+    char path[256], bad[256];
+    temp_path(path, sizeof path, "bounds");
+    temp_path(bad, sizeof bad, "boundsbad");
+    enum { BOUNDS_AT = 96 }; /* bounds_min[3], then bounds_max[3] */
+    int refused = 0;
+    for (int kind = 0; kind < 2; ++kind) {
+        skim_world *w = world_of(&mesh, kinds[kind]);
+        cr_assert_eq(skim_world_save(w, path), SKIM_OK);
+        size_t size;
+        unsigned char *bytes = read_all(path, &size);
+        float bounds[6];
+        memcpy(bounds, bytes + BOUNDS_AT, sizeof bounds);
+        skim_world_stats stats;
+        skim_world_get_stats(w, &stats);
+        cr_assert_eq(bounds[0], stats.bounds_min.x, "the header's bounds are at byte %d", BOUNDS_AT);
+        cr_assert_eq(bounds[5], stats.bounds_max.z);
+        skim_world *loaded = NULL;
+        cr_assert_eq(load_resealed(bytes, size, bad, &loaded), SKIM_OK, "%s", skim_last_error_message());
+        skim_world_destroy(loaded);
+        for (int k = 0; k < 6; ++k)
+            for (int grow = 0; grow < 2; ++grow) {
+                float edited[6];
+                memcpy(edited, bounds, sizeof edited);
+                /* Inward or outward by a little: one float step, then 1. */
+                const bool lower = k < 3;
+                const float out = lower ? -1.0f : 1.0f;
+                edited[k] = grow ? edited[k] + out : nextafterf(edited[k], edited[k] - out);
+                memcpy(bytes + BOUNDS_AT, edited, sizeof edited);
+                loaded = NULL;
+                skim_status status = load_resealed(bytes, size, bad, &loaded);
+                cr_assert_eq(status, SKIM_ERROR_FORMAT, "accelerator %d, bound %d %s: status %d", kind, k,
+                             grow ? "grown" : "shrunk", status);
+                cr_assert_null(loaded);
+                cr_assert(strstr(skim_last_error_message(), "bounds") != NULL, "%s",
+                          skim_last_error_message());
+                ++refused;
+            }
+        free(bytes);
+        skim_world_destroy(w);
+    }
+    cr_assert_eq(refused, 24);
+    remove(bad);
+    remove(path);
     skim_mesh_data_free(&data);
 }
 
