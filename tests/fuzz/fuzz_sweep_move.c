@@ -68,7 +68,7 @@
 
 /* Switches for known findings (docs/hardening.md): 1 keeps a finding's
    inputs out of the checks so the fuzzer looks for other faults, 0 checks
-   them. Each names its regression test in tests/hardening/test_findings.c.
+   them. Each names its regression test in tests/hardening/test_findings_*.c.
 
    move_iterations_exceed_max_on_touching_start: the push-out sweep was
    counted on top of max_iterations (1 allowed one extra). Fixed (a761e41). */

@@ -102,7 +102,7 @@ static inline skim_world *small_world(skim_accelerator accelerator)
 }
 
 /* Hardening finding 18's triangle (A, B, C): one 5.4e16 units long, in a
-   world of its own (test_findings.c keeps the regression,
+   world of its own (test_findings_*.c keeps the regression,
    test_far_triangles.c checks its answers in double). */
 static const float finding_18_triangle[9] = { 62.643425f, 1.83670992e-40f, 0,
                                               5.43450372e+16f, 12665421.0f, -2.82893327e-37f,

@@ -13,7 +13,7 @@
      - no leak: the ASan build of scripts/dev runs this suite under
        LeakSanitizer, which fails the process on any leaked block.
    Rows that the library gets wrong today are findings: they carry the name
-   of the regression test in test_findings.c that reproduces them, and the
+   of the regression test in test_findings_*.c that reproduces them, and the
    table skips them so each finding fails in exactly one named place.
 
    What the API cannot check is the caller's contract (docs/hardening.md):
@@ -66,7 +66,7 @@ typedef struct row {
     size_t offset; /* into the function's args struct */
     enum type type;
     double value;
-    const char *finding; /* the test_findings.c test that reproduces a known fault */
+    const char *finding; /* the test_findings_*.c test that reproduces a known fault */
 } row;
 
 static void apply(const row *r, void *args)
