@@ -79,6 +79,13 @@ void        skim_bvh_binary_free(skim_bvh_binary_tree *tree);
    children and boxes change. Returns how many treelets changed. */
 enum { SKIM_BVH_TREELET_LEAVES = 6 };
 uint32_t    skim_bvh_restructure_treelets(skim_bvh_binary_tree *tree, uint32_t min_prims, uint32_t max_depth);
+/* One step of that pass: the treelet rooted at internal node slot, at
+   depth (the root's is 1), whose subtrees below are done; height[] holds
+   every node's subtree height below it (leaves 0) and is kept so, slot's
+   included. The build calls it as it finishes each node (bvh_sah.c).
+   Returns whether the treelet changed. */
+bool        skim_bvh_treelet_at(skim_bvh_binary_node *nodes, uint8_t *height, uint32_t slot, uint32_t depth,
+                                uint32_t max_depth);
 
 /* Collapses a binary tree into the 8-wide quantised nodes of bvh.h. */
 skim_status skim_bvh_collapse(const skim_bvh_binary_tree *tree, struct skim_bvh *out);

@@ -51,6 +51,7 @@ typedef struct treelet_pass {
 typedef struct treelet {
     simde__m128 lo[SUBSETS], hi[SUBSETS];
     float       cost[SUBSETS];
+    uint8_t     split[SUBSETS]; /* set by planned_height for the subsets the new tree uses */
     uint32_t    leaf[TREELET_LEAVES];
     uint32_t    internal[TREELET_LEAVES - 1]; /* the treelet's node slots, root first */
     int         leaves, internals;
@@ -189,8 +190,7 @@ static uint32_t best_split(const treelet *t, uint32_t s)
    slots from the treelet's spare ones) and returns its height. */
 static uint32_t emit(treelet_pass *pass, treelet *t, uint32_t s, uint32_t slot, int *spare)
 {
-    uint32_t split = best_split(t, s);
-    uint32_t parts[2] = { split, s ^ split }, child[2], height = 0;
+    uint32_t parts[2] = { t->split[s], s ^ t->split[s] }, child[2], height = 0;
     for (int c = 0; c < 2; ++c) {
         uint32_t h;
         if ((parts[c] & (parts[c] - 1)) == 0) {
@@ -217,18 +217,48 @@ static uint32_t emit(treelet_pass *pass, treelet *t, uint32_t s, uint32_t slot, 
     return height + 1;
 }
 
-/* The height the optimal tree over s would have (emit's, without writing). */
-static uint32_t planned_height(const treelet_pass *pass, const treelet *t, uint32_t s)
+/* The height the optimal tree over s would have (emit's, without writing),
+   finding the splits emit then takes. */
+static uint32_t planned_height(const treelet_pass *pass, treelet *t, uint32_t s)
 {
     if ((s & (s - 1)) == 0)
         return pass->height[t->leaf[__builtin_ctz(s)]];
     uint32_t split = best_split(t, s);
+    t->split[s] = (uint8_t)split;
     uint32_t a = planned_height(pass, t, split), b = planned_height(pass, t, s ^ split);
     return 1 + (a > b ? a : b);
 }
 
-/* Post-order: the subtrees first, then the treelet rooted here. Returns
-   the subtree's primitive count. */
+bool skim_bvh_treelet_at(skim_bvh_binary_node *nodes, uint8_t *height, uint32_t slot, uint32_t depth,
+                         uint32_t max_depth)
+{
+    treelet_pass pass = { .nodes = nodes, .height = height, .max_depth = max_depth };
+    const skim_bvh_binary_node *node = &nodes[slot];
+    uint8_t hl = height[node->first], hr = height[node->right];
+    height[slot] = (uint8_t)(1 + (hl > hr ? hl : hr));
+    treelet t;
+    form_treelet(nodes, slot, &t);
+    if (t.leaves < 3)
+        return false;
+    optimise(nodes, &t);
+    /* What the treelet's internal nodes cost now. */
+    float current = 0.0f;
+    for (int i = 0; i < t.internals; ++i)
+        current += skim_bvh_half_area(nodes[t.internal[i]].lo, nodes[t.internal[i]].hi);
+    uint32_t full = (1u << t.leaves) - 1;
+    /* A relative margin: float sums in two orders differ in their last
+       bits, and a topology that is not better by more than that is kept. */
+    if (!(t.cost[full] < current * (1.0f - 1e-5f)))
+        return false;
+    if (depth - 1 + planned_height(&pass, &t, full) > max_depth)
+        return false;
+    int spare = 1;
+    emit(&pass, &t, full, slot, &spare);
+    return true;
+}
+
+/* Post-order over the whole tree: the subtrees first, then the treelet
+   rooted here. Returns the subtree's primitive count. */
 static uint32_t restructure(treelet_pass *pass, uint32_t slot, uint32_t depth)
 {
     skim_bvh_binary_node *node = &pass->nodes[slot];
@@ -238,29 +268,12 @@ static uint32_t restructure(treelet_pass *pass, uint32_t slot, uint32_t depth)
     }
     uint32_t prims = restructure(pass, node->first, depth + 1);
     prims += restructure(pass, node->right, depth + 1);
-    uint8_t hl = pass->height[node->first], hr = pass->height[node->right];
-    pass->height[slot] = (uint8_t)(1 + (hl > hr ? hl : hr));
-    if (prims < pass->min_prims)
+    if (prims < pass->min_prims) {
+        uint8_t hl = pass->height[node->first], hr = pass->height[node->right];
+        pass->height[slot] = (uint8_t)(1 + (hl > hr ? hl : hr));
         return prims;
-    treelet t;
-    form_treelet(pass->nodes, slot, &t);
-    if (t.leaves < 3)
-        return prims;
-    optimise(pass->nodes, &t);
-    /* What the treelet's internal nodes cost now. */
-    float current = 0.0f;
-    for (int i = 0; i < t.internals; ++i)
-        current += skim_bvh_half_area(pass->nodes[t.internal[i]].lo, pass->nodes[t.internal[i]].hi);
-    uint32_t full = (1u << t.leaves) - 1;
-    /* A relative margin: float sums in two orders differ in their last
-       bits, and a topology that is not better by more than that is kept. */
-    if (!(t.cost[full] < current * (1.0f - 1e-5f)))
-        return prims;
-    if (depth - 1 + planned_height(pass, &t, full) > pass->max_depth)
-        return prims;
-    int spare = 1;
-    emit(pass, &t, full, slot, &spare);
-    pass->changed++;
+    }
+    pass->changed += skim_bvh_treelet_at(pass->nodes, pass->height, slot, depth, pass->max_depth);
     return prims;
 }
 
