@@ -38,7 +38,7 @@ skim_world_def skim_world_def_default(void)
     skim_world_def def = {
         .accelerator = SKIM_ACCELERATOR_BVH,
         .max_leaf_triangles = 4,
-        .sah_bins = 16,
+        .sah_bins = 32,
         .build_threads = 0,
         .degenerate_area = 0.0f,
     };

@@ -39,8 +39,9 @@ typedef struct skim_bvh_binary_node {
 } skim_bvh_binary_node;
 
 typedef enum skim_bvh_split_method {
-    SKIM_BVH_SPLIT_BINNED = 0,     /* the production builder */
+    SKIM_BVH_SPLIT_BINNED = 0,     /* the production builder: binned, then treelets restructured */
     SKIM_BVH_SPLIT_FULL_SWEEP = 1, /* exact SAH over sorted centroids: the quality yardstick */
+    SKIM_BVH_SPLIT_BINNED_GREEDY = 2, /* the binned build alone, without the treelet pass (tests) */
 } skim_bvh_split_method;
 
 typedef struct skim_bvh_binary_tree {
@@ -69,6 +70,22 @@ skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const s
                                        skim_bvh_split_method method, void *scratch, size_t scratch_bytes,
                                        skim_bvh_binary_tree *out);
 void        skim_bvh_binary_free(skim_bvh_binary_tree *tree);
+
+/* The treelet pass the binned build ends with (bvh_treelet.c): every node
+   over at least min_prims primitives, bottom up, gets the binary tree of
+   least internal node area over its SKIM_BVH_TREELET_LEAVES largest
+   subtrees, where that is smaller and keeps every leaf at depth max_depth
+   or above. Leaves and primitives are untouched; only internal nodes'
+   children and boxes change. Returns how many treelets changed. */
+enum { SKIM_BVH_TREELET_LEAVES = 6 };
+uint32_t    skim_bvh_restructure_treelets(skim_bvh_binary_tree *tree, uint32_t min_prims, uint32_t max_depth);
+/* One step of that pass: the treelet rooted at internal node slot, at
+   depth (the root's is 1), whose subtrees below are done; height[] holds
+   every node's subtree height below it (leaves 0) and is kept so, slot's
+   included. The build calls it as it finishes each node (bvh_sah.c).
+   Returns whether the treelet changed. */
+bool        skim_bvh_treelet_at(skim_bvh_binary_node *nodes, uint8_t *height, uint32_t slot, uint32_t depth,
+                                uint32_t max_depth);
 
 /* Collapses a binary tree into the 8-wide quantised nodes of bvh.h. */
 skim_status skim_bvh_collapse(const skim_bvh_binary_tree *tree, struct skim_bvh *out);
