@@ -90,7 +90,7 @@ typedef enum skim_accelerator {
 typedef struct skim_world_def {
     skim_accelerator accelerator;  /* default SKIM_ACCELERATOR_BVH */
     int   max_leaf_triangles;      /* upper bound on triangles per BVH leaf, 1..16; default 4 */
-    int   sah_bins;                /* binned SAH bins per axis, 8..32; default 16 */
+    int   sah_bins;                /* binned SAH bins per axis, 8..32; default 32 */
     int   build_threads;           /* 0 = OpenMP default; the tree is identical for any value */
     float degenerate_area;         /* triangles with area <= this (world units^2) are dropped at build,
                                       and counted; default 0 (only exact zero area, plus
