@@ -216,13 +216,17 @@ static void sweep_axis(const skim_sah_bin *bin, int n, axis_sweep *w)
 /* The lowest cost A_left * N_left + A_right * N_right over boundaries
    [1, n) (the scalar expression's operations in its order, so the same
    bits), boundaries with an empty side skipped; its boundary in *at (the
-   first if tied), 0 and +infinity if none. */
+   first if tied), 0 and +infinity if none. Each lane keeps its lowest cost
+   and the first boundary that gave it (a strict "<", which also passes a
+   NaN cost over); the lanes are reduced at the end. A scan for the first
+   boundary with the least cost, after the fact, was a loop whose exit was
+   a mispredicted branch at every node (perf, oa_dm1). */
 static float cheapest_boundary(const axis_sweep *w, int n, int *at)
 {
     const simde__m128i zero = simde_mm_setzero_si128();
     const simde__m128 none = simde_mm_set1_ps(infinity);
-    float cost[LANES];
     simde__m128 lowest = none;
+    simde__m128i lowest_at = zero, k_lanes = simde_mm_set_epi32(4, 3, 2, 1);
     for (int k = 1; k < n; k += 4) {
         simde__m128i nl = simde_mm_loadu_si128((const simde__m128i *)(const void *)(w->left_count + PAD + k));
         simde__m128i nr = simde_mm_loadu_si128((const simde__m128i *)(const void *)(w->right_count + PAD + k));
@@ -232,19 +236,27 @@ static float cheapest_boundary(const axis_sweep *w, int n, int *at)
         simde__m128 side_empty = simde_mm_castsi128_ps(
             simde_mm_or_si128(simde_mm_cmpeq_epi32(nl, zero), simde_mm_cmpeq_epi32(nr, zero)));
         c = simde_mm_or_ps(simde_mm_and_ps(side_empty, none), simde_mm_andnot_ps(side_empty, c));
-        simde_mm_storeu_ps(cost + k, c);
-        lowest = simde_mm_min_ps(c, lowest); /* a NaN cost is passed over, as by a "<" scan */
+        simde__m128i lower = simde_mm_castps_si128(simde_mm_cmplt_ps(c, lowest));
+        lowest = simde_mm_min_ps(c, lowest);
+        lowest_at = simde_mm_or_si128(simde_mm_and_si128(lower, k_lanes), simde_mm_andnot_si128(lower, lowest_at));
+        k_lanes = simde_mm_add_epi32(k_lanes, simde_mm_set1_epi32(4));
     }
-    lowest = simde_mm_min_ps(lowest, simde_mm_shuffle_ps(lowest, lowest, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
-    lowest = simde_mm_min_ps(lowest, simde_mm_shuffle_ps(lowest, lowest, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
-    float best = simde_mm_cvtss_f32(lowest);
+    simde__m128 m = simde_mm_min_ps(lowest, simde_mm_shuffle_ps(lowest, lowest, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    m = simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    float best = simde_mm_cvtss_f32(m);
     *at = 0;
-    if (best < infinity)
-        for (int k = 1; k < n; ++k)
-            if (cost[k] == best) {
-                *at = k;
-                break;
-            }
+    if (best < infinity) {
+        /* The first boundary among the lanes that reached the least cost. */
+        int tied = simde_mm_movemask_ps(simde_mm_cmpeq_ps(lowest, m));
+        int32_t lane_at[4];
+        simde_mm_storeu_si128((simde__m128i *)(void *)lane_at, lowest_at);
+        int first = INT32_MAX;
+        for (int lane = 0; lane < 4; ++lane) {
+            int candidate = (tied >> lane) & 1 ? lane_at[lane] : INT32_MAX;
+            first = candidate < first ? candidate : first;
+        }
+        *at = first;
+    }
     return best;
 }
 
