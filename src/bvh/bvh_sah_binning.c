@@ -340,6 +340,61 @@ static inline void centroid_bounds_store(const centroid_bounds *b, skim_sah_rang
     r->centroid_hi = b->hi;
 }
 
+/* In 16-byte halves, spelled out: a struct copy, which GCC 12 does in one
+   256-bit register in the AVX2 build, left the upper halves dirty without
+   the vzeroupper it owes on return (the legacy SSE code of build_node
+   then ran a seventh slower). */
+static inline void swap_prims(skim_bvh_prim *a, skim_bvh_prim *b)
+{
+    simde__m128 lo = simde_mm_load_ps(a->lo), hi = simde_mm_load_ps(a->hi);
+    simde_mm_store_ps(a->lo, simde_mm_load_ps(b->lo));
+    simde_mm_store_ps(a->hi, simde_mm_load_ps(b->hi));
+    simde_mm_store_ps(b->lo, lo);
+    simde_mm_store_ps(b->hi, hi);
+}
+
+/* Hoare's partition with its branches: on large nodes of regular meshes
+   (the terrain's grid) the sides come in long runs, its branches are
+   predicted and it beats the block partition below, which then does the
+   same permutation with more instructions. */
+static uint32_t partition_hoare(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
+                          const skim_sah_bin_map *map, const skim_sah_split *s, skim_sah_range *left,
+                          skim_sah_range *right)
+{
+    const side_test test = side_test_of(s);
+    centroid_bounds on_left = centroid_bounds_empty(), on_right = centroid_bounds_empty();
+    uint32_t i = begin, j = end;
+    for (;;) {
+        simde__m128 from_left = simde_mm_setzero_ps(), from_right = simde_mm_setzero_ps();
+        for (; i < j; ++i) {
+            from_left = centroid_of(&prims[i]);
+            if (goes_right(map, &test, from_left))
+                break;
+            centroid_bounds_add(&on_left, from_left);
+        }
+        for (; i < j; --j) {
+            from_right = centroid_of(&prims[j - 1]);
+            if (!goes_right(map, &test, from_right))
+                break;
+            centroid_bounds_add(&on_right, from_right);
+        }
+        if (i >= j)
+            break;
+        /* prims[i] goes right and prims[j - 1] left: swap them, and their
+           centroids are already known. */
+        swap_prims(&prims[i], &prims[j - 1]);
+        centroid_bounds_add(&on_left, from_right);
+        centroid_bounds_add(&on_right, from_left);
+        ++i;
+        --j;
+    }
+    centroid_bounds_store(&on_left, left);
+    centroid_bounds_store(&on_right, right);
+    children_boxes(s, left, right);
+    return i;
+}
+
+
 /* The centroid bounds of prims [begin, end), in four independent min and
    max chains: one chain waits out min's and max's latency at every
    primitive (a third of the partition's time, perf on oa_dm1). */
@@ -374,25 +429,14 @@ static centroid_bounds centroid_bounds_of(const skim_bvh_prim *prims, uint32_t b
    at the end of every run and was a fifth of a level's build (perf,
    oa_dm1). The children's centroid bounds are gathered afterwards, each
    over its contiguous side (min and max: the same bits in any order). */
-enum { PARTITION_BLOCK = 64 };
-
-/* In 16-byte halves, spelled out: a struct copy, which GCC 12 does in one
-   256-bit register in the AVX2 build, left the upper halves dirty without
-   the vzeroupper it owes on return (the legacy SSE code of build_node
-   then ran a seventh slower). */
-static inline void swap_prims(skim_bvh_prim *a, skim_bvh_prim *b)
-{
-    simde__m128 lo = simde_mm_load_ps(a->lo), hi = simde_mm_load_ps(a->hi);
-    simde_mm_store_ps(a->lo, simde_mm_load_ps(b->lo));
-    simde_mm_store_ps(a->hi, simde_mm_load_ps(b->hi));
-    simde_mm_store_ps(b->lo, lo);
-    simde_mm_store_ps(b->hi, hi);
-}
+enum { PARTITION_BLOCK = 64, HOARE_MIN_PRIMS = 2048 };
 
 static uint32_t partition(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
                           const skim_sah_bin_map *map, const skim_sah_split *s, skim_sah_range *left,
                           skim_sah_range *right)
 {
+    if (end - begin >= HOARE_MIN_PRIMS)
+        return partition_hoare(prims, begin, end, map, s, left, right);
     const side_test test = side_test_of(s);
     const uint32_t mid = begin + s->left_count;
     uint32_t wrong_left[PARTITION_BLOCK], wrong_right[PARTITION_BLOCK];
