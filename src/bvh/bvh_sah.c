@@ -307,7 +307,11 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
     if (n == 1 || (n <= ctx->max_leaf && surely_leaf(prims, begin, end, area)))
         return;
 
-    skim_sah_split s = { .found = false };
+    /* Only found is set: every other field is read only when it is true
+       (an initialiser zeroed the whole struct with a rep stos, whose
+       start-up was a tenth of build_node's own time). */
+    skim_sah_split s;
+    s.found = false;
     skim_sah_bin_map map;
     skim_sah_chunks chunks = { 0 };
     bool binned = false;

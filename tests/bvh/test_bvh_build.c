@@ -53,6 +53,36 @@ static void expect_same_range(const skim_sah_range *a, const skim_sah_range *b, 
               "node %u: a child's range differs", node);
 }
 
+/* Hoare's partition as the builder had it before its scans were made
+   branch-free (block partition, bvh_sah_binning.c): the reference the
+   order must match, primitive for primitive, or every tree would change. */
+static uint32_t hoare_reference(skim_bvh_prim *prims, uint32_t begin, uint32_t end, const skim_sah_bin_map *map,
+                                const skim_sah_split *s)
+{
+    float offset[4], scale[4];
+    simde_mm_storeu_ps(offset, map->offset);
+    simde_mm_storeu_ps(scale, map->scale);
+    const int axis = s->axis;
+    /* bin_position's operations on one lane: (lo + hi - offset) * scale >= bin. */
+#define GOES_RIGHT(p) (((p)->lo[axis] + (p)->hi[axis] - offset[axis]) * scale[axis] >= (float)s->bin)
+    uint32_t i = begin, j = end;
+    for (;;) {
+        while (i < j && !GOES_RIGHT(&prims[i]))
+            ++i;
+        while (i < j && GOES_RIGHT(&prims[j - 1]))
+            --j;
+        if (i >= j)
+            break;
+        skim_bvh_prim swap = prims[i];
+        prims[i] = prims[j - 1];
+        prims[j - 1] = swap;
+        ++i;
+        --j;
+    }
+#undef GOES_RIGHT
+    return i;
+}
+
 /* One node [begin, end) of prims through both step sets. */
 static void compare_node(const skim_bvh_prim *prims, uint32_t begin, uint32_t end, int bin_count,
                          uint32_t node)
@@ -93,6 +123,14 @@ static void compare_node(const skim_bvh_prim *prims, uint32_t begin, uint32_t en
             result[s] = scratch[s];
         } else {
             mid[s] = steps[s]->partition(copy[s], begin, end, &map, &split[s], &left[s], &right[s]);
+            skim_bvh_prim *hoare = malloc((size_t)end * sizeof *hoare);
+            cr_assert(hoare);
+            memcpy(hoare, prims, (size_t)end * sizeof *prims);
+            uint32_t hoare_mid = hoare_reference(hoare, begin, end, &map, &split[s]);
+            cr_assert(hoare_mid == mid[s] &&
+                          memcmp(hoare + begin, copy[s] + begin, (size_t)(end - begin) * sizeof *prims) == 0,
+                      "node %u: the partition's order is not Hoare's", node);
+            free(hoare);
         }
     }
     expect_same_bins(&bins[0], &bins[1], map.bin_count, node);
