@@ -5,6 +5,7 @@
    whose tree is not the tree of its triangles by the geometry check. */
 #include "bvh/bvh.h"
 #include "bvh_scenes.h"
+#include "../bake_checksum.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -168,28 +169,11 @@ Test(bvh_bake, every_truncation_and_corruption_is_a_format_error, .timeout = 60)
     skim_mesh_data_free(&data);
 }
 
-/* The loader's checksum, recomputed by the test: sum and running sum of
-   the 64-bit words, with the two checksum words (bytes 24..39) as zero. */
-static void reseal(unsigned char *bytes, size_t size)
-{
-    uint64_t sum = 0, fletcher = 0;
-    for (size_t i = 0; i + 8 <= size; i += 8) {
-        uint64_t word;
-        memcpy(&word, bytes + i, 8);
-        if (i == 24 || i == 32)
-            word = 0;
-        sum += word;
-        fletcher += sum;
-    }
-    memcpy(bytes + 24, &sum, 8);
-    memcpy(bytes + 32, &fletcher, 8);
-}
-
 /* Reseals the edited bake in bytes, writes it to path and loads it. */
 static skim_status load_resealed(unsigned char *bytes, size_t size, const char *path,
                                  skim_world **out)
 {
-    reseal(bytes, size);
+    bake_reseal(bytes, size);
     write_all(path, bytes, size);
     return skim_world_load(path, out);
 }

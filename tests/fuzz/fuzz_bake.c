@@ -30,6 +30,7 @@
    loader's structural checks and then misses hits). */
 #include "fuzz_common.h"
 #include "skim_internal.h"
+#include "../bake_checksum.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -73,8 +74,7 @@ static void write_file(const uint8_t *bytes, size_t size)
 
 /* ---- version-1 fix-ups: header layout and checksum of src/bvh/bake.c ---- */
 #define MAGIC "SKIMBAKE"
-enum { OFFSET_VERSION = 8, OFFSET_FILE_BYTES = 16, OFFSET_SUM = 24, OFFSET_FLETCHER = 32,
-       HEADER_BYTES = 128 };
+enum { OFFSET_VERSION = 8, OFFSET_FILE_BYTES = 16, HEADER_BYTES = 128 };
 
 static bool is_version_1(const uint8_t *file, size_t size)
 {
@@ -89,23 +89,6 @@ static void fix_file_bytes(uint8_t *file, size_t size)
 {
     uint64_t bytes = size;
     memcpy(file + OFFSET_FILE_BYTES, &bytes, 8);
-}
-
-/* Sum of the file's little-endian 64-bit words and the sum of the running
-   sums, the two checksum words read as 0. */
-static void fix_checksum(uint8_t *file, size_t size)
-{
-    uint64_t sum = 0, fletcher = 0;
-    for (size_t i = 0, index = 0; i + 8 <= size; i += 8, ++index) {
-        uint64_t word;
-        memcpy(&word, file + i, 8);
-        if (index == 3 || index == 4)
-            word = 0;
-        sum += word;
-        fletcher += sum;
-    }
-    memcpy(file + OFFSET_SUM, &sum, 8);
-    memcpy(file + OFFSET_FLETCHER, &fletcher, 8);
 }
 
 /* ---- probing a loaded world ---- */
@@ -330,7 +313,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (control & 1)
             fix_file_bytes(file, file_size);
         if (control & 2)
-            fix_checksum(file, file_size);
+            bake_reseal(file, file_size);
     }
     write_file(file, file_size);
     const char *dump = getenv("SKIM_FUZZ_BAKE_DUMP"); /* triage: the file as loaded */

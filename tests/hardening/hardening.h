@@ -117,6 +117,18 @@ static inline skim_world *finding_18_world(void)
     return world;
 }
 
+/* What a move on input the API might refuse may answer: a refusal, or
+   SKIM_OK with a finite end (never SKIM_OK with a NaN or infinite one). */
+static inline void expect_finite_or_refused(skim_status status, const skim_move_result *out)
+{
+    if (status == SKIM_OK)
+        cr_expect(isfinite(out->position.x) && isfinite(out->position.y) && isfinite(out->position.z),
+                  "SKIM_OK with the end (%g %g %g)", (double)out->position.x, (double)out->position.y,
+                  (double)out->position.z);
+    else
+        cr_expect_eq(status, SKIM_ERROR_INVALID_ARGUMENT);
+}
+
 static inline skim_ellipsoid sphere_of(float r)
 {
     skim_ellipsoid e = { { r, r, r }, { 0, 0, 0, 1 } };

@@ -8,6 +8,7 @@
    This file: the findings about building, loading and reading worlds (test_findings_*.c hold the
    others). */
 #include "hardening.h"
+#include "../bake_checksum.h"
 
 #include <float.h>
 
@@ -137,22 +138,7 @@ Test(findings, obj_accepts_coordinates_the_world_rejects)
    of world.c could be checked in the same pass. The test edits a saved
    file in place (format version 1: header 128 bytes, section table of 4
    entries {kind u32, reserved u32, offset u64, bytes u64}, vertices =
-   kind 1) and recomputes the checksum as bake.c does. */
-static void fix_baked_checksum(unsigned char *file, size_t size)
-{
-    uint64_t sum = 0, fletcher = 0;
-    for (size_t i = 0, index = 0; i + 8 <= size; i += 8, ++index) {
-        uint64_t word;
-        memcpy(&word, file + i, 8);
-        if (index == 3 || index == 4)
-            word = 0;
-        sum += word;
-        fletcher += sum;
-    }
-    memcpy(file + 24, &sum, 8);
-    memcpy(file + 32, &fletcher, 8);
-}
-
+   kind 1) and recomputes the checksum as bake.c does (bake_reseal). */
 Test(findings, world_load_accepts_vertices_world_create_rejects)
 {
     scratch_dir d;
@@ -199,7 +185,7 @@ Test(findings, world_load_accepts_vertices_world_create_rejects)
                                edited + offset + (size_t)axis * array, 4);
             }
         }
-        fix_baked_checksum(edited, size);
+        bake_reseal(edited, size);
         scratch_write(&d, "edited.skim", edited, size);
         char edited_path[128];
         scratch_file(&d, "edited.skim", edited_path, sizeof edited_path);
