@@ -27,7 +27,7 @@
 
    Deterministic: the pass is serial, in a fixed order, and every choice
    depends only on boxes (ties keep the first candidate). */
-#include "bvh_binary.h"
+#include "bvh_sah_binning.h" /* skim_sah_half_area */
 
 #include <math.h>
 #include <stddef.h>
@@ -71,17 +71,6 @@ static inline simde__m128 node_lo(const skim_bvh_binary_node *n)
 static inline simde__m128 node_hi(const skim_bvh_binary_node *n)
 {
     return xyz(simde_mm_loadu_ps((const float *)(const void *)((const char *)n + offsetof(skim_bvh_binary_node, hi))));
-}
-
-/* skim_bvh_half_area's operations in its order (so a box's area has the
-   same bits here as where the build and the statistics compute it). */
-static inline float half_area(simde__m128 lo, simde__m128 hi)
-{
-    simde__m128 d = simde_mm_sub_ps(hi, lo);
-    simde__m128 products = simde_mm_mul_ps(d, simde_mm_shuffle_ps(d, d, SIMDE_MM_SHUFFLE(3, 0, 2, 1)));
-    simde__m128 sum = simde_mm_add_ss(products, simde_mm_shuffle_ps(products, products, SIMDE_MM_SHUFFLE(1, 1, 1, 1)));
-    sum = simde_mm_add_ss(sum, simde_mm_shuffle_ps(products, products, SIMDE_MM_SHUFFLE(2, 2, 2, 2)));
-    return simde_mm_cvtss_f32(sum);
 }
 
 /* Grows the treelet at root: starting from its two children, the leaf
@@ -163,7 +152,7 @@ static void optimise(const skim_bvh_binary_node *nodes, treelet *t)
             float c = t->cost[low] + t->cost[rest];
             best0 = c < best0 ? c : best0;
         }
-        t->cost[s] = half_area(t->lo[s], t->hi[s]) + (best0 < best1 ? best0 : best1);
+        t->cost[s] = skim_sah_half_area(t->lo[s], t->hi[s]) + (best0 < best1 ? best0 : best1);
     }
 }
 
