@@ -1,5 +1,14 @@
 /* Shared by the hardening suites: guarded output structs (canary bytes
-   after them), a scratch directory per test, and a small valid world. */
+   after them), a scratch directory per test, and a small valid world.
+
+   The regression tests named after the findings of the hardening work
+   (test_findings_*.c; fuzzing and the bad-input table, docs/hardening.md
+   lists each with its cause and fix) each assert what the headers
+   promise, so a test fails while its finding is open and guards the fix
+   afterwards. Where the right answer could be either an error or a
+   correct result (an input the API might choose to reject), both are
+   accepted; what is never accepted is SKIM_OK with a wrong answer, a
+   crash, or undefined behaviour. */
 #ifndef SKIM_HARDENING_H
 #define SKIM_HARDENING_H
 

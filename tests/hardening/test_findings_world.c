@@ -1,12 +1,6 @@
-/* Regression tests named after the findings of the hardening work (fuzzing
-   and the bad-input table; docs/hardening.md lists each with its cause and
-   fix). Each asserts what the headers promise, so it fails while the
-   finding is open and guards the fix afterwards. Where the right answer
-   could be either an error or a correct result (an input the API might
-   choose to reject), both are accepted; what is never accepted is SKIM_OK
-   with a wrong answer, a crash, or undefined behaviour.
-   This file: the findings about building, loading and reading worlds (test_findings_*.c hold the
-   others). */
+/* Regression tests named after the hardening findings about building, loading and reading worlds;
+   test_findings_*.c hold the others, and hardening.h says what they
+   accept. */
 #include "hardening.h"
 #include "../bake_checksum.h"
 
