@@ -1,4 +1,5 @@
-/* Regression tests named after the hardening findings about skim_sweep (shapes far from the world's scale, far triangles, needles);
+/* Regression tests named after the hardening findings about skim_sweep
+   (shapes far from the world's scale, far triangles, needles);
    test_findings_*.c hold the others, and hardening.h says what they
    accept. */
 #include "hardening.h"
