@@ -260,3 +260,56 @@ Test(sweep_analytic, material_mask_filters_triangles)
     cr_expect_not(hit.hit);
     skim_world_destroy(world);
 }
+
+static bool same_bits(float a, float b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* skim_sweep keeps the last shape's check and ellipsoid space per thread
+   (src/sweep.c): a different shape in the next call, an invalid one, or
+   the first one again must each be seen. Every answer of the shapes taken
+   in turn equals, bit for bit, its answer when that shape is swept alone;
+   a kept space used for the wrong shape would change t or the normal. */
+Test(sweep_analytic, shape_changes_between_calls_are_seen)
+{
+    skim_world *world = world_from_soup(floor_soup, 2, NULL, SKIM_ACCELERATOR_BVH);
+    const float s = sqrtf(0.5f);
+    const skim_ellipsoid shapes[3] = {
+        { { 1, 2, 3 }, { 0, 0, 0, 1 } },
+        { { 1, 2, 3 }, { s, 0, 0, s } },     /* the same radii, turned about x */
+        { { 2.5f, 2.5f, 2.5f }, { 0, 0, 0, 1 } },
+    };
+    enum { CASES = 40 };
+    skim_hit alone[3][CASES];
+    for (int k = 0; k < 3; ++k)
+        for (int i = 0; i < CASES; ++i)
+            alone[k][i] = sweep_or_fail(world, shapes[k], (skim_vec3){ (float)i - 20.0f, 0.5f * (float)i, 12 },
+                                        (skim_vec3){ 1, -2, -20 }, NULL);
+    cr_assert(alone[0][0].t != alone[1][0].t && alone[1][0].t != alone[2][0].t,
+              "the shapes must give different answers for the test to mean anything");
+    const skim_ellipsoid bad = { { -1, 2, 3 }, { 0, 0, 0, 1 } };
+    for (int i = 0; i < CASES; ++i)
+        for (int k = 0; k < 3; ++k) {
+            const int shape = (k + i) % 3;
+            skim_hit hit = sweep_or_fail(world, shapes[shape], (skim_vec3){ (float)i - 20.0f, 0.5f * (float)i, 12 },
+                                         (skim_vec3){ 1, -2, -20 }, NULL);
+            const skim_hit *was = &alone[shape][i];
+            cr_assert(hit.hit == was->hit && same_bits(hit.t, was->t) && hit.triangle == was->triangle &&
+                          same_bits(hit.point.x, was->point.x) && same_bits(hit.point.y, was->point.y) &&
+                          same_bits(hit.point.z, was->point.z) && same_bits(hit.normal.x, was->normal.x) &&
+                          same_bits(hit.normal.y, was->normal.y) && same_bits(hit.normal.z, was->normal.z),
+                      "case %d, shape %d differs in turn", i, shape);
+            /* An invalid shape between two valid ones is refused. */
+            if (i % 7 == 0) {
+                skim_hit refused;
+                cr_assert_eq(skim_sweep(world, &bad, (skim_vec3){ 0, 0, 12 }, (skim_vec3){ 0, 0, -20 }, NULL,
+                                        &refused),
+                             SKIM_ERROR_INVALID_ARGUMENT);
+                cr_assert_eq(skim_sweep(world, NULL, (skim_vec3){ 0, 0, 12 }, (skim_vec3){ 0, 0, -20 }, NULL,
+                                        &refused),
+                             SKIM_ERROR_INVALID_ARGUMENT);
+            }
+        }
+    skim_world_destroy(world);
+}
