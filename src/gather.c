@@ -126,9 +126,17 @@ void skim_path_gather_init(skim_path_gather *g, const skim_world *world,
                            const skim_ellipsoid_space *space, const float start[3],
                            const float delta[3], uint64_t material_mask)
 {
+    skim_path_gather_shape(g, space);
+    skim_path_gather_sweep(g, world, space, start, delta, material_mask);
+}
+
+void skim_path_gather_sweep(skim_path_gather *g, const skim_world *world,
+                            const skim_ellipsoid_space *space, const float start[3],
+                            const float delta[3], uint64_t material_mask)
+{
     float box_min[3], box_max[3];
     skim_sweep_box(start, delta, space->bounding_radius, box_min, box_max);
-    skim_path_gather_box_init(g, world, space, start, box_min, box_max, material_mask);
+    skim_path_gather_place(g, world, space, start, box_min, box_max, material_mask);
     g->swept = true;
     for (int axis = 0; axis < 3; ++axis) {
         /* The sweep box's own margin on this axis: the bounding radius plus

@@ -52,8 +52,6 @@ typedef struct skim_path_gather {
     float       clip_delta[3], clip_radius;
 } skim_path_gather;
 
-/* Sets g up for the straight sweep start -> start + delta (world space) of
-   a shape with space's bounding radius: the box is skim_sweep_box's. */
 /* Sets g up for a plain box gather (no segment test): the shape's
    transform (skim_path_gather_shape), then start, the box [box_min,
    box_max] (world space), the material mask and the far-triangle test
@@ -71,9 +69,17 @@ void skim_path_gather_box_init(skim_path_gather *g, const skim_world *world,
                                const float box_min[3], const float box_max[3],
                                uint64_t material_mask);
 
+/* Sets g up for the straight sweep start -> start + delta (world space) of
+   a shape with space's bounding radius: the box is skim_sweep_box's.
+   skim_path_gather_sweep does all but the shape's part, for a g whose
+   skim_path_gather_shape was done for this space (skim_sweep keeps it
+   while the shape stays the same). */
 void skim_path_gather_init(skim_path_gather *g, const skim_world *world,
                            const skim_ellipsoid_space *space, const float start[3],
                            const float delta[3], uint64_t material_mask);
+void skim_path_gather_sweep(skim_path_gather *g, const skim_world *world,
+                            const skim_ellipsoid_space *space, const float start[3],
+                            const float delta[3], uint64_t material_mask);
 
 /* The first contact of the sweep set up in g through world's BVH, in
    best (unit-sphere space), exactly what one kernel call over every
