@@ -20,6 +20,18 @@
 skim_status skim_fail(skim_status status, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* ---- per-thread objects (thread_objects.c) ---- */
+typedef enum skim_thread_object_kind {
+    SKIM_THREAD_SWEEP_SCRATCH = 0, /* sweep.c */
+    SKIM_THREAD_MOVE_SCRATCH = 1,  /* src/move/view.c */
+    SKIM_THREAD_OBJECT_KINDS
+} skim_thread_object_kind;
+/* The calling thread's object of kind: made on first use (bytes, 64-byte
+   aligned, zeroed, then init if not NULL) and freed with destroy when the
+   thread ends. NULL only when there is no memory. */
+void *skim_thread_object(skim_thread_object_kind kind, size_t bytes, void (*init)(void *object),
+                         void (*destroy)(void *object));
+
 /* ---- validation ---- */
 bool skim_finite3(skim_vec3 v);
 /* Finite and within SKIM_COORDINATE_MAX on every axis. */

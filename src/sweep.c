@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <threads.h>
 
 /* Per-thread sweep scratch: the candidate buffer (sweeps allocate nothing
    once it has grown to the largest gather seen on this thread), and the
@@ -14,9 +13,9 @@
    bitwise equal to the last one checked is valid and has the same space
    and transform. Kept, they save ~210 instructions a sweep (callgrind,
    avx2: oa_dm1 7,732 -> 7,519, oa_dm4_hull 5,694 -> 5,481, default 2,987
-   -> 2,773). The thread-local pointer makes the lookup free; the tss key
-   only carries the destructor, so a thread that ends (an OpenMP worker
-   dropped when a team shrinks, a user's thread) frees its scratch. */
+   -> 2,773). Made on a thread's first sweep and freed when the thread
+   ends (thread_objects.c); the thread-local pointer makes the lookup
+   free. */
 typedef struct sweep_scratch {
     skim_path_gather     path;        /* its shape part (transform broadcasts) is space's */
     skim_candidates      candidates;
@@ -25,39 +24,25 @@ typedef struct sweep_scratch {
     skim_ellipsoid_space space;
 } sweep_scratch;
 
+static void init_thread_scratch(void *object)
+{
+    skim_candidates_init(&((sweep_scratch *)object)->candidates);
+}
+
+static void free_thread_scratch(void *object)
+{
+    skim_candidates_free(&((sweep_scratch *)object)->candidates);
+    free(object);
+}
+
 static _Thread_local sweep_scratch *thread_scratch;
-static tss_t scratch_key;
-static once_flag scratch_key_once = ONCE_FLAG_INIT;
-static bool scratch_key_ok;
-
-static void free_thread_scratch(void *opaque)
-{
-    sweep_scratch *scratch = opaque;
-    skim_candidates_free(&scratch->candidates);
-    free(scratch);
-}
-
-static void make_scratch_key(void)
-{
-    scratch_key_ok = tss_create(&scratch_key, free_thread_scratch) == thrd_success;
-}
 
 static sweep_scratch *sweep_thread_scratch(void)
 {
-    if (thread_scratch)
-        return thread_scratch;
-    call_once(&scratch_key_once, make_scratch_key);
-    /* Aligned for the vectors of the path gather it holds. */
-    const size_t size = (sizeof(sweep_scratch) + 63) / 64 * 64;
-    sweep_scratch *scratch = aligned_alloc(64, size);
-    if (!scratch)
-        return NULL;
-    memset(scratch, 0, size);
-    skim_candidates_init(&scratch->candidates);
-    if (scratch_key_ok)
-        tss_set(scratch_key, scratch);
-    thread_scratch = scratch;
-    return scratch;
+    if (!thread_scratch)
+        thread_scratch = skim_thread_object(SKIM_THREAD_SWEEP_SCRATCH, sizeof(sweep_scratch),
+                                            init_thread_scratch, free_thread_scratch);
+    return thread_scratch;
 }
 
 /* The box that holds the whole sweep: start +- the bounding radius, grown by

@@ -15,47 +15,32 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <threads.h>
 
-/* Per-thread scratch, freed when its thread ends (OpenMP drops worker
-   threads when a later team is smaller; their buffers must not leak). The
-   thread-local pointer makes the lookup free; the tss key only carries the
-   destructor. */
-static _Thread_local skim_move_scratch *thread_scratch;
-static tss_t scratch_key;
-static once_flag scratch_key_once = ONCE_FLAG_INIT;
-static bool scratch_key_ok;
-
-static void free_scratch(void *opaque)
+/* Per-thread scratch, made on a thread's first move and freed when the
+   thread ends (thread_objects.c); the thread-local pointer makes the
+   lookup free. */
+static void init_scratch(void *object)
 {
-    skim_move_scratch *s = opaque;
+    skim_candidates_init(&((skim_move_scratch *)object)->gathered);
+}
+
+static void free_scratch(void *object)
+{
+    skim_move_scratch *s = object;
     skim_candidates_free(&s->gathered);
     free(s->order);
     free(s->walk_leaves);
     free(s);
 }
 
-static void make_scratch_key(void)
-{
-    scratch_key_ok = tss_create(&scratch_key, free_scratch) == thrd_success;
-}
+static _Thread_local skim_move_scratch *thread_scratch;
 
 skim_move_scratch *skim_move_thread_scratch(void)
 {
-    if (thread_scratch)
-        return thread_scratch;
-    call_once(&scratch_key_once, make_scratch_key);
-    /* Aligned for the SIMD setup it holds (skim_path_gather's vectors). */
-    const size_t size = (sizeof(skim_move_scratch) + 63) / 64 * 64;
-    skim_move_scratch *s = aligned_alloc(64, size);
-    if (!s)
-        return NULL;
-    memset(s, 0, size);
-    skim_candidates_init(&s->gathered);
-    if (scratch_key_ok)
-        tss_set(scratch_key, s);
-    thread_scratch = s;
-    return s;
+    if (!thread_scratch)
+        thread_scratch = skim_thread_object(SKIM_THREAD_MOVE_SCRATCH, sizeof(skim_move_scratch),
+                                            init_scratch, free_scratch);
+    return thread_scratch;
 }
 
 /* The far triangle skim_candidates_pad parks its padding lanes on:
