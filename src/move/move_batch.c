@@ -194,6 +194,12 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
                         __builtin_prefetch(&displacements[ahead]);
                         __builtin_prefetch(&results[ahead], 1);
                     }
+                    if (mine) {
+                        mine->ahead_order = order;
+                        mine->ahead_positions = positions;
+                        mine->ahead_at = k + 1;
+                        mine->ahead_end = last;
+                    }
                     skim_status s = skim_move_run(kernels, world, &shapes[i], positions[i],
                                                   displacements[i], def, &results[i]);
                     if (s != SKIM_OK) {
@@ -208,6 +214,7 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
             }
         }
         if (mine) {
+            mine->ahead_order = NULL;
             mine->walk_reuse = false;
             skim_move_forget_walk(mine);
         }

@@ -43,6 +43,22 @@
 #ifndef SKIM_MOVE_WALK_SLACK
 #define SKIM_MOVE_WALK_SLACK 0.25f
 #endif
+/* And, in a batch, grown further to hold this mover's box moved to each of
+   the next SKIM_MOVE_WALK_LOOKAHEAD movers of the thread's run (their start
+   positions are known), while the union stays within
+   SKIM_MOVE_WALK_LOOKAHEAD_LIMIT of this box's extents on every axis. A
+   sparse world's Morton neighbours are often farther apart than the slack:
+   on the default scene 8 moves in 10 walked the tree again. Measured
+   (10,000 x 300, one thread, 3 interleaved pairs against none): default
+   +4..+6%, oa_dm1 +0.7..+2.3%, oa_dm4_hull -1..+0.6%; two threads default
+   +4%, oa_dm1 +1..+2%, oa_dm4_hull -0.5..-0.9%. 8 movers with a limit of 3
+   or 4 and 16 with 2 measured about the same or worse on the levels. */
+#ifndef SKIM_MOVE_WALK_LOOKAHEAD
+#define SKIM_MOVE_WALK_LOOKAHEAD 32
+#endif
+#ifndef SKIM_MOVE_WALK_LOOKAHEAD_LIMIT
+#define SKIM_MOVE_WALK_LOOKAHEAD_LIMIT 3.0f
+#endif
 
 /* The largest |coordinate| of the gathered triangles (unit space, relative
    to the start): the magnitude the kernel's rounding grows with. Real lanes
@@ -159,6 +175,42 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
             const float grow = SKIM_MOVE_WALK_SLACK * (box_max[axis] - box_min[axis]);
             lo[axis] = box_min[axis] - grow;
             hi[axis] = box_max[axis] + grow;
+        }
+        /* Look ahead (SKIM_MOVE_WALK_LOOKAHEAD above). Any box that holds
+           this mover's gives the same buffer: only which later movers can
+           reuse the walk changes. */
+        if (scratch->walk_reuse && scratch->ahead_order) {
+            float extent[3], ahead_lo[3], ahead_hi[3];
+            for (int axis = 0; axis < 3; ++axis) {
+                extent[axis] = box_max[axis] - box_min[axis];
+                ahead_lo[axis] = lo[axis];
+                ahead_hi[axis] = hi[axis];
+            }
+            int64_t end = scratch->ahead_at + SKIM_MOVE_WALK_LOOKAHEAD;
+            if (end > scratch->ahead_end)
+                end = scratch->ahead_end;
+            for (int64_t k = scratch->ahead_at; k < end; ++k) {
+                const float *p = &scratch->ahead_positions[scratch->ahead_order[k]].x;
+                bool fits = true;
+                float next_lo[3], next_hi[3];
+                for (int axis = 0; axis < 3; ++axis) {
+                    const float offset = p[axis] - start[axis];
+                    next_lo[axis] = mv_min(ahead_lo[axis], box_min[axis] + offset);
+                    next_hi[axis] = mv_max(ahead_hi[axis], box_max[axis] + offset);
+                    fits = fits && next_hi[axis] - next_lo[axis] <=
+                                       SKIM_MOVE_WALK_LOOKAHEAD_LIMIT * extent[axis];
+                }
+                if (!fits)
+                    break;
+                for (int axis = 0; axis < 3; ++axis) {
+                    ahead_lo[axis] = next_lo[axis];
+                    ahead_hi[axis] = next_hi[axis];
+                }
+            }
+            for (int axis = 0; axis < 3; ++axis) {
+                lo[axis] = ahead_lo[axis];
+                hi[axis] = ahead_hi[axis];
+            }
         }
         skim_status status = walk(scratch, world, lo, hi);
         if (status != SKIM_OK)
