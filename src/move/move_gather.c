@@ -49,10 +49,14 @@
    SKIM_MOVE_WALK_LOOKAHEAD_LIMIT of this box's extents on every axis. A
    sparse world's Morton neighbours are often farther apart than the slack:
    on the default scene 8 moves in 10 walked the tree again. Measured
-   (10,000 x 300, one thread, 3 interleaved pairs against none): default
-   +4..+6%, oa_dm1 +0.7..+2.3%, oa_dm4_hull -1..+0.6%; two threads default
-   +4%, oa_dm1 +1..+2%, oa_dm4_hull -0.5..-0.9%. 8 movers with a limit of 3
-   or 4 and 16 with 2 measured about the same or worse on the levels. */
+   against the same build with SKIM_MOVE_WALK_LOOKAHEAD 0 (10,000 x 300, 3
+   interleaved pairs): one thread default +7..+9%, oa_dm1 0..+2.5%,
+   oa_dm4_hull -0.7..+1%; two threads default +7%, oa_dm1 +0.5..+3.7%,
+   oa_dm4_hull -0.9..+0.4%. callgrind (avx2, 10,000 x 30) default 4,536 ->
+   4,319 instructions a move, oa_dm1 7,462 -> 7,502, oa_dm4_hull 8,872 ->
+   9,384 (more leaves run through the per-triangle test, which wall time
+   does not show there). 8 movers with a limit of 3 or 4, and 16 with 2,
+   were no better. */
 #ifndef SKIM_MOVE_WALK_LOOKAHEAD
 #define SKIM_MOVE_WALK_LOOKAHEAD 32
 #endif
