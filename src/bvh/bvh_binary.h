@@ -79,6 +79,14 @@ void        skim_bvh_binary_free(skim_bvh_binary_tree *tree);
    children and boxes change. Returns how many treelets changed. */
 enum { SKIM_BVH_TREELET_LEAVES = 6 };
 uint32_t    skim_bvh_restructure_treelets(skim_bvh_binary_tree *tree, uint32_t min_prims, uint32_t max_depth);
+/* The pass's bookkeeping at an internal node whose children's heights are
+   known: its own is one more than the taller child's. */
+static inline void skim_bvh_set_height(const skim_bvh_binary_node *nodes, uint8_t *height,
+                                       uint32_t slot)
+{
+    const uint8_t left = height[nodes[slot].first], right = height[nodes[slot].right];
+    height[slot] = (uint8_t)(1 + (left > right ? left : right));
+}
 /* One step of that pass: the treelet rooted at internal node slot, at
    depth (the root's is 1), whose subtrees below are done; height[] holds
    every node's subtree height below it (leaves 0) and is kept so, slot's

@@ -363,12 +363,10 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
            and writes only its own subtree, all of it done). Nodes built
            with tasks are done after the build (restructure_top). */
         if (ctx->height) {
-            if (n >= TREELET_MIN_PRIMS) {
+            if (n >= TREELET_MIN_PRIMS)
                 skim_bvh_treelet_at(ctx->nodes, ctx->height, slot, depth, MEDIAN_SPLIT_DEPTH);
-            } else {
-                uint8_t hl = ctx->height[node->first], hr = ctx->height[node->right];
-                ctx->height[slot] = (uint8_t)(1 + (hl > hr ? hl : hr));
-            }
+            else
+                skim_bvh_set_height(ctx->nodes, ctx->height, slot);
         }
         return;
     }

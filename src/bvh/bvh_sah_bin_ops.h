@@ -114,27 +114,16 @@ static inline simde__m128 load_for_binning(const skim_bvh_prim *p, bin_box *box)
 #endif
 }
 
-/* Lanes 1 and 2 of v (the y and z bins' byte offsets). Separate functions
-   with literal lane numbers: an extract's lane must be a constant
+/* Lane n of v as uint32_t (the y and z bins' byte offsets are lanes 1 and
+   2). A macro, so n stays a literal: an extract's lane must be a constant
    expression (clang, which builds the fuzz targets, refuses a variable
    even where inlining would make it one). */
-static inline uint32_t lane_1(simde__m128i v)
-{
 #if defined(SKIM_SAH_AVX2)
-    return (uint32_t)simde_mm_extract_epi32(v, 1);
+#define lane_of(v, n) ((uint32_t)simde_mm_extract_epi32((v), (n)))
 #else
-    return (uint32_t)simde_mm_cvtsi128_si32(simde_mm_shuffle_epi32(v, SIMDE_MM_SHUFFLE(1, 1, 1, 1)));
+#define lane_of(v, n) \
+    ((uint32_t)simde_mm_cvtsi128_si32(simde_mm_shuffle_epi32((v), SIMDE_MM_SHUFFLE(n, n, n, n))))
 #endif
-}
-
-static inline uint32_t lane_2(simde__m128i v)
-{
-#if defined(SKIM_SAH_AVX2)
-    return (uint32_t)simde_mm_extract_epi32(v, 2);
-#else
-    return (uint32_t)simde_mm_cvtsi128_si32(simde_mm_shuffle_epi32(v, SIMDE_MM_SHUFFLE(2, 2, 2, 2)));
-#endif
-}
 
 /* Byte offset of each axis's bin: bin * 64 + axis * AXIS_BYTES, past the
    pad; added to a primitive's bins shifted left by 6. */
@@ -148,8 +137,8 @@ static inline simde__m128i axis_bases(void)
 static inline void bins_extend(char *base, simde__m128i at, bin_box box)
 {
     bin_extend(base + (uint32_t)simde_mm_cvtsi128_si32(at), box);
-    bin_extend(base + lane_1(at), box);
-    bin_extend(base + lane_2(at), box);
+    bin_extend(base + lane_of(at, 1), box);
+    bin_extend(base + lane_of(at, 2), box);
 }
 
 #if defined(SKIM_SAH_AVX2)
@@ -195,8 +184,8 @@ static inline bin_box whole_box(simde__m256 prim)
 static inline void bins_count(char *base, simde__m128i at)
 {
     ((skim_sah_bin *)(void *)(base + (uint32_t)simde_mm_cvtsi128_si32(at)))->count++;
-    ((skim_sah_bin *)(void *)(base + lane_1(at)))->count++;
-    ((skim_sah_bin *)(void *)(base + lane_2(at)))->count++;
+    ((skim_sah_bin *)(void *)(base + lane_of(at, 1)))->count++;
+    ((skim_sah_bin *)(void *)(base + lane_of(at, 2)))->count++;
 }
 
 #endif

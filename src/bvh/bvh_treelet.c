@@ -222,9 +222,7 @@ bool skim_bvh_treelet_at(skim_bvh_binary_node *nodes, uint8_t *height, uint32_t 
                          uint32_t max_depth)
 {
     treelet_pass pass = { .nodes = nodes, .height = height, .max_depth = max_depth };
-    const skim_bvh_binary_node *node = &nodes[slot];
-    uint8_t hl = height[node->first], hr = height[node->right];
-    height[slot] = (uint8_t)(1 + (hl > hr ? hl : hr));
+    skim_bvh_set_height(nodes, height, slot);
     treelet t;
     form_treelet(nodes, slot, &t);
     if (t.leaves < 3)
@@ -258,8 +256,7 @@ static uint32_t restructure(treelet_pass *pass, uint32_t slot, uint32_t depth)
     uint32_t prims = restructure(pass, node->first, depth + 1);
     prims += restructure(pass, node->right, depth + 1);
     if (prims < pass->min_prims) {
-        uint8_t hl = pass->height[node->first], hr = pass->height[node->right];
-        pass->height[slot] = (uint8_t)(1 + (hl > hr ? hl : hr));
+        skim_bvh_set_height(pass->nodes, pass->height, slot);
         return prims;
     }
     pass->changed += skim_bvh_treelet_at(pass->nodes, pass->height, slot, depth, pass->max_depth);

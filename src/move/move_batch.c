@@ -177,6 +177,8 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
         if (mine) {
             skim_move_forget_walk(mine);
             mine->walk_reuse = true;
+            mine->ahead_order = order;
+            mine->ahead_positions = positions;
         }
         const int me = omp_get_thread_num() % planned;
         for (int visit = 0; visit < planned; ++visit) {
@@ -186,6 +188,8 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
                 if (first >= r->end)
                     break;
                 int64_t last = first + CHUNK < r->end ? first + CHUNK : r->end;
+                if (mine)
+                    mine->ahead_end = last;
                 for (int64_t k = first; k < last; ++k) {
                     const int64_t i = order ? (int64_t)order[k] : k;
                     if (order && k + SKIM_MOVE_PREFETCH_AHEAD < n) {
@@ -194,12 +198,8 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
                         __builtin_prefetch(&displacements[ahead]);
                         __builtin_prefetch(&results[ahead], 1);
                     }
-                    if (mine) {
-                        mine->ahead_order = order;
-                        mine->ahead_positions = positions;
+                    if (mine)
                         mine->ahead_at = k + 1;
-                        mine->ahead_end = last;
-                    }
                     skim_status s = skim_move_run(kernels, world, &shapes[i], positions[i],
                                                   displacements[i], def, &results[i]);
                     if (s != SKIM_OK) {

@@ -151,6 +151,35 @@ static skim_status walk(skim_move_scratch *scratch, const skim_world *world, con
     return SKIM_OK;
 }
 
+/* Grows the walk box [lo, hi] to also hold this mover's box [box_min,
+   box_max] (around start) moved to each of the batch's next movers, in
+   order, while the union stays within SKIM_MOVE_WALK_LOOKAHEAD_LIMIT of
+   the box's extents on every axis (see SKIM_MOVE_WALK_LOOKAHEAD). Any box
+   that holds this mover's gives the same buffer: only which later movers
+   can reuse the walk changes. */
+static void cover_next_movers(const skim_move_scratch *scratch, const float start[3],
+                              const float box_min[3], const float box_max[3], float lo[3],
+                              float hi[3])
+{
+    int64_t end = scratch->ahead_at + SKIM_MOVE_WALK_LOOKAHEAD;
+    if (end > scratch->ahead_end)
+        end = scratch->ahead_end;
+    for (int64_t k = scratch->ahead_at; k < end; ++k) {
+        const float *p = &scratch->ahead_positions[scratch->ahead_order[k]].x;
+        float next_lo[3], next_hi[3];
+        for (int axis = 0; axis < 3; ++axis) {
+            const float offset = p[axis] - start[axis];
+            next_lo[axis] = mv_min(lo[axis], box_min[axis] + offset);
+            next_hi[axis] = mv_max(hi[axis], box_max[axis] + offset);
+            if (!(next_hi[axis] - next_lo[axis] <=
+                  SKIM_MOVE_WALK_LOOKAHEAD_LIMIT * (box_max[axis] - box_min[axis])))
+                return;
+        }
+        memcpy(lo, next_lo, sizeof next_lo);
+        memcpy(hi, next_hi, sizeof next_hi);
+    }
+}
+
 /* skim_gather_candidates for a BVH world, with the tree walked less often.
    Movers follow each other in Morton order (move_order.c), so the next
    mover's box usually lies inside the last one's grown by a slack: the
@@ -180,42 +209,8 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
             lo[axis] = box_min[axis] - grow;
             hi[axis] = box_max[axis] + grow;
         }
-        /* Look ahead (SKIM_MOVE_WALK_LOOKAHEAD above). Any box that holds
-           this mover's gives the same buffer: only which later movers can
-           reuse the walk changes. */
-        if (scratch->walk_reuse && scratch->ahead_order) {
-            float extent[3], ahead_lo[3], ahead_hi[3];
-            for (int axis = 0; axis < 3; ++axis) {
-                extent[axis] = box_max[axis] - box_min[axis];
-                ahead_lo[axis] = lo[axis];
-                ahead_hi[axis] = hi[axis];
-            }
-            int64_t end = scratch->ahead_at + SKIM_MOVE_WALK_LOOKAHEAD;
-            if (end > scratch->ahead_end)
-                end = scratch->ahead_end;
-            for (int64_t k = scratch->ahead_at; k < end; ++k) {
-                const float *p = &scratch->ahead_positions[scratch->ahead_order[k]].x;
-                bool fits = true;
-                float next_lo[3], next_hi[3];
-                for (int axis = 0; axis < 3; ++axis) {
-                    const float offset = p[axis] - start[axis];
-                    next_lo[axis] = mv_min(ahead_lo[axis], box_min[axis] + offset);
-                    next_hi[axis] = mv_max(ahead_hi[axis], box_max[axis] + offset);
-                    fits = fits && next_hi[axis] - next_lo[axis] <=
-                                       SKIM_MOVE_WALK_LOOKAHEAD_LIMIT * extent[axis];
-                }
-                if (!fits)
-                    break;
-                for (int axis = 0; axis < 3; ++axis) {
-                    ahead_lo[axis] = next_lo[axis];
-                    ahead_hi[axis] = next_hi[axis];
-                }
-            }
-            for (int axis = 0; axis < 3; ++axis) {
-                lo[axis] = ahead_lo[axis];
-                hi[axis] = ahead_hi[axis];
-            }
-        }
+        if (scratch->walk_reuse && scratch->ahead_order)
+            cover_next_movers(scratch, start, box_min, box_max, lo, hi);
         skim_status status = walk(scratch, world, lo, hi);
         if (status != SKIM_OK)
             return status;

@@ -164,18 +164,18 @@ typedef struct skim_move_scratch {
        between calls, and skim_move_run is also called on its own
        (skim_move, bench_simd). */
     bool      walk_reuse;
-    /* The batch's next movers in this thread's run (move_batch.c), for
-       sizing a walk to cover them: order[ahead_at, ahead_end) of
-       ahead_positions; ahead_order NULL when there is no order. */
-    const uint32_t  *ahead_order;
-    const skim_vec3 *ahead_positions;
-    int64_t          ahead_at, ahead_end;
     bool      walk_valid;
     const skim_world *walk_world;
     float     walk_min[3], walk_max[3];
     uint32_t *walk_leaves;          /* leaf refs in the walk's order */
     uint32_t  walk_count, walk_capacity;
     uint32_t  walk_triangles;       /* triangles in those leaves */
+    /* The batch's next movers in this thread's run (move_batch.c), for
+       sizing a walk to cover them: order[ahead_at, ahead_end) of
+       ahead_positions; ahead_order NULL when there is no order. */
+    const uint32_t  *ahead_order;
+    const skim_vec3 *ahead_positions;
+    int64_t          ahead_at, ahead_end;
     /* The walked gather's setup (move_gather.c): its transform part kept
        while the space's to_unit stays bitwise the same (a crowd of one
        shape), the rest set per move. */
