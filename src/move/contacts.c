@@ -315,3 +315,44 @@ bool skim_move_starts_touching(const skim_move_ctx *ctx, const float pos[3],
     }
     return false;
 }
+
+/* Stair nosings (move.c's straight passes): going down, the sphere met
+   the top edge of a riser, where the riser's face (not walkable) and the
+   tread's (walkable) meet. Both are hit at the same t there, and the
+   kernel reports the lower triangle index, so which face a mesh happened
+   to list first decided whether a walker could get onto the step: a block
+   whose riser came first could not be climbed below about 0.8 of the run
+   speed, where the sphere's raised move ends over the edge rather than
+   over the tread (tests/move/test_move_behaviour.c). Every gathered
+   triangle through the contact point counts. "Through" allows for the
+   rounding of the contact point (the kernel's finish, a few ulps of the
+   coordinates) and of the closest point. */
+bool skim_move_walkable_at(const skim_move_ctx *ctx, const float contact[3], uint32_t triangle,
+                           float world_normal[3], uint32_t *floor_triangle)
+{
+    const skim_candidates *g = &ctx->scratch->gathered;
+    const uint32_t reported = skim_move_find_lane(ctx, triangle);
+    if (reported != UINT32_MAX && skim_move_lane_walkable(ctx, reported, world_normal)) {
+        *floor_triangle = triangle;
+        return true;
+    }
+    const float tolerance = 1e-4f * (1.0f + sqrtf(mv_dot(contact, contact)));
+    uint32_t best = UINT32_MAX;
+    for (uint32_t lane = 0; lane < g->count; ++lane) {
+        if (lane == reported || g->triangle[lane] >= best)
+            continue;
+        float v[3][3];
+        for (int corner = 0; corner < 3; ++corner)
+            for (int axis = 0; axis < 3; ++axis)
+                v[corner][axis] = g->vertex[corner][axis][lane] - contact[axis];
+        float closest[3], normal[3];
+        closest_point_to_origin(v[0], v[1], v[2], closest);
+        if (mv_dot(closest, closest) <= tolerance * tolerance &&
+            skim_move_lane_walkable(ctx, lane, normal)) {
+            best = g->triangle[lane];
+            mv_copy(world_normal, normal);
+        }
+    }
+    *floor_triangle = best;
+    return best != UINT32_MAX;
+}

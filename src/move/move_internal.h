@@ -209,6 +209,13 @@ typedef struct skim_move_touch {
     uint32_t floor_triangle;
 } skim_move_touch;
 
+/* What the step's raised move must beat (step_and_snap.c): set on the
+   context for that one pass, NULL otherwise. */
+typedef struct skim_move_step_goal {
+    float intent[3]; /* world, unit: the horizontal intent */
+    float beat;      /* world progress along it that the pass must be able to pass */
+} skim_move_step_goal;
+
 typedef struct skim_move_ctx {
     const skim_kernel_set *kernels;
     const skim_ellipsoid_space *space;
@@ -234,6 +241,8 @@ typedef struct skim_move_ctx {
                                    never exceeds it, push-out sweeps included) */
     int    sweeps;              /* kernel calls, all passes */
     float  push_left;           /* unit space: what is left of SKIM_MOVE_PUSH_PER_MOVE */
+    const skim_move_step_goal *goal; /* the step's raised move only: it stops
+                                        when it can no longer beat this */
     /* World offsets from the start the center may reach with everything it
        can touch gathered (move_gather.c): the snap pass is kept inside. */
     float  region_min[3], region_max[3];
@@ -249,6 +258,7 @@ typedef struct skim_move_pass_result {
     bool landed;                /* stopped on a walkable floor (gravity, snap, straight) */
     float landed_point[3];      /* where, relative to the move's start (unit space) */
     bool blocked;               /* any contact stopped or turned the motion */
+    bool abandoned;             /* stopped early: ctx->goal could no longer be beaten */
 } skim_move_pass_result;
 
 /* The lane of a caller's triangle index in the gathered buffer, or UINT32_MAX. */
@@ -291,9 +301,16 @@ void skim_move_merge_touch(skim_move_touch *into, const skim_move_touch *from);
 void skim_move_add_contact(const skim_move_ctx *ctx, skim_move_planes *planes,
                            const float normal[3], float offset, uint32_t lane, uint32_t kind,
                            const float world_normal[3]);
-/* Whether the face of a gathered triangle (caller's index) is walkable;
+/* Whether the face of the gathered triangle in lane is walkable;
    world_normal receives its unit normal, turned to face up. */
-bool skim_move_face_walkable(const skim_move_ctx *ctx, uint32_t triangle, float world_normal[3]);
+bool skim_move_lane_walkable(const skim_move_ctx *ctx, uint32_t lane, float world_normal[3]);
+/* Whether a walkable face passes through contact (unit space, relative to
+   the move's start), the contact a sweep reported on triangle (caller's
+   index): that triangle's face first, else the lowest-indexed other
+   gathered triangle through the point (contacts.c). world_normal and
+   *floor_triangle receive the face's up-facing unit normal and index. */
+bool skim_move_walkable_at(const skim_move_ctx *ctx, const float contact[3], uint32_t triangle,
+                           float world_normal[3], uint32_t *floor_triangle);
 /* One pass of collide-and-slide from pos by delta (unit space), at most
    max_iterations kernel sweeps. */
 void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],

@@ -51,20 +51,25 @@ static float progress(const skim_move_ctx *ctx, const float pos[3], const float 
    (M = r R), whose horizontal part is skin * r * sin(angle of the floor),
    the angle within the slope limit. A touching start (rounding at a
    contact, a push-out) could move it sideways: then the descent runs. */
-static bool descent_cannot_win(const skim_move_ctx *ctx, const float p[3],
-                               const float descend[3], const float intent[3], float threshold)
+static float descent_lift(const skim_move_ctx *ctx)
 {
     const skim_ellipsoid_space *space = ctx->space;
-    const float r_max = space->bounding_radius;
-    float lift = ctx->skin * r_max;
-    if (space->smallest_radius == r_max) {
+    float lift = ctx->skin * space->bounding_radius;
+    if (space->smallest_radius == space->bounding_radius) {
         const float c = ctx->cos_floor;
         lift *= sqrtf(1.0f - c * c) + 1e-3f;
     }
+    return lift;
+}
+
+static bool descent_cannot_win(const skim_move_ctx *ctx, const float p[3],
+                               const float descend[3], const float intent[3], float threshold)
+{
+    const float r_max = ctx->space->bounding_radius;
     /* Rounding of the positions and of progress() itself, with room. */
     const float rounding =
         1e-5f * r_max * (sqrtf(mv_dot(p, p)) + sqrtf(mv_dot(descend, descend)) + 1.0f);
-    if (!(progress(ctx, p, intent) + lift + rounding <= threshold))
+    if (!(progress(ctx, p, intent) + descent_lift(ctx) + rounding <= threshold))
         return false;
     return !skim_move_starts_touching(ctx, p, descend);
 }
@@ -90,12 +95,21 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
     float raised = mv_dot(p, ctx->up_grad);
     if (!(raised > 0.0f))
         return;
+    /* Farther by more than rounding: a skin of the smallest radius. */
+    const float threshold = plain + ctx->skin * ctx->space->smallest_radius;
+    /* The raised move stops as soon as it cannot end beyond the threshold
+       even with all the descent can add (move.c, goal_reachable): most
+       attempts meet the same wall as the plain move did. */
+    skim_move_step_goal goal = { .beat = threshold - descent_lift(ctx) };
+    mv_copy(goal.intent, intent);
+    ctx->goal = &goal;
     skim_move_pass(ctx, p, delta, SKIM_PASS_MOVE, def->max_iterations, &forward);
+    ctx->goal = NULL;
+    if (forward.abandoned)
+        return;
     float descend[3];
     mv_scale(descend, ctx->up_unit, -raised);
     mv_add_scaled(descend, descend, ctx->up_unit_dir, -2.0f * ctx->skin);
-    /* Farther by more than rounding: a skin of the smallest radius. */
-    const float threshold = plain + ctx->skin * ctx->space->smallest_radius;
     if (descent_cannot_win(ctx, p, descend, intent, threshold))
         return;
     skim_move_pass(ctx, p, descend, SKIM_PASS_STRAIGHT, def->max_iterations, &down);

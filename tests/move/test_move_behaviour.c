@@ -333,3 +333,74 @@ Test(move_behaviour, embedded_start_is_pushed_out)
     expect_clear(sphere(RADIUS), p, "pushed out of a corner", 8);
     cr_expect(p.x >= 1508.0f + RADIUS && p.z >= RADIUS, "corner: at (%g, %g)", p.x, p.z);
 }
+
+/* Axis-aligned box [lo, hi] as 12 triangles appended to positions (36
+   floats a box; two-sided triangles, so the winding does not matter). */
+static void push_box(float *positions, int *count, const float lo[3], const float hi[3])
+{
+    static const int quads[6][4][3] = {
+        { { 0, 0, 0 }, { 0, 1, 0 }, { 0, 1, 1 }, { 0, 0, 1 } }, /* x = lo */
+        { { 1, 0, 0 }, { 1, 0, 1 }, { 1, 1, 1 }, { 1, 1, 0 } }, /* x = hi */
+        { { 0, 0, 0 }, { 0, 0, 1 }, { 1, 0, 1 }, { 1, 0, 0 } }, /* y = lo */
+        { { 0, 1, 0 }, { 1, 1, 0 }, { 1, 1, 1 }, { 0, 1, 1 } }, /* y = hi */
+        { { 0, 0, 0 }, { 1, 0, 0 }, { 1, 1, 0 }, { 0, 1, 0 } }, /* z = lo */
+        { { 0, 0, 1 }, { 0, 1, 1 }, { 1, 1, 1 }, { 1, 0, 1 } }, /* z = hi */
+    };
+    static const int fan[6] = { 0, 1, 2, 0, 2, 3 };
+    for (int q = 0; q < 6; ++q)
+        for (int k = 0; k < 6; ++k)
+            for (int a = 0; a < 3; ++a)
+                positions[(*count)++] = quads[q][fan[k]][a] ? hi[a] : lo[a];
+}
+
+/* Steps met at an angle along a wall, and slowly. The step's raised move
+   is abandoned once it cannot beat the plain move (move.c, goal_reachable:
+   its bound is the rest of the path along the cone of the walls met so
+   far): walking at an angle into a tall wall with a step along it, the
+   raised move meets the wall first and only gets past the riser by sliding
+   along it, which a bound of "no farther than the wall contact" would have
+   thrown away. And at under 0.8 of the run speed the raised move ends over
+   the step's edge, not its tread: the descent lands on the nosing, where
+   the riser's face and the tread's are hit at the same t, and this mesh
+   lists the riser first (contacts.c, skim_move_walkable_at). */
+Test(move_behaviour, climbs_a_step_along_a_wall_and_slowly)
+{
+    enum { BOXES = 3, CORNERS = 36 * BOXES };
+    float positions[3 * CORNERS];
+    int count = 0;
+    push_box(positions, &count, (const float[3]){ -512, -512, -16 }, (const float[3]){ 512, 512, 0 });
+    push_box(positions, &count, (const float[3]){ 64, -512, 0 }, (const float[3]){ 96, 512, 256 });
+    push_box(positions, &count, (const float[3]){ -512, 100, 0 }, (const float[3]){ 64, 512, 12 });
+    cr_assert_eq(count, 3 * CORNERS);
+    uint32_t indices[CORNERS];
+    for (uint32_t i = 0; i < CORNERS; ++i)
+        indices[i] = i;
+    skim_mesh mesh = { positions, (uint32_t)count / 3, indices, (uint32_t)count / 9, NULL };
+    skim_world *w = NULL;
+    cr_assert_eq(skim_world_create(&mesh, NULL, &w), SKIM_OK, "%s", skim_last_error_message());
+    skim_move_def def = walker_def();
+    const struct {
+        const char *what;
+        float x, along, across;
+    } walks[] = {
+        /* Pressed into the wall at x = 64, 0.8 of the run toward it and
+           0.6 along it: the plain move slides along the wall into the
+           riser at y = 100. */
+        { "at an angle along the wall", 64.0f - rest_z, 0.6f, 0.8f },
+        { "straight at a quarter of the run", 0.0f, 0.25f, 0.0f },
+    };
+    for (size_t k = 0; k < sizeof walks / sizeof walks[0]; ++k) {
+        skim_vec3 p = { walks[k].x, 0, rest_z };
+        const skim_vec3 d = { walks[k].across * RUN_PER_FRAME, walks[k].along * RUN_PER_FRAME, 0 };
+        const int frames = (int)(140.0f / (walks[k].along * RUN_PER_FRAME));
+        for (int f = 0; f < frames; ++f)
+            p = move_or_fail(w, sphere(RADIUS), p, d, &def).position;
+        cr_expect(p.y > 130.0f, "%s: stopped at the riser: y = %g", walks[k].what, p.y);
+        /* On the tread, at most a skin above it. */
+        cr_expect(p.z > 12.0f + RADIUS && p.z < 12.0f + rest_z + 1e-3f,
+                  "%s: z = %g, expected on the step at %g", walks[k].what, p.z, 12.0f + rest_z);
+        cr_expect(fabsf(p.x - walks[k].x) < 1e-3f, "%s: x moved from %g to %g", walks[k].what,
+                  walks[k].x, p.x);
+    }
+    skim_world_destroy(w);
+}
