@@ -39,7 +39,7 @@
 #include <string.h>
 
 /* In packets, as the build's split_cost (0.5): see above. */
-static const float LEAF_SPLIT_WEIGHT = 0.375f;
+static const float LEAF_SPLIT_WEIGHT = SKIM_BVH_LEAF_SPLIT_WEIGHT;
 
 static void store_box(skim_bvh_binary_node *node, simde__m128 lo, simde__m128 hi)
 {

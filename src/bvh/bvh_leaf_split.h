@@ -10,6 +10,9 @@ enum {
        at: 7 partitions at most. */
     SKIM_BVH_LEAF_SPLIT_MAX = 4,
 };
+/* The split's price in packets in that second look (the build's own is
+   0.5): see bvh_leaf_split.c. */
+#define SKIM_BVH_LEAF_SPLIT_WEIGHT 0.375f
 
 /* The build has just made the node at slot, at depth (the root's is 1), a
    leaf over prims[first, first + count). When some 2-partition of its
