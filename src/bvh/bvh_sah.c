@@ -9,6 +9,7 @@
 
    A full-sweep variant (exact SAH over centroids sorted on each axis) is
    kept as the yardstick the binned builder is measured against. */
+#include "bvh_leaf_split.h"
 #include "bvh_sah_binning.h"
 
 #include <math.h>
@@ -77,6 +78,10 @@ typedef struct build_context {
     /* Each slot's subtree height, for the treelet pass (bvh_treelet.c),
        which runs as nodes are finished; NULL when the build has none. */
     uint8_t              *height;
+    /* Whether small leaves get a second look (bvh_leaf_split.c): in the
+       binned builds the treelet pass runs on (and the greedy one, which
+       the tests compare with it). */
+    bool                  split_leaves;
     int                   bin_count;
     uint32_t              max_leaf;
     skim_bvh_split_method method;
@@ -304,8 +309,11 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
     float area = skim_bvh_half_area(lo, hi);
     if (ctx->height)
         ctx->height[slot] = 0; /* as a leaf; an internal node's is set once its children are built */
-    if (n == 1 || (n <= ctx->max_leaf && surely_leaf(prims, begin, end, area)))
+    if (n == 1 || (n <= ctx->max_leaf && surely_leaf(prims, begin, end, area))) {
+        if (ctx->split_leaves && n > 1 && dense_next)
+            skim_bvh_split_leaf(ctx->nodes, ctx->height, prims, slot, depth, MEDIAN_SPLIT_DEPTH, dense_next);
         return;
+    }
 
     /* Only found is set: every other field is read only when it is true
        (an initialiser zeroed the whole struct with a rep stos, whose
@@ -332,6 +340,8 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
                                                   s.right_area * leaf_cost(s.right_count)) / area;
         if (leaf) {
             free(chunks.bins);
+            if (ctx->split_leaves && dense_next)
+                skim_bvh_split_leaf(ctx->nodes, ctx->height, prims, slot, depth, MEDIAN_SPLIT_DEPTH, dense_next);
             return;
         }
     }
@@ -509,6 +519,7 @@ skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const s
     build_context ctx = {
         .steps = steps_for_this_cpu(), .prims = prims, .nodes = out->nodes, .bin_count = def->sah_bins,
         .max_leaf = (uint32_t)def->max_leaf_triangles, .method = method, .parallel = parallel,
+        .split_leaves = binned && n < TREELET_MAX_PRIMS,
     };
     if (method == SKIM_BVH_SPLIT_BINNED && n < TREELET_MAX_PRIMS) {
         ctx.height = malloc(2 * (size_t)n - 1);
