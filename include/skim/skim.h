@@ -184,7 +184,12 @@ typedef struct skim_move_def {
                                  try it again from up to this much higher and come down; keep
                                  it if it lands on a floor and gets farther (Quake's
                                  PM_StepSlideMove, STEPSIZE 18; Unity stepOffset). Not tried
-                                 while the displacement goes up (a jump) */
+                                 while the displacement goes up (a jump). Landing on a step's
+                                 edge counts when a walkable face runs through the contact,
+                                 whichever face the mesh lists first. A mover must get about
+                                 0.03 radii past the riser in one move to climb (slower ones,
+                                 or ones walking into it at a grazing angle, roll back off the
+                                 edge) */
     float     snap_distance;  /* world units, >= 0, default 0: when nothing held the mover up
                                  and it is not going up, sweep down this far (plus two skins,
                                  always: the ground probe that keeps the floor flag steady) and
