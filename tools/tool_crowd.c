@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,8 +15,12 @@
 
 #define AGENT_RADIUS 16.0f
 /* The crowd's check lets two agents end at most 1e-4 of their touching
-   distance inside it; across, that distance is two radii. */
-#define CROSS_TOLERANCE (1e-4 * 2.0 * AGENT_RADIUS)
+   distance inside it; across, that distance is two radii. The bound it
+   checks is that distance rounded down to a float (crowd_solver.c), along
+   a float unit axis: each within an ulp of two radii. Crowds on oa_dm1 and
+   the default scene ended at -0.003202 against 0.0032, and the summary
+   called that "deeper than" the tolerance; four ulps allow for both. */
+#define CROSS_TOLERANCE (1e-4 * 2.0 * AGENT_RADIUS + 4.0 * 2.0 * AGENT_RADIUS * FLT_EPSILON)
 #define WALK_SPEED 320.0f
 #define JUMP_HEIGHT 40.0f
 #define JUMP_CHANCE 0.05     /* per agent, each time it turns */
