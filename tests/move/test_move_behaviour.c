@@ -389,18 +389,27 @@ Test(move_behaviour, climbs_a_step_along_a_wall_and_slowly)
         { "at an angle along the wall", 64.0f - rest_z, 0.6f, 0.8f },
         { "straight at a quarter of the run", 0.0f, 0.25f, 0.0f },
     };
-    for (size_t k = 0; k < sizeof walks / sizeof walks[0]; ++k) {
-        skim_vec3 p = { walks[k].x, 0, rest_z };
-        const skim_vec3 d = { walks[k].across * RUN_PER_FRAME, walks[k].along * RUN_PER_FRAME, 0 };
-        const int frames = (int)(140.0f / (walks[k].along * RUN_PER_FRAME));
-        for (int f = 0; f < frames; ++f)
-            p = move_or_fail(w, sphere(RADIUS), p, d, &def).position;
-        cr_expect(p.y > 130.0f, "%s: stopped at the riser: y = %g", walks[k].what, p.y);
-        /* On the tread, at most a skin above it. */
-        cr_expect(p.z > 12.0f + RADIUS && p.z < 12.0f + rest_z + 1e-3f,
-                  "%s: z = %g, expected on the step at %g", walks[k].what, p.z, 12.0f + rest_z);
-        cr_expect(fabsf(p.x - walks[k].x) < 1e-3f, "%s: x moved from %g to %g", walks[k].what,
-                  walks[k].x, p.x);
-    }
+    /* A sphere, and an ellipsoid standing tall (the bound's cone is taken
+       to the world through the shape's normal map). */
+    const float heights[] = { RADIUS, 1.75f * RADIUS };
+    for (size_t k = 0; k < sizeof walks / sizeof walks[0]; ++k)
+        for (size_t e = 0; e < sizeof heights / sizeof heights[0]; ++e) {
+            const skim_ellipsoid shape = { { RADIUS, RADIUS, heights[e] }, { 0, 0, 0, 1 } };
+            const float rest = 1.01f * heights[e]; /* a skin above the floor */
+            skim_vec3 p = { walks[k].x, 0, rest };
+            const skim_vec3 d = { walks[k].across * RUN_PER_FRAME,
+                                  walks[k].along * RUN_PER_FRAME, 0 };
+            const int frames = (int)(140.0f / (walks[k].along * RUN_PER_FRAME));
+            for (int f = 0; f < frames; ++f)
+                p = move_or_fail(w, shape, p, d, &def).position;
+            cr_expect(p.y > 130.0f, "%s, height %g: stopped at the riser: y = %g", walks[k].what,
+                      heights[e], p.y);
+            /* On the tread, at most a skin above it. */
+            cr_expect(p.z > 12.0f + heights[e] && p.z < 12.0f + rest + 1e-3f,
+                      "%s, height %g: z = %g, expected on the step at %g", walks[k].what,
+                      heights[e], p.z, 12.0f + rest);
+            cr_expect(fabsf(p.x - walks[k].x) < 1e-3f, "%s, height %g: x moved from %g to %g",
+                      walks[k].what, heights[e], walks[k].x, p.x);
+        }
     skim_world_destroy(w);
 }
