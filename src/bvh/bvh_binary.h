@@ -55,20 +55,13 @@ typedef struct skim_bvh_binary_tree {
 /* Builds the binary tree over the world's triangles (storage order). */
 skim_status skim_bvh_build_binary(const skim_world *world, const skim_world_def *def,
                                   skim_bvh_split_method method, skim_bvh_binary_tree *out);
-/* The same, partitioning large nodes through scratch (64-byte aligned) when
-   it holds a primitive per triangle, instead of a buffer of its own: the
-   caller's memory for later is then touched once, not twice. */
-skim_status skim_bvh_build_binary_with(const skim_world *world, const skim_world_def *def,
-                                       skim_bvh_split_method method, void *scratch, size_t scratch_bytes,
-                                       skim_bvh_binary_tree *out);
 /* The same over prims[0, n) already boxed (ids as the caller chose them),
    which it takes (64-byte aligned; freed with the tree, or here on
    failure). The production build's path: it leaves internal_count,
    leaf_count, depth and sah_cost 0 (a serial walk over every node, which
    the collapse does not need: it counts the leaves as it plans). */
 skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const skim_world_def *def,
-                                       skim_bvh_split_method method, void *scratch, size_t scratch_bytes,
-                                       skim_bvh_binary_tree *out);
+                                       skim_bvh_split_method method, skim_bvh_binary_tree *out);
 void        skim_bvh_binary_free(skim_bvh_binary_tree *tree);
 
 /* The treelet pass the binned build ends with (bvh_treelet.c): every node

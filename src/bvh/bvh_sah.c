@@ -1,11 +1,12 @@
 /* The binary SAH builder: binned surface area heuristic (Wald 2007, "On fast
    construction of SAH-based bounding volume hierarchies"), top-down, with a
-   real leaf cost; OpenMP tasks over subtrees and over the binning and
-   partition of large nodes (bvh_sah_binning.c, the per-node steps).
-   Deterministic: every decision depends only on the primitives of a node,
-   never on which thread looked at them, node slots are fixed by primitive
-   counts (bvh_binary.h), and the bin reductions are min, max and integer
-   sums, which give the same bits in any order.
+   real leaf cost; OpenMP tasks over subtrees and over the binning of large
+   nodes (bvh_sah_binning.c, the per-node steps). Deterministic: every
+   decision depends only on the primitives of a node and their order, which
+   one thread's in-place partitions gave them, never on which thread looked
+   at them; node slots are fixed by primitive counts (bvh_binary.h), and
+   the bin reductions are min, max and integer sums, which give the same
+   bits in any order.
 
    A full-sweep variant (exact SAH over centroids sorted on each axis) is
    kept as the yardstick the binned builder is measured against. */
@@ -37,9 +38,16 @@ enum {
        leaves) -> 0.9936 / 1.0134 / 0.9514. The pass is serial and costs
        about 1 microsecond a treelet: on the 2-million-triangle terrain
        (65k treelets) that would be a tenth of its build, so builds that
-       large (chunked at the top) skip it. */
+       large (binned from a sample at the top) skip it. */
     TREELET_MIN_PRIMS = 64,
-    TREELET_MAX_PRIMS = SKIM_SAH_CHUNKED_MIN_PRIMS,
+    TREELET_MAX_PRIMS = SKIM_SAH_LARGE_MIN_PRIMS,
+    /* In builds that large, subtrees under this many primitives (not
+       TASK_MIN_PRIMS) number their nodes densely: no treelet pass reads
+       slots by formula there, and each dense run leaves the rest of its
+       2n - 1 slots untouched, so fewer, longer runs fault fewer pages (the
+       2-million-triangle terrain's binary nodes, 38 MB, had touched 59 MB
+       of 4 KB pages). Still a task per subtree above it: 32 or more. */
+    DENSE_LARGE_PRIMS = SKIM_SAH_LARGE_MIN_PRIMS,
 };
 
 /* The SAH weights of the build's decisions, from what a query does (counted
@@ -68,12 +76,10 @@ static float leaf_cost(uint32_t triangles)
 typedef struct build_context {
     const skim_sah_steps *steps;
     skim_bvh_prim        *prims;
-    /* The chunked partition scatters a large node's primitives into the
-       other of these two buffers, where its children then find them (no
-       copy back); a node small enough to be partitioned in place first
-       moves its primitives back to prims, where the tree ends up. scratch
-       is NULL when no node is that large. */
-    skim_bvh_prim        *scratch;
+    /* prims[k * SKIM_SAH_SAMPLE] for every k, as the build moves them: a
+       large node's sample (choose_binned_split); NULL when no node is that
+       large. */
+    skim_bvh_prim        *sample;
     skim_bvh_binary_node *nodes;
     /* Each slot's subtree height, for the treelet pass (bvh_treelet.c),
        which runs as nodes are finished; NULL when the build has none. */
@@ -84,6 +90,7 @@ typedef struct build_context {
     bool                  split_leaves;
     int                   bin_count;
     uint32_t              max_leaf;
+    uint32_t              dense_below; /* subtrees under this many primitives number their nodes densely */
     skim_bvh_split_method method;
     bool                  parallel;
     bool                  out_of_memory; /* set (only ever to true) by any task that ran out */
@@ -149,12 +156,11 @@ static void note_out_of_memory(build_context *ctx)
     ctx->out_of_memory = true;
 }
 
-/* The best binned split of a node and the bins it came from (kept for the
-   chunked partition of large nodes). Kept out of build_node so the bins'
-   few kilobytes are off the stack while the recursion goes deeper. */
+/* The best binned split of a node and the map of the bins it came from.
+   Kept out of build_node so the bins' few kilobytes are off the stack
+   while the recursion goes deeper. */
 static skim_sah_split choose_binned_split(build_context *ctx, const skim_bvh_prim *prims, uint32_t begin,
-                                          uint32_t end, const skim_sah_range *r, skim_sah_bin_map *map,
-                                          skim_sah_chunks *chunks)
+                                          uint32_t end, const skim_sah_range *r, skim_sah_bin_map *map)
 {
     skim_sah_bins b;
     /* Small nodes get fewer bins: 4 + n / 20, as Embree's binned builder
@@ -167,14 +173,15 @@ static skim_sah_split choose_binned_split(build_context *ctx, const skim_bvh_pri
     uint32_t wanted = 4 + n_prims / 20;
     const int n = wanted < (uint32_t)ctx->bin_count ? (int)wanted : ctx->bin_count;
     *map = skim_sah_make_bin_map(r, n);
-    if (n_prims >= SKIM_SAH_CHUNKED_MIN_PRIMS) {
-        if (!ctx->steps->bin_chunked(prims, begin, end, map, ctx->parallel, chunks, &b)) {
-            note_out_of_memory(ctx);
-            return (skim_sah_split){ .found = false };
-        }
-    } else {
+    /* A large node's split comes from its sample: in cache (a sixteenth
+       of the node, 4 MB at the top of the 2-million-triangle terrain), so
+       no pass over the node's own tens of megabytes. Its counts and boxes
+       are the sample's; partition_large gathers the children's boxes. */
+    if (n_prims >= SKIM_SAH_LARGE_MIN_PRIMS)
+        ctx->steps->bin(ctx->sample, (begin + SKIM_SAH_SAMPLE - 1) / SKIM_SAH_SAMPLE,
+                        (end + SKIM_SAH_SAMPLE - 1) / SKIM_SAH_SAMPLE, map, &b);
+    else
         ctx->steps->bin(prims, begin, end, map, &b);
-    }
     return ctx->steps->best_split(&b, map, r);
 }
 
@@ -231,32 +238,6 @@ static bool choose_full_sweep_split(skim_bvh_prim *prims, uint32_t begin, uint32
     return true;
 }
 
-/* Splits [begin, end) at the binned split s: in chunks (stable, in
-   parallel when the build is, into the other buffer: *in_scratch flips)
-   for large nodes, in place otherwise. */
-static uint32_t partition_binned(build_context *ctx, bool *in_scratch, uint32_t begin, uint32_t end,
-                                 const skim_sah_bin_map *map, const skim_sah_split *s,
-                                 const skim_sah_chunks *chunks, skim_sah_range *left,
-                                 skim_sah_range *right)
-{
-    skim_bvh_prim *from = *in_scratch ? ctx->scratch : ctx->prims;
-    /* A node this large always has the scratch (the build allocates it
-       whenever one can occur), and must take the chunked partition: its
-       bins' boxes were sampled, and only that partition gathers the
-       children's boxes from the primitives. */
-    if (end - begin < SKIM_SAH_CHUNKED_MIN_PRIMS)
-        return ctx->steps->partition(from, begin, end, map, s, left, right);
-    bool ok;
-    skim_bvh_prim *to = *in_scratch ? ctx->prims : ctx->scratch;
-    uint32_t mid = ctx->steps->partition_chunked(from, to, begin, end, map, s, chunks, ctx->parallel, left,
-                                                 right, &ok);
-    if (ok)
-        *in_scratch = !*in_scratch;
-    else
-        note_out_of_memory(ctx);
-    return mid;
-}
-
 /* Whether a node of at most LEAF_PACKET primitives is a leaf whatever its
    best split: any split puts the primitive with the largest box in one
    child, so A_left + A_right >= that box's half area, and when that is at
@@ -279,25 +260,21 @@ static bool surely_leaf(const skim_bvh_prim *prims, uint32_t begin, uint32_t end
 }
 
 static void build_subtree(build_context *ctx, uint32_t slot, uint32_t begin, uint32_t end,
-                          const skim_sah_range *r, uint32_t depth, bool in_scratch);
+                          const skim_sah_range *r, uint32_t depth);
 
 /* Builds the node at slot over [begin, end) and its subtree. Slots (see
-   bvh_binary.h): a node of at least TASK_MIN_PRIMS primitives puts its
+   bvh_binary.h): a node of at least ctx->dense_below primitives puts its
    children at the fixed slots of its range; below that, one thread builds
    the whole subtree and numbers its nodes densely in depth-first order
    from *dense_next, so the subtree touches only the start of its range
    (the rest is never written: no page faults for it, and the collapse's
    per-slot arrays stay as compact). */
 static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32_t end,
-                       const skim_sah_range *r, uint32_t depth, bool in_scratch, uint32_t *dense_next)
+                       const skim_sah_range *r, uint32_t depth, uint32_t *dense_next)
 {
     skim_bvh_binary_node *node = &ctx->nodes[slot];
     uint32_t n = end - begin;
-    if (in_scratch && n < SKIM_SAH_CHUNKED_MIN_PRIMS) {
-        memcpy(ctx->prims + begin, ctx->scratch + begin, n * sizeof *ctx->prims);
-        in_scratch = false;
-    }
-    skim_bvh_prim *prims = in_scratch ? ctx->scratch : ctx->prims;
+    skim_bvh_prim *prims = ctx->prims;
     float lo[4], hi[4];
     simde_mm_storeu_ps(lo, r->lo);
     simde_mm_storeu_ps(hi, r->hi);
@@ -321,12 +298,11 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
     skim_sah_split s;
     s.found = false;
     skim_sah_bin_map map;
-    skim_sah_chunks chunks = { 0 };
     bool binned = false;
     if (depth < MEDIAN_SPLIT_DEPTH) {
         if (ctx->method == SKIM_BVH_SPLIT_FULL_SWEEP && choose_full_sweep_split(prims, begin, end, &s)) {
         } else {
-            s = choose_binned_split(ctx, prims, begin, end, r, &map, &chunks);
+            s = choose_binned_split(ctx, prims, begin, end, r, &map);
             binned = true;
         }
     }
@@ -339,7 +315,6 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
                     leaf_cost(n) <= split_cost + (s.left_area * leaf_cost(s.left_count) +
                                                   s.right_area * leaf_cost(s.right_count)) / area;
         if (leaf) {
-            free(chunks.bins);
             if (ctx->split_leaves && dense_next)
                 skim_bvh_split_leaf(ctx->nodes, ctx->height, prims, slot, depth, MEDIAN_SPLIT_DEPTH, dense_next);
             return;
@@ -348,15 +323,17 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
 
     uint32_t mid = begin + n / 2;
     skim_sah_range left, right;
-    if (s.found && binned)
-        mid = partition_binned(ctx, &in_scratch, begin, end, &map, &s, &chunks, &left, &right);
+    if (s.found && binned && n >= SKIM_SAH_LARGE_MIN_PRIMS)
+        mid = ctx->steps->partition_large(prims, begin, end, &map, &s, &left, &right, ctx->sample);
+    else if (s.found && binned)
+        mid = ctx->steps->partition(prims, begin, end, &map, &s, &left, &right);
     else if (s.found)
         mid = begin + s.left_count;
-    free(chunks.bins);
     if (!(s.found && binned) || mid == begin || mid == end) {
         /* No usable split (identical centroids, the depth cap, the full
-           sweep's sorted order, or no memory for a chunked partition):
-           split the primitive order in two. */
+           sweep's sorted order, or a large node's split, chosen from a
+           sample, that leaves a side empty): split the primitive order in
+           two. */
         if (mid == begin || mid == end)
             mid = begin + n / 2;
         skim_sah_range_of(prims, begin, mid, &left);
@@ -365,9 +342,9 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
     node->count = 0;
     if (dense_next) {
         node->first = (*dense_next)++;
-        build_node(ctx, node->first, begin, mid, &left, depth + 1, in_scratch, dense_next);
+        build_node(ctx, node->first, begin, mid, &left, depth + 1, dense_next);
         node->right = (*dense_next)++;
-        build_node(ctx, node->right, mid, end, &right, depth + 1, in_scratch, dense_next);
+        build_node(ctx, node->right, mid, end, &right, depth + 1, dense_next);
         /* The treelet pass's step here, while the subtree is in cache (the
            same post-order as a pass over the finished tree: a step reads
            and writes only its own subtree, all of it done). Nodes built
@@ -384,24 +361,24 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
     node->right = slot + 2 * (mid - begin);
     uint32_t left_slot = node->first, right_slot = node->right;
     if (ctx->parallel && n >= TASK_MIN_PRIMS) {
-        #pragma omp task firstprivate(left_slot, begin, mid, left, depth, in_scratch)
-        build_subtree(ctx, left_slot, begin, mid, &left, depth + 1, in_scratch);
-        build_subtree(ctx, right_slot, mid, end, &right, depth + 1, in_scratch);
+        #pragma omp task firstprivate(left_slot, begin, mid, left, depth)
+        build_subtree(ctx, left_slot, begin, mid, &left, depth + 1);
+        build_subtree(ctx, right_slot, mid, end, &right, depth + 1);
         /* No taskwait: nothing here reads the left subtree, and the end of
            the parallel region waits for every task. */
     } else {
-        build_subtree(ctx, left_slot, begin, mid, &left, depth + 1, in_scratch);
-        build_subtree(ctx, right_slot, mid, end, &right, depth + 1, in_scratch);
+        build_subtree(ctx, left_slot, begin, mid, &left, depth + 1);
+        build_subtree(ctx, right_slot, mid, end, &right, depth + 1);
     }
 }
 
 /* The subtree rooted at slot, which owns the 2n - 1 slots from there:
    numbered densely when it is small (see build_node). */
 static void build_subtree(build_context *ctx, uint32_t slot, uint32_t begin, uint32_t end,
-                          const skim_sah_range *r, uint32_t depth, bool in_scratch)
+                          const skim_sah_range *r, uint32_t depth)
 {
     uint32_t dense_next = slot + 1;
-    build_node(ctx, slot, begin, end, r, depth, in_scratch, end - begin < TASK_MIN_PRIMS ? &dense_next : NULL);
+    build_node(ctx, slot, begin, end, r, depth, end - begin < ctx->dense_below ? &dense_next : NULL);
 }
 
 /* The treelet pass's steps at the nodes built with fixed slots (at least
@@ -456,13 +433,6 @@ static void measure_binary(skim_bvh_binary_tree *tree)
 skim_status skim_bvh_build_binary(const skim_world *world, const skim_world_def *def,
                                   skim_bvh_split_method method, skim_bvh_binary_tree *out)
 {
-    return skim_bvh_build_binary_with(world, def, method, NULL, 0, out);
-}
-
-skim_status skim_bvh_build_binary_with(const skim_world *world, const skim_world_def *def,
-                                       skim_bvh_split_method method, void *scratch, size_t scratch_bytes,
-                                       skim_bvh_binary_tree *out)
-{
     memset(out, 0, sizeof *out);
     uint32_t n = world->triangle_count;
     if (n == 0 || n > SKIM_BVH_MAX_TRIANGLES)
@@ -486,15 +456,14 @@ skim_status skim_bvh_build_binary_with(const skim_world *world, const skim_world
         memcpy(&prims[i].lo[3], &i, sizeof i);
         prims[i].hi[3] = 0.0f;
     }
-    skim_status status = skim_bvh_build_binary_over(prims, n, def, method, scratch, scratch_bytes, out);
+    skim_status status = skim_bvh_build_binary_over(prims, n, def, method, out);
     if (status == SKIM_OK)
         measure_binary(out);
     return status;
 }
 
 skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const skim_world_def *def,
-                                       skim_bvh_split_method method, void *scratch, size_t scratch_bytes,
-                                       skim_bvh_binary_tree *out)
+                                       skim_bvh_split_method method, skim_bvh_binary_tree *out)
 {
     memset(out, 0, sizeof *out);
     if (n == 0 || n > SKIM_BVH_MAX_TRIANGLES) {
@@ -520,6 +489,7 @@ skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const s
         .steps = steps_for_this_cpu(), .prims = prims, .nodes = out->nodes, .bin_count = def->sah_bins,
         .max_leaf = (uint32_t)def->max_leaf_triangles, .method = method, .parallel = parallel,
         .split_leaves = binned && n < TREELET_MAX_PRIMS,
+        .dense_below = n < TREELET_MAX_PRIMS ? TASK_MIN_PRIMS : DENSE_LARGE_PRIMS,
     };
     if (method == SKIM_BVH_SPLIT_BINNED && n < TREELET_MAX_PRIMS) {
         ctx.height = malloc(2 * (size_t)n - 1);
@@ -528,27 +498,25 @@ skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const s
             return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: %u triangles", n);
         }
     }
-    void *owned_scratch = NULL;
-    if (n >= SKIM_SAH_CHUNKED_MIN_PRIMS && binned) {
-        if (scratch && scratch_bytes >= (size_t)n * sizeof(skim_bvh_prim))
-            ctx.scratch = scratch;
-        else
-            ctx.scratch = owned_scratch = aligned_alloc(64, ((size_t)n * sizeof(skim_bvh_prim) + 63) / 64 * 64);
-        if (!ctx.scratch) {
+    if (n >= SKIM_SAH_LARGE_MIN_PRIMS && binned) {
+        size_t sampled = (n + SKIM_SAH_SAMPLE - 1) / SKIM_SAH_SAMPLE;
+        ctx.sample = aligned_alloc(64, (sampled * sizeof *ctx.sample + 63) / 64 * 64);
+        if (!ctx.sample) {
             free(ctx.height);
             skim_bvh_binary_free(out);
-            return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: partition buffer for %u triangles", n);
+            return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: sample of %u triangles", n);
         }
-        skim_bvh_prefer_huge_pages(ctx.scratch, (size_t)n * sizeof(skim_bvh_prim));
+        for (size_t k = 0; k < sampled; ++k)
+            ctx.sample[k] = prims[k * SKIM_SAH_SAMPLE];
     }
     if (parallel) {
         #pragma omp parallel num_threads(threads)
         #pragma omp single
-        build_subtree(&ctx, 0, 0, n, &root, 1, false);
+        build_subtree(&ctx, 0, 0, n, &root, 1);
     } else {
-        build_subtree(&ctx, 0, 0, n, &root, 1, false);
+        build_subtree(&ctx, 0, 0, n, &root, 1);
     }
-    free(owned_scratch);
+    free(ctx.sample);
     if (ctx.height && !ctx.out_of_memory)
         restructure_top(&ctx, 0, n, 1);
     free(ctx.height);

@@ -24,10 +24,11 @@
      sweep (unions of bins), so the partition compares one lane against the
      boundary and gathers only centroid bounds (which the children's bin
      maps need), in registers.
-   - At the top of a large mesh binning was 23 cycles a primitive (reads
-     of cold memory behind each bin update); the chunks of large nodes now
-     take the boxes of one primitive in four (bin_range_sampled, counts
-     exact) and the partition computes the children's boxes. */
+   - At the top of a large mesh every pass over a node streams tens of
+     megabytes from memory (binning there was 23 cycles a primitive).
+     Large nodes are binned from a sample kept in cache, which their
+     partition (partition_large) keeps up to date as it goes, and which
+     is also where it computes the children's boxes: one pass a node. */
 #include "bvh_sah_binning.h"
 
 #include <math.h>
@@ -68,93 +69,6 @@ static void bin_range(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
         bins_extend(base, simde_mm_add_epi32(simde_mm_slli_epi32(bin_of(map, centroid), 6), axis_base),
                     box);
     }
-}
-
-/* bin_range for the chunks of a large node: every primitive is counted in
-   its bins, so the counts (the SAH's N and the chunked partition's
-   offsets) are exact, but only the first of every SKIM_SAH_SAMPLE extends
-   their boxes (the SAH's areas). At the top of a 2-million-triangle
-   terrain a bin box update chained through memory from one primitive to
-   the next (consecutive primitives land in the same bins) and binning
-   took 23 cycles a primitive there (rdtsc, one thread); the children's
-   boxes, which the bins no longer give exactly, come from the partition
-   (scatter_chunk). Which primitives are sampled depends only on their
-   position in the chunk: the same bins for any thread count. */
-static void bin_range_sampled(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
-                              const skim_sah_bin_map *map, skim_sah_bins *b)
-{
-    _Static_assert(SKIM_SAH_SAMPLE == 4, "the loop below samples one primitive in four");
-    bins_clear(b, map->bin_count);
-    const simde__m128i axis_base = axis_bases();
-    char *base = (char *)b;
-    uint32_t i = begin;
-#if defined(SKIM_SAH_AVX2)
-    /* Two centroids to a 256-bit register, as in bin_range. */
-    const pair_map pairs = pair_map_of(map);
-    for (; i + 3 < end; i += 4) {
-        simde__m256i at[2];
-        for (int pair = 0; pair < 2; ++pair)
-            at[pair] = pair_bins(&pairs,
-                                 simde_mm256_load_ps((const float *)(const void *)&prims[i + 2 * pair]),
-                                 simde_mm256_load_ps((const float *)(const void *)&prims[i + 2 * pair + 1]));
-        bins_extend(base, simde_mm256_castsi256_si128(at[0]),
-                    whole_box(simde_mm256_load_ps((const float *)(const void *)&prims[i])));
-        bins_count(base, simde_mm256_extracti128_si256(at[0], 1));
-        bins_count(base, simde_mm256_castsi256_si128(at[1]));
-        bins_count(base, simde_mm256_extracti128_si256(at[1], 1));
-    }
-#endif
-    for (; i < end; ++i) {
-        bin_box box;
-        simde__m128 centroid = load_for_binning(&prims[i], &box);
-        simde__m128i at = simde_mm_add_epi32(simde_mm_slli_epi32(bin_of(map, centroid), 6), axis_base);
-        if ((i - begin) % SKIM_SAH_SAMPLE == 0)
-            bins_extend(base, at, box);
-        else
-            bins_count(base, at);
-    }
-}
-
-static void bins_merge(skim_sah_bins *into, const skim_sah_bins *from, int bin_count)
-{
-    for (int axis = 0; axis < 3; ++axis)
-        for (int k = 0; k < bin_count; ++k) {
-            skim_sah_bin *a = &skim_sah_bins_of(into, axis)[k];
-            const skim_sah_bin *b = &skim_sah_bins_of_const(from, axis)[k];
-            a->lo = simde_mm_min_ps(a->lo, b->lo);
-            a->neg_hi = simde_mm_min_ps(a->neg_hi, b->neg_hi);
-            a->count += b->count;
-        }
-}
-
-static uint32_t chunk_size(uint32_t n, uint32_t c)
-{
-    uint32_t from = c * SKIM_SAH_CHUNK;
-    return n - from > SKIM_SAH_CHUNK ? SKIM_SAH_CHUNK : n - from;
-}
-
-static bool bin_chunked(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
-                        const skim_sah_bin_map *map, bool parallel, skim_sah_chunks *chunks,
-                        skim_sah_bins *total)
-{
-    const uint32_t n = end - begin;
-    chunks->count = (n + SKIM_SAH_CHUNK - 1) / SKIM_SAH_CHUNK;
-    chunks->bins = aligned_alloc(64, (size_t)chunks->count * sizeof *chunks->bins);
-    if (!chunks->bins)
-        return false;
-    skim_sah_bins *partial = chunks->bins;
-    for (uint32_t c = 0; c < chunks->count; ++c) {
-        #pragma omp task if(parallel) firstprivate(c) shared(partial)
-        {
-            uint32_t from = begin + c * SKIM_SAH_CHUNK;
-            bin_range_sampled(prims, from, from + chunk_size(n, c), map, &partial[c]);
-        }
-    }
-    #pragma omp taskwait
-    bins_clear(total, map->bin_count);
-    for (uint32_t c = 0; c < chunks->count; ++c)
-        bins_merge(total, &partial[c], map->bin_count);
-    return true;
 }
 
 /* Half areas of four boxes given as lo and negated hi: the extents come
@@ -344,6 +258,12 @@ static inline void centroid_bounds_store(const centroid_bounds *b, skim_sah_rang
    256-bit register in the AVX2 build, left the upper halves dirty without
    the vzeroupper it owes on return (the legacy SSE code of build_node
    then ran a seventh slower). */
+static inline void copy_prim(skim_bvh_prim *to, const skim_bvh_prim *from)
+{
+    simde_mm_store_ps(to->lo, simde_mm_load_ps(from->lo));
+    simde_mm_store_ps(to->hi, simde_mm_load_ps(from->hi));
+}
+
 static inline void swap_prims(skim_bvh_prim *a, skim_bvh_prim *b)
 {
     simde__m128 lo = simde_mm_load_ps(a->lo), hi = simde_mm_load_ps(a->hi);
@@ -359,12 +279,23 @@ static inline void swap_prims(skim_bvh_prim *a, skim_bvh_prim *b)
    does the same permutation with more instructions. 1-thread CPU-time
    medians against the block partition everywhere: terrain +2.5% with 2048,
    +1.3% more with 256; oa_dm1 +0.8% and +0.9%. */
-static uint32_t partition_hoare(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
-                          const skim_sah_bin_map *map, const skim_sah_split *s, skim_sah_range *left,
-                          skim_sah_range *right)
+static inline uint32_t hoare(skim_bvh_prim *prims, uint32_t begin, uint32_t end, const skim_sah_bin_map *map,
+                             const skim_sah_split *s, skim_sah_range *left, skim_sah_range *right,
+                             const bool gather_boxes, skim_bvh_prim *sample)
 {
+    _Static_assert((SKIM_SAH_SAMPLE & (SKIM_SAH_SAMPLE - 1)) == 0, "a power of two");
     const side_test test = side_test_of(s);
     centroid_bounds on_left = centroid_bounds_empty(), on_right = centroid_bounds_empty();
+    centroid_bounds left_box = centroid_bounds_empty(), right_box = centroid_bounds_empty();
+#define ADD_BOX(box, p)                                                   \
+    if (gather_boxes) {                                                   \
+        (box).lo = simde_mm_min_ps((box).lo, skim_sah_load_lo(p));        \
+        (box).hi = simde_mm_max_ps((box).hi, skim_sah_load_hi(p));        \
+    }
+    /* Position at holds its final primitive: the sample's copy of it. */
+#define FINAL(at)                                                         \
+    if (sample && (at) % SKIM_SAH_SAMPLE == 0)                            \
+        copy_prim(&sample[(at) / SKIM_SAH_SAMPLE], &prims[at]);
     uint32_t i = begin, j = end;
     for (;;) {
         simde__m128 from_left = simde_mm_setzero_ps(), from_right = simde_mm_setzero_ps();
@@ -373,12 +304,16 @@ static uint32_t partition_hoare(skim_bvh_prim *prims, uint32_t begin, uint32_t e
             if (goes_right(map, &test, from_left))
                 break;
             centroid_bounds_add(&on_left, from_left);
+            ADD_BOX(left_box, &prims[i])
+            FINAL(i)
         }
         for (; i < j; --j) {
             from_right = centroid_of(&prims[j - 1]);
             if (!goes_right(map, &test, from_right))
                 break;
             centroid_bounds_add(&on_right, from_right);
+            ADD_BOX(right_box, &prims[j - 1])
+            FINAL(j - 1)
         }
         if (i >= j)
             break;
@@ -387,13 +322,44 @@ static uint32_t partition_hoare(skim_bvh_prim *prims, uint32_t begin, uint32_t e
         swap_prims(&prims[i], &prims[j - 1]);
         centroid_bounds_add(&on_left, from_right);
         centroid_bounds_add(&on_right, from_left);
+        ADD_BOX(left_box, &prims[i])
+        ADD_BOX(right_box, &prims[j - 1])
+        FINAL(i)
+        FINAL(j - 1)
         ++i;
         --j;
     }
+#undef ADD_BOX
+#undef FINAL
     centroid_bounds_store(&on_left, left);
     centroid_bounds_store(&on_right, right);
     children_boxes(s, left, right);
+    if (gather_boxes) {
+        left->lo = left_box.lo;
+        left->hi = left_box.hi;
+        right->lo = right_box.lo;
+        right->hi = right_box.hi;
+    }
     return i;
+}
+
+static uint32_t partition_hoare(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
+                                const skim_sah_bin_map *map, const skim_sah_split *s, skim_sah_range *left,
+                                skim_sah_range *right)
+{
+    return hoare(prims, begin, end, map, s, left, right, false, NULL);
+}
+
+/* Hoare's partition for a large node, binned from its sample: the split's
+   counts and boxes are the sample's, so the children's boxes are gathered
+   from the primitives, and the sample is brought up to date as positions
+   take their final primitives. In place, by the thread that owns the
+   node: the same permutation for any thread count. */
+static uint32_t partition_large(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
+                                const skim_sah_bin_map *map, const skim_sah_split *s, skim_sah_range *left,
+                                skim_sah_range *right, skim_bvh_prim *sample)
+{
+    return hoare(prims, begin, end, map, s, left, right, true, sample);
 }
 
 
@@ -483,108 +449,9 @@ static uint32_t partition(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
     return mid;
 }
 
-/* One chunk's primitives to the other buffer: left ones from left_at up,
-   right ones from right_at up, in their order. */
-static void scatter_chunk(const skim_bvh_prim *prims, skim_bvh_prim *to, uint32_t first,
-                          uint32_t last, const skim_sah_bin_map *map, const side_test *test,
-                          uint32_t left_at, uint32_t right_at, skim_sah_range *left,
-                          skim_sah_range *right)
-{
-    centroid_bounds on_left = centroid_bounds_empty(), on_right = centroid_bounds_empty();
-    centroid_bounds left_box = centroid_bounds_empty(), right_box = centroid_bounds_empty();
-    for (uint32_t i = first; i < last; ++i) {
-        simde__m128 lo = skim_sah_load_lo(&prims[i]), hi = skim_sah_load_hi(&prims[i]);
-        simde__m128 centroid = simde_mm_add_ps(lo, hi);
-        if (goes_right(map, test, centroid)) {
-            to[right_at++] = prims[i];
-            centroid_bounds_add(&on_right, centroid);
-            right_box.lo = simde_mm_min_ps(right_box.lo, lo);
-            right_box.hi = simde_mm_max_ps(right_box.hi, hi);
-        } else {
-            to[left_at++] = prims[i];
-            centroid_bounds_add(&on_left, centroid);
-            left_box.lo = simde_mm_min_ps(left_box.lo, lo);
-            left_box.hi = simde_mm_max_ps(left_box.hi, hi);
-        }
-    }
-    centroid_bounds_store(&on_left, left);
-    centroid_bounds_store(&on_right, right);
-    left->lo = left_box.lo;
-    left->hi = left_box.hi;
-    right->lo = right_box.lo;
-    right->hi = right_box.hi;
-}
-
-static uint32_t partition_chunked(const skim_bvh_prim *prims, skim_bvh_prim *to, uint32_t begin,
-                                  uint32_t end, const skim_sah_bin_map *map, const skim_sah_split *s,
-                                  const skim_sah_chunks *chunks, bool parallel, skim_sah_range *left,
-                                  skim_sah_range *right, bool *ok)
-{
-    const uint32_t n = end - begin, count = chunks->count;
-    uint32_t *at = malloc(2 * (size_t)count * sizeof *at);
-    skim_sah_range *sides = aligned_alloc(64, ((2 * (size_t)count * sizeof *sides) + 63) / 64 * 64);
-    if (!at || !sides) {
-        free(at);
-        free(sides);
-        *ok = false;
-        return begin;
-    }
-    /* Chunk c's left primitives go after the left ones of chunks before
-       it, its right ones after all the left ones and the right ones of
-       chunks before it: the stable partition, whatever thread does what. */
-    uint32_t left_total = 0;
-    for (uint32_t c = 0; c < count; ++c) {
-        uint32_t lefts = 0;
-        for (int k = 0; k < s->bin; ++k)
-            lefts += skim_sah_bins_of_const(&chunks->bins[c], s->axis)[k].count;
-        at[2 * c] = begin + left_total;
-        at[2 * c + 1] = lefts; /* for now: the chunk's left count */
-        left_total += lefts;
-    }
-    uint32_t right_total = 0;
-    for (uint32_t c = 0; c < count; ++c) {
-        uint32_t rights = chunk_size(n, c) - at[2 * c + 1];
-        at[2 * c + 1] = begin + left_total + right_total;
-        right_total += rights;
-    }
-    const side_test test = side_test_of(s);
-    for (uint32_t c = 0; c < count; ++c) {
-        #pragma omp task if(parallel) firstprivate(c) shared(sides, at)
-        {
-            uint32_t from = begin + c * SKIM_SAH_CHUNK;
-            scatter_chunk(prims, to, from, from + chunk_size(n, c), map, &test, at[2 * c],
-                          at[2 * c + 1], &sides[2 * c], &sides[2 * c + 1]);
-        }
-    }
-    #pragma omp taskwait
-    /* The children's boxes from the primitives themselves: the bins' boxes
-       were sampled (bin_range_sampled). */
-    centroid_bounds on_left = centroid_bounds_empty(), on_right = centroid_bounds_empty();
-    centroid_bounds left_box = centroid_bounds_empty(), right_box = centroid_bounds_empty();
-    for (uint32_t c = 0; c < count; ++c) {
-        centroid_bounds_merge(&on_left, &sides[2 * c]);
-        centroid_bounds_merge(&on_right, &sides[2 * c + 1]);
-        left_box.lo = simde_mm_min_ps(left_box.lo, sides[2 * c].lo);
-        left_box.hi = simde_mm_max_ps(left_box.hi, sides[2 * c].hi);
-        right_box.lo = simde_mm_min_ps(right_box.lo, sides[2 * c + 1].lo);
-        right_box.hi = simde_mm_max_ps(right_box.hi, sides[2 * c + 1].hi);
-    }
-    centroid_bounds_store(&on_left, left);
-    centroid_bounds_store(&on_right, right);
-    left->lo = left_box.lo;
-    left->hi = left_box.hi;
-    right->lo = right_box.lo;
-    right->hi = right_box.hi;
-    free(at);
-    free(sides);
-    *ok = true;
-    return begin + left_total;
-}
-
 const skim_sah_steps SKIM_SAH_STEPS = {
     .bin = bin_range,
-    .bin_chunked = bin_chunked,
     .best_split = best_split,
     .partition = partition,
-    .partition_chunked = partition_chunked,
+    .partition_large = partition_large,
 };

@@ -3,14 +3,14 @@
    boundary, and partitioning the primitives at it. Wald 2007, "On fast
    construction of SAH-based bounding volume hierarchies", section 3.
 
-   Every result depends only on the set of primitives of a node, never on
-   their order or on which thread looked at them: bins are reduced with
-   min, max and integer sums. Nodes of at least SKIM_SAH_CHUNKED_MIN_PRIMS
-   primitives are binned and partitioned chunk by chunk (OpenMP tasks when
-   the build is parallel); smaller ones in place by the thread that owns
-   them. Which path a node takes depends on its size alone, so the tree is
-   the same bit for bit for any thread count (and instruction set: see
-   bvh_sah_binning.c). */
+   No result depends on which thread looked at which primitives. Nodes of
+   at least SKIM_SAH_LARGE_MIN_PRIMS primitives are binned from a sample
+   (the primitives at positions that are multiples of SKIM_SAH_SAMPLE);
+   smaller ones from all of them, which depends on their set alone. Every
+   node is partitioned in place by the thread that owns it, so positions,
+   too, are the same for any thread count. Which path a node takes depends
+   on its size alone, so the tree is the same bit for bit for any thread
+   count (and instruction set: see bvh_sah_binning.c). */
 #ifndef SKIM_BVH_SAH_BINNING_H
 #define SKIM_BVH_SAH_BINNING_H
 
@@ -20,15 +20,10 @@
 
 enum {
     SKIM_SAH_MAX_BINS = 32,
-    /* Nodes this large are binned and partitioned in chunks of
-       SKIM_SAH_CHUNK primitives: in parallel when the build is, and always
-       with the stable, chunk-ordered partition (so one thread and two
-       give the same order). */
-    SKIM_SAH_CHUNKED_MIN_PRIMS = 1 << 16,
-    SKIM_SAH_CHUNK = 1 << 14,
-    /* Their bins take the boxes of one primitive in this many (and the
-       counts of all): see bin_range_sampled. */
-    SKIM_SAH_SAMPLE = 4,
+    /* Nodes this large are binned from one primitive in SKIM_SAH_SAMPLE,
+       kept in cache (bvh_sah.c, choose_binned_split; partition_large). */
+    SKIM_SAH_LARGE_MIN_PRIMS = 1 << 16,
+    SKIM_SAH_SAMPLE = 16,
 };
 
 /* A node's primitives: their box and the bounds of lo + hi (twice the
@@ -86,13 +81,6 @@ typedef struct skim_sah_split {
     simde__m128 left_lo, left_hi, right_lo, right_hi;
 } skim_sah_split;
 
-/* The bins of a large node, chunk by chunk, kept from the binning to the
-   partition (which needs each chunk's count on either side). */
-typedef struct skim_sah_chunks {
-    skim_sah_bins *bins;  /* one per chunk */
-    uint32_t       count;
-} skim_sah_chunks;
-
 /* The box and centroid bounds of prims [begin, end) (bvh_sah.c). */
 void skim_sah_range_of(const skim_bvh_prim *prims, uint32_t begin, uint32_t end, skim_sah_range *r);
 /* The bin map of a node with range r and bin_count bins (bvh_sah.c). */
@@ -103,14 +91,6 @@ typedef struct skim_sah_steps {
     /* Bins prims [begin, end) into b (cleared first). */
     void (*bin)(const skim_bvh_prim *prims, uint32_t begin, uint32_t end, const skim_sah_bin_map *map,
                 skim_sah_bins *b);
-    /* Bins a large node chunk by chunk into chunks (allocated here, freed
-       with free(chunks->bins); false without memory) and merges the chunks
-       into total. Tasks when parallel. The counts are exact, the boxes
-       sampled (SKIM_SAH_SAMPLE): the split's boxes are not the children's,
-       partition_chunked computes those. */
-    bool (*bin_chunked)(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
-                        const skim_sah_bin_map *map, bool parallel, skim_sah_chunks *chunks,
-                        skim_sah_bins *total);
     /* The best boundary over b on the axes where the centroids spread. Ties
        keep the first (lowest axis, then lowest bin). */
     skim_sah_split (*best_split)(const skim_sah_bins *b, const skim_sah_bin_map *map,
@@ -121,15 +101,14 @@ typedef struct skim_sah_steps {
     uint32_t (*partition)(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
                           const skim_sah_bin_map *map, const skim_sah_split *s, skim_sah_range *left,
                           skim_sah_range *right);
-    /* The same for a node binned by bin_chunked, out of place: a stable
-       partition of prims [begin, end) into to [begin, end), each chunk
-       scattered at offsets its counts give, the children's boxes and
-       centroid bounds gathered on the way. Tasks when parallel. Returns
-       mid; false in *ok without memory (nothing is written then). */
-    uint32_t (*partition_chunked)(const skim_bvh_prim *prims, skim_bvh_prim *to, uint32_t begin,
-                                  uint32_t end, const skim_sah_bin_map *map, const skim_sah_split *s,
-                                  const skim_sah_chunks *chunks, bool parallel, skim_sah_range *left,
-                                  skim_sah_range *right, bool *ok);
+    /* The same (Hoare's, in place) for a node binned from a sample,
+       gathering the children's boxes too: returns mid, which the split's
+       sampled counts only estimate (it may be begin or end). Where sample
+       is not NULL, sample[p / SKIM_SAH_SAMPLE] = prims[p] afterwards for
+       every multiple p of SKIM_SAH_SAMPLE in [begin, end). */
+    uint32_t (*partition_large)(skim_bvh_prim *prims, uint32_t begin, uint32_t end,
+                                const skim_sah_bin_map *map, const skim_sah_split *s, skim_sah_range *left,
+                                skim_sah_range *right, skim_bvh_prim *sample);
 } skim_sah_steps;
 
 extern const skim_sah_steps skim_sah_steps_baseline;

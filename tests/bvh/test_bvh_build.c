@@ -1,7 +1,7 @@
 /* The builder's binning steps (src/bvh/bvh_sah_binning.c) compiled for the
    baseline instruction set and for AVX2 give the same bins, the same split
    and the same partition, bit for bit, on nodes cut from real scenes and
-   random soups, small nodes and chunked ones alike: the tree a world gets
+   random soups, small nodes and large ones alike: the tree a world gets
    must not depend on the CPU that built it. */
 #include "bvh/bvh_sah_binning.h"
 #include "bvh_scenes.h"
@@ -89,14 +89,16 @@ static void compare_node(const skim_bvh_prim *prims, uint32_t begin, uint32_t en
 {
     const skim_sah_steps *steps[2] = { &skim_sah_steps_baseline, &skim_sah_steps_avx2 };
     const uint32_t n = end - begin;
-    const bool chunked = n >= SKIM_SAH_CHUNKED_MIN_PRIMS;
+    const bool large = n >= SKIM_SAH_LARGE_MIN_PRIMS;
     skim_sah_range range;
     skim_sah_range_of(prims, begin, end, &range);
     skim_sah_bin_map map = skim_sah_make_bin_map(&range, bin_count);
     skim_sah_bins *bins = aligned_alloc(64, 2 * sizeof *bins);
-    skim_bvh_prim *copy[2], *scratch[2];
-    const skim_bvh_prim *result[2]; /* where each partition left the node's primitives */
-    skim_sah_chunks chunks[2] = { { 0 }, { 0 } };
+    skim_bvh_prim *copy[2], *sample[2] = { NULL, NULL };
+    /* A large node is binned from the primitives at multiples of
+       SKIM_SAH_SAMPLE, sample[from, to). */
+    const uint32_t from = (begin + SKIM_SAH_SAMPLE - 1) / SKIM_SAH_SAMPLE,
+                   to = (end + SKIM_SAH_SAMPLE - 1) / SKIM_SAH_SAMPLE;
     skim_sah_split split[2];
     skim_sah_range left[2], right[2];
     uint32_t mid[2];
@@ -104,59 +106,63 @@ static void compare_node(const skim_bvh_prim *prims, uint32_t begin, uint32_t en
     for (int s = 0; s < 2; ++s) {
         size_t bytes = ((size_t)end * sizeof *prims + 63) / 64 * 64; /* aligned_alloc wants whole blocks */
         copy[s] = aligned_alloc(64, bytes);
-        scratch[s] = aligned_alloc(64, bytes);
-        cr_assert(copy[s] && scratch[s]);
+        cr_assert(copy[s]);
         memcpy(copy[s], prims, (size_t)end * sizeof *prims);
-        result[s] = copy[s];
-        if (chunked)
-            cr_assert(steps[s]->bin_chunked(copy[s], begin, end, &map, false, &chunks[s], &bins[s]));
-        else
+        if (large) {
+            sample[s] = aligned_alloc(64, ((size_t)to * sizeof *sample[s] + 63) / 64 * 64);
+            cr_assert(sample[s]);
+            for (uint32_t k = from; k < to; ++k)
+                sample[s][k] = copy[s][k * SKIM_SAH_SAMPLE];
+            steps[s]->bin(sample[s], from, to, &map, &bins[s]);
+        } else
             steps[s]->bin(copy[s], begin, end, &map, &bins[s]);
         split[s] = steps[s]->best_split(&bins[s], &map, &range);
         if (!split[s].found)
             continue;
-        if (chunked) {
-            bool ok;
-            mid[s] = steps[s]->partition_chunked(copy[s], scratch[s], begin, end, &map, &split[s], &chunks[s],
-                                                 false, &left[s], &right[s], &ok);
-            cr_assert(ok);
-            result[s] = scratch[s];
-        } else {
+        if (large)
+            mid[s] = steps[s]->partition_large(copy[s], begin, end, &map, &split[s], &left[s], &right[s],
+                                               sample[s]);
+        else
             mid[s] = steps[s]->partition(copy[s], begin, end, &map, &split[s], &left[s], &right[s]);
-            skim_bvh_prim *hoare = malloc((size_t)end * sizeof *hoare);
-            cr_assert(hoare);
-            memcpy(hoare, prims, (size_t)end * sizeof *prims);
-            uint32_t hoare_mid = hoare_reference(hoare, begin, end, &map, &split[s]);
-            cr_assert(hoare_mid == mid[s] &&
-                          memcmp(hoare + begin, copy[s] + begin, (size_t)(end - begin) * sizeof *prims) == 0,
-                      "node %u: the partition's order is not Hoare's", node);
-            free(hoare);
-        }
+        skim_bvh_prim *hoare = malloc((size_t)end * sizeof *hoare);
+        cr_assert(hoare);
+        memcpy(hoare, prims, (size_t)end * sizeof *prims);
+        uint32_t hoare_mid = hoare_reference(hoare, begin, end, &map, &split[s]);
+        cr_assert(hoare_mid == mid[s] &&
+                      memcmp(hoare + begin, copy[s] + begin, (size_t)(end - begin) * sizeof *prims) == 0,
+                  "node %u: the partition's order is not Hoare's", node);
+        free(hoare);
     }
     expect_same_bins(&bins[0], &bins[1], map.bin_count, node);
     expect_same_split(&split[0], &split[1], node);
     if (split[0].found) {
         cr_assert_eq(mid[0], mid[1], "node %u", node);
-        cr_assert_eq(mid[0] - begin, split[0].left_count, "node %u: the partition disagrees with the bins", node);
-        cr_assert_eq(memcmp(result[0] + begin, result[1] + begin, (size_t)(end - begin) * sizeof *prims), 0,
+        /* A large node's counts are its sample's. */
+        if (!large)
+            cr_assert_eq(mid[0] - begin, split[0].left_count, "node %u: the partition disagrees with the bins",
+                         node);
+        cr_assert_eq(memcmp(copy[0] + begin, copy[1] + begin, (size_t)(end - begin) * sizeof *prims), 0,
                      "node %u: orders differ", node);
         expect_same_range(&left[0], &left[1], node);
         expect_same_range(&right[0], &right[1], node);
-        if (chunked) {
-            /* The bins of a chunked node take sampled boxes (their counts
-               are exact, as the mid above shows): the children's boxes
-               must still be exactly those of their primitives. */
+        if (large) {
+            /* The bins of a large node take a sample's boxes: the
+               children's boxes must still be exactly those of their
+               primitives. */
             skim_sah_range exact;
-            skim_sah_range_of(result[0], begin, mid[0], &exact);
+            skim_sah_range_of(copy[0], begin, mid[0], &exact);
             expect_same_range(&left[0], &exact, node);
-            skim_sah_range_of(result[0], mid[0], end, &exact);
+            skim_sah_range_of(copy[0], mid[0], end, &exact);
             expect_same_range(&right[0], &exact, node);
+            /* The partition brought the sample up to date. */
+            for (uint32_t k = from; k < to; ++k)
+                cr_assert(memcmp(&sample[0][k], &copy[0][k * SKIM_SAH_SAMPLE], sizeof *sample[0]) == 0,
+                          "node %u: sample %u is stale", node, k);
         }
     }
     for (int s = 0; s < 2; ++s) {
-        free(chunks[s].bins);
         free(copy[s]);
-        free(scratch[s]);
+        free(sample[s]);
     }
     free(bins);
 }
@@ -192,7 +198,7 @@ Test(bvh_build, binning_steps_agree_across_instruction_sets, .timeout = 120)
     skim_mesh mesh = skim_mesh_data_view(&data);
     compare_mesh(&mesh, 400, 1);
     skim_mesh_data_free(&data);
-    /* Large enough for chunked nodes. */
+    /* Large enough for large nodes (binned from a sample). */
     cr_assert(scene_generate_terrain(200, 16.0f, 5, &data));
     mesh = skim_mesh_data_view(&data);
     compare_mesh(&mesh, 60, 2);
