@@ -28,7 +28,6 @@
 #include "move_internal.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 uint32_t skim_move_classify(const skim_move_ctx *ctx, const float normal_unit[3],
@@ -399,109 +398,6 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
     }
     if (ctx->excluded_count)
         skim_move_clear_exclusions(ctx);
-}
-
-/* ---- validation ---- */
-
-skim_status skim_move_check_def(const skim_move_def *def, const char *who)
-{
-    const skim_vec3 up = def->up;
-    if (!skim_finite3(up))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: def->up is not finite", who);
-    double up_length = sqrt((double)up.x * up.x + (double)up.y * up.y + (double)up.z * up.z);
-    if (fabs(up_length - 1.0) > 1e-3)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->up must be a unit vector (length %g)", who, up_length);
-    if (def->max_iterations < 1 || def->max_iterations > SKIM_MOVE_MAX_ITERATIONS)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->max_iterations must be in [1, %d] (got %d)", who,
-                         SKIM_MOVE_MAX_ITERATIONS, def->max_iterations);
-    if (!(def->skin_width >= 0.0f && def->skin_width <= 0.25f))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->skin_width must be in [0, 0.25] radii (got %g)", who,
-                         def->skin_width);
-    if (!(def->max_slope_degrees > 0.0f && def->max_slope_degrees < 90.0f))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->max_slope_degrees must be in (0, 90) (got %g)", who,
-                         def->max_slope_degrees);
-    /* Gravity, step_height and snap_distance are displacements the move
-       adds to the path: the same 1e18 bound as skim_move_check_mover's on
-       position and displacement, which keeps every coordinate the move
-       computes finite in float (a gravity of -3e38 fell through the floor,
-       -1.7e38 with step_height 1.7e38 ended at NaN with SKIM_OK). The
-       negated comparisons also reject NaN. */
-    const float limit = SKIM_MOVE_MAX_COORDINATE;
-    if (!(def->step_height >= 0.0f && def->step_height <= limit))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->step_height must be in [0, 1e18] world units (got %g)", who,
-                         def->step_height);
-    if (!(def->snap_distance >= 0.0f && def->snap_distance <= limit))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->snap_distance must be in [0, 1e18] world units (got %g)", who,
-                         def->snap_distance);
-    if (!skim_finite3(def->gravity))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: def->gravity is not finite", who);
-    if (!(fabsf(def->gravity.x) <= limit && fabsf(def->gravity.y) <= limit &&
-          fabsf(def->gravity.z) <= limit))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->gravity (%g %g %g) has a component beyond 1e18 world units",
-                         who, def->gravity.x, def->gravity.y, def->gravity.z);
-    if (def->material_friction_count > 0 && !def->material_friction)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->material_friction is NULL but material_friction_count is %u",
-                         who, def->material_friction_count);
-    if (def->material_friction_count > 65536u)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->material_friction_count %u exceeds the 65536 materials", who,
-                         def->material_friction_count);
-    for (uint32_t m = 0; m < def->material_friction_count; ++m)
-        if (!(def->material_friction[m] >= 0.0f && def->material_friction[m] <= 1.0f))
-            return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                             "%s: def->material_friction[%u] must be in [0, 1] (got %g)", who, m,
-                             def->material_friction[m]);
-    return SKIM_OK;
-}
-
-skim_status skim_move_check_motion(skim_vec3 position, skim_vec3 displacement, const char *who,
-                                   size_t index, bool indexed)
-{
-    /* Finite and within 1e18 (keeps every coordinate the move computes
-       finite in float): one comparison each, NaN failing it too; the
-       messages below say which rule a bad mover broke. */
-    const float limit = SKIM_MOVE_MAX_COORDINATE;
-    if (fabsf(position.x) <= limit && fabsf(position.y) <= limit && fabsf(position.z) <= limit &&
-        fabsf(displacement.x) <= limit && fabsf(displacement.y) <= limit &&
-        fabsf(displacement.z) <= limit)
-        return SKIM_OK;
-    if (!skim_finite3(position))
-        return indexed ? skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                                   "%s: positions[%zu] is not finite", who, index)
-                       : skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: position is not finite", who);
-    if (!skim_finite3(displacement))
-        return indexed ? skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                                   "%s: displacements[%zu] is not finite", who, index)
-                       : skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                                   "%s: displacement is not finite", who);
-    return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                     "%s: position or displacement beyond 1e18 (mover %zu)", who, index);
-}
-
-skim_status skim_move_check_mover(const skim_ellipsoid *shape, skim_vec3 position,
-                                  skim_vec3 displacement, const char *who, size_t index,
-                                  bool indexed)
-{
-    /* Name the shape only when it is bad: formatting it for every mover of
-       a batch cost more than a tenth of a move. */
-    skim_status status = skim_check_ellipsoid(shape, "shape");
-    if (status != SKIM_OK) {
-        char what[96];
-        if (indexed)
-            snprintf(what, sizeof what, "%s: shapes[%zu]", who, index);
-        else
-            snprintf(what, sizeof what, "%s: shape", who);
-        return skim_check_ellipsoid(shape, what);
-    }
-    return skim_move_check_motion(position, displacement, who, index, indexed);
 }
 
 /* ---- the move ---- */
