@@ -296,7 +296,8 @@ static bool grow_nodes(collapser *c)
         c->out_of_memory = true;
         return false;
     }
-    memcpy(more, c->nodes, (size_t)c->count * sizeof *more);
+    if (c->count) /* (no nodes yet when the scratch had no room: nodes is NULL) */
+        memcpy(more, c->nodes, (size_t)c->count * sizeof *more);
     c->nodes = c->owned = more;
     c->capacity = c->limit;
     return true;
