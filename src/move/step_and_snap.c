@@ -34,23 +34,17 @@ static float progress(const skim_move_ctx *ctx, const float pos[3], const float 
     return mv_dot(world, direction);
 }
 
-/* Whether coming down from p (after the raised forward move) can no
-   longer end farther along intent than threshold, the plain move's
-   progress plus the rounding allowance a step must beat. Then the step
-   fails whatever the descent meets, and its sweep can be skipped with no
-   change to any result.
-
-   The descent is a straight pass along -up (pure vertical in the world,
-   so no progress) and, when its first sweep does not start touching,
-   ends after that sweep: either nothing is met, or the first contact
-   stops it (step_and_snap's straight passes never slide past an opposing
-   contact, and a contact met within the skin leaves nothing to slide
-   with). What it can add is the lift off a floor met within half a skin
-   (skim_move_pass's "restore"): at most a skin along the floor's unit-space
-   normal, whose world length is at most skin * r_max and, for a sphere
-   (M = r R), whose horizontal part is skin * r * sin(angle of the floor),
-   the angle within the slope limit. A touching start (rounding at a
-   contact, a push-out) could move it sideways: then the descent runs. */
+/* The most the descent (a straight pass along -up after the raised
+   forward move) can add to the progress along the intent, when its first
+   sweep does not start touching. It is pure vertical in the world, so no
+   progress, and it ends after that sweep: either nothing is met, or the
+   first contact stops it (step_and_snap's straight passes never slide past
+   an opposing contact, and a contact met within the skin leaves nothing to
+   slide with). What it can add is the lift off a floor met within half a
+   skin (skim_move_pass's "restore"): at most a skin along the floor's
+   unit-space normal, whose world length is at most skin * r_max and, for a
+   sphere (M = r R), whose horizontal part is skin * r * sin(angle of the
+   floor), the angle within the slope limit. */
 static float descent_lift(const skim_move_ctx *ctx)
 {
     const skim_ellipsoid_space *space = ctx->space;
@@ -62,6 +56,13 @@ static float descent_lift(const skim_move_ctx *ctx)
     return lift;
 }
 
+/* Whether coming down from p (after the raised forward move) can no
+   longer end farther along intent than threshold, the plain move's
+   progress plus the rounding allowance a step must beat. Then the step
+   fails whatever the descent meets, and its sweep can be skipped with no
+   change to any result. A touching start (rounding at a contact, a
+   push-out) could move it sideways (descent_lift does not hold): then the
+   descent runs. */
 static bool descent_cannot_win(const skim_move_ctx *ctx, const float p[3],
                                const float descend[3], const float intent[3], float threshold)
 {
