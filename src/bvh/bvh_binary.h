@@ -5,6 +5,7 @@
 
 #include "bvh.h"
 
+#include <simde/x86/sse.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -37,6 +38,17 @@ typedef struct skim_bvh_binary_node {
     uint32_t right;   /* internal: right child slot */
     uint32_t count;   /* leaf: primitives (>= 1); internal: 0 */
 } skim_bvh_binary_node;
+
+/* Sets a node's box from lanes 0 to 2 of lo and hi (the build, the
+   treelet pass and the leaf split all keep boxes in SSE registers). */
+static inline void skim_bvh_node_set_box(skim_bvh_binary_node *node, simde__m128 lo, simde__m128 hi)
+{
+    float l[4], h[4];
+    simde_mm_storeu_ps(l, lo);
+    simde_mm_storeu_ps(h, hi);
+    memcpy(node->lo, l, sizeof node->lo);
+    memcpy(node->hi, h, sizeof node->hi);
+}
 
 typedef enum skim_bvh_split_method {
     SKIM_BVH_SPLIT_BINNED = 0,     /* the production builder: binned, then treelets restructured */

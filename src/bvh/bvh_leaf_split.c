@@ -41,15 +41,6 @@
 /* In packets, as the build's split_cost (0.5): see above. */
 static const float LEAF_SPLIT_WEIGHT = SKIM_BVH_LEAF_SPLIT_WEIGHT;
 
-static void store_box(skim_bvh_binary_node *node, simde__m128 lo, simde__m128 hi)
-{
-    float l[4], h[4];
-    simde_mm_storeu_ps(l, lo);
-    simde_mm_storeu_ps(h, hi);
-    memcpy(node->lo, l, sizeof node->lo);
-    memcpy(node->hi, h, sizeof node->hi);
-}
-
 /* Whether any 2-partition of the leaf at node over prims[first, first + n)
    (2 <= n <= 4) can pass the test, by a bound; loads the boxes into lo
    and hi for the search. Nearly every leaf stops here (2,380 of oa_dm1's
@@ -134,7 +125,7 @@ static uint32_t search(skim_bvh_binary_node *nodes, uint8_t *height, skim_bvh_pr
     for (int side = 0; side < 2; ++side) {
         child[side] = (*dense_next)++;
         skim_bvh_binary_node *c = &nodes[child[side]];
-        store_box(c, best_box[2 * side], best_box[2 * side + 1]);
+        skim_bvh_node_set_box(c, best_box[2 * side], best_box[2 * side + 1]);
         c->first = side ? first + left : first;
         c->count = side ? n - left : left;
         c->right = 0;

@@ -93,7 +93,6 @@ typedef struct build_context {
     uint32_t              dense_below; /* subtrees under this many primitives number their nodes densely */
     skim_bvh_split_method method;
     bool                  parallel;
-    bool                  out_of_memory; /* set (only ever to true) by any task that ran out */
 } build_context;
 
 static const float infinity = INFINITY;
@@ -148,12 +147,6 @@ skim_sah_bin_map skim_sah_make_bin_map(const skim_sah_range *r, int bin_count)
         .bin_count = bin_count,
     };
     return map;
-}
-
-static void note_out_of_memory(build_context *ctx)
-{
-    #pragma omp atomic write
-    ctx->out_of_memory = true;
 }
 
 /* The best binned split of a node and the map of the bins it came from.
@@ -262,6 +255,16 @@ static bool surely_leaf(const skim_bvh_prim *prims, uint32_t begin, uint32_t end
 static void build_subtree(build_context *ctx, uint32_t slot, uint32_t begin, uint32_t end,
                           const skim_sah_range *r, uint32_t depth);
 
+/* The node at slot stays a leaf: in builds that give small leaves a
+   second look (bvh_leaf_split.c, which leaves single triangles alone), in
+   subtrees that number their nodes densely, where the split's new nodes
+   take the next slots. */
+static void end_as_leaf(build_context *ctx, uint32_t slot, uint32_t depth, uint32_t *dense_next)
+{
+    if (ctx->split_leaves && dense_next)
+        skim_bvh_split_leaf(ctx->nodes, ctx->height, ctx->prims, slot, depth, MEDIAN_SPLIT_DEPTH, dense_next);
+}
+
 /* Builds the node at slot over [begin, end) and its subtree. Slots (see
    bvh_binary.h): a node of at least ctx->dense_below primitives puts its
    children at the fixed slots of its range; below that, one thread builds
@@ -275,20 +278,15 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
     skim_bvh_binary_node *node = &ctx->nodes[slot];
     uint32_t n = end - begin;
     skim_bvh_prim *prims = ctx->prims;
-    float lo[4], hi[4];
-    simde_mm_storeu_ps(lo, r->lo);
-    simde_mm_storeu_ps(hi, r->hi);
-    memcpy(node->lo, lo, sizeof node->lo);
-    memcpy(node->hi, hi, sizeof node->hi);
+    skim_bvh_node_set_box(node, r->lo, r->hi);
     node->first = begin;
     node->count = n;
     node->right = 0;
-    float area = skim_bvh_half_area(lo, hi);
+    float area = skim_bvh_half_area(node->lo, node->hi);
     if (ctx->height)
         ctx->height[slot] = 0; /* as a leaf; an internal node's is set once its children are built */
     if (n == 1 || (n <= ctx->max_leaf && surely_leaf(prims, begin, end, area))) {
-        if (ctx->split_leaves && n > 1 && dense_next)
-            skim_bvh_split_leaf(ctx->nodes, ctx->height, prims, slot, depth, MEDIAN_SPLIT_DEPTH, dense_next);
+        end_as_leaf(ctx, slot, depth, dense_next);
         return;
     }
 
@@ -315,8 +313,7 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
                     leaf_cost(n) <= split_cost + (s.left_area * leaf_cost(s.left_count) +
                                                   s.right_area * leaf_cost(s.right_count)) / area;
         if (leaf) {
-            if (ctx->split_leaves && dense_next)
-                skim_bvh_split_leaf(ctx->nodes, ctx->height, prims, slot, depth, MEDIAN_SPLIT_DEPTH, dense_next);
+            end_as_leaf(ctx, slot, depth, dense_next);
             return;
         }
     }
@@ -517,13 +514,9 @@ skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const s
         build_subtree(&ctx, 0, 0, n, &root, 1);
     }
     free(ctx.sample);
-    if (ctx.height && !ctx.out_of_memory)
+    if (ctx.height)
         restructure_top(&ctx, 0, n, 1);
     free(ctx.height);
-    if (ctx.out_of_memory) {
-        skim_bvh_binary_free(out);
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: %u triangles", n);
-    }
     return SKIM_OK;
 }
 

@@ -180,12 +180,4 @@ static inline bin_box whole_box(simde__m256 prim)
 }
 #endif
 
-/* One bin count more on each axis: the bins at byte offsets at. */
-static inline void bins_count(char *base, simde__m128i at)
-{
-    ((skim_sah_bin *)(void *)(base + (uint32_t)simde_mm_cvtsi128_si32(at)))->count++;
-    ((skim_sah_bin *)(void *)(base + lane_of(at, 1)))->count++;
-    ((skim_sah_bin *)(void *)(base + lane_of(at, 2)))->count++;
-}
-
 #endif

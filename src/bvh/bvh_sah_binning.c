@@ -242,12 +242,6 @@ static inline void centroid_bounds_add(centroid_bounds *b, simde__m128 centroid)
     b->hi = simde_mm_max_ps(b->hi, centroid);
 }
 
-static inline void centroid_bounds_merge(centroid_bounds *b, const skim_sah_range *r)
-{
-    b->lo = simde_mm_min_ps(b->lo, r->centroid_lo);
-    b->hi = simde_mm_max_ps(b->hi, r->centroid_hi);
-}
-
 static inline void centroid_bounds_store(const centroid_bounds *b, skim_sah_range *r)
 {
     r->centroid_lo = b->lo;

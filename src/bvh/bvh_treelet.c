@@ -192,13 +192,7 @@ static uint32_t emit(treelet_pass *pass, treelet *t, uint32_t s, uint32_t slot, 
         height = h > height ? h : height;
     }
     skim_bvh_binary_node *n = &pass->nodes[slot];
-    float lo[4], hi[4];
-    simde_mm_storeu_ps(lo, t->lo[s]);
-    simde_mm_storeu_ps(hi, t->hi[s]);
-    for (int k = 0; k < 3; ++k) {
-        n->lo[k] = lo[k];
-        n->hi[k] = hi[k];
-    }
+    skim_bvh_node_set_box(n, t->lo[s], t->hi[s]);
     n->first = child[0];
     n->right = child[1];
     n->count = 0;

@@ -164,8 +164,7 @@ static bool goal_reachable(const skim_move_ctx *ctx, const skim_move_planes *pla
                            const float pos[3], const float remaining[3])
 {
     const skim_ellipsoid_space *space = ctx->space;
-    float at[3], left[3];
-    mv_mat3(space->to_world, pos, at);
+    float left[3];
     mv_mat3(space->to_world, remaining, left);
     /* The cone in the world: d_unit . n >= 0 <=> d_world . (M^-T n) >= 0.
        A plane whose normal does not normalise is left out: a larger cone
@@ -182,7 +181,7 @@ static bool goal_reachable(const skim_move_ctx *ctx, const skim_move_planes *pla
     skim_move_planes_clip(&world, ctx->goal->intent, along);
     const float left_length = sqrtf(mv_dot(left, left));
     const float reach =
-        mv_dot(at, ctx->goal->intent) + left_length * sqrtf(mv_dot(along, along));
+        skim_move_progress(ctx, pos, ctx->goal->intent) + left_length * sqrtf(mv_dot(along, along));
     /* The rounding of the positions, the norms and the clip, with room. */
     const float rounding =
         1e-4f * (space->bounding_radius * (sqrtf(mv_dot(pos, pos)) + 1.0f) + left_length);

@@ -311,6 +311,10 @@ bool skim_move_lane_walkable(const skim_move_ctx *ctx, uint32_t lane, float worl
    *floor_triangle receive the face's up-facing unit normal and index. */
 bool skim_move_walkable_at(const skim_move_ctx *ctx, const float contact[3], uint32_t triangle,
                            float world_normal[3], uint32_t *floor_triangle);
+/* World distance along direction (world, unit) of unit-space pos, relative
+   to the move's start: how far a step got along its intent
+   (step_and_snap.c). */
+float skim_move_progress(const skim_move_ctx *ctx, const float pos[3], const float direction[3]);
 /* One pass of collide-and-slide from pos by delta (unit space), at most
    max_iterations kernel sweeps. */
 void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],

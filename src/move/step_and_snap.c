@@ -27,7 +27,7 @@
 #include <math.h>
 
 /* World distance moved along the horizontal intent (unit-space pos). */
-static float progress(const skim_move_ctx *ctx, const float pos[3], const float direction[3])
+float skim_move_progress(const skim_move_ctx *ctx, const float pos[3], const float direction[3])
 {
     float world[3];
     mv_mat3(ctx->space->to_world, pos, world);
@@ -67,10 +67,10 @@ static bool descent_cannot_win(const skim_move_ctx *ctx, const float p[3],
                                const float descend[3], const float intent[3], float threshold)
 {
     const float r_max = ctx->space->bounding_radius;
-    /* Rounding of the positions and of progress() itself, with room. */
+    /* Rounding of the positions and of skim_move_progress itself, with room. */
     const float rounding =
         1e-5f * r_max * (sqrtf(mv_dot(p, p)) + sqrtf(mv_dot(descend, descend)) + 1.0f);
-    if (!(progress(ctx, p, intent) + descent_lift(ctx) + rounding <= threshold))
+    if (!(skim_move_progress(ctx, p, intent) + descent_lift(ctx) + rounding <= threshold))
         return false;
     return !skim_move_starts_touching(ctx, p, descend);
 }
@@ -85,7 +85,7 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
     mv_add_scaled(intent, intent, ctx->up, -mv_dot(intent, ctx->up));
     if (!skim_move_normalize(intent))
         return;
-    float plain = progress(ctx, pos, intent);
+    float plain = skim_move_progress(ctx, pos, intent);
 
     float p[3] = { 0.0f, 0.0f, 0.0f };
     skim_move_pass_result up, forward, down;
@@ -125,7 +125,7 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
     float height = mv_dot(landed_world, ctx->up) + foot;
     if (!(height <= def->step_height + ctx->skin * foot))
         return;
-    float stepped = progress(ctx, p, intent);
+    float stepped = skim_move_progress(ctx, p, intent);
     if (!(stepped > threshold))
         return;
     mv_copy(pos, p);
