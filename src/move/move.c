@@ -489,7 +489,10 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
     if (def->step_height > 0.0f && moved.blocked_by_wall && rise <= 0.0f)
         skim_move_try_step(&ctx, delta, pos, &touch, &iterations);
 
-    if (gravity[0] != 0.0f || gravity[1] != 0.0f || gravity[2] != 0.0f) {
+    /* A stair walk held on a nosing (step_and_snap.c): its descent already
+       came down onto what holds it; gravity would roll it back off the
+       edge (Jolt's WalkStairs sets the ground state the same way). */
+    if (!ctx.step_held && (gravity[0] != 0.0f || gravity[1] != 0.0f || gravity[2] != 0.0f)) {
         skim_move_pass_result fallen;
         skim_move_pass(&ctx, pos, gravity, SKIM_PASS_GRAVITY, def->max_iterations, &fallen);
         skim_move_merge_touch(&touch, &fallen.touch);

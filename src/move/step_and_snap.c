@@ -75,6 +75,92 @@ static bool descent_cannot_win(const skim_move_ctx *ctx, const float p[3],
     return !skim_move_starts_touching(ctx, p, descend);
 }
 
+/* The world height above the start's lowest point of a unit-space point
+   relative to the start (the step's "no higher than step_height" test):
+   the lowest point of the shape is its support along -up, |M^T up| below
+   the center. */
+static float height_above_foot(const skim_move_ctx *ctx, const float point[3])
+{
+    float world[3];
+    mv_mat3(ctx->space->to_world, point, world);
+    return mv_dot(world, ctx->up) + sqrtf(mv_dot(ctx->up_grad, ctx->up_grad));
+}
+
+/* The contact normal (unit space) of the descent's landing at point,
+   the descent having stopped at p: straight passes stop short along the
+   motion (a skin off the contact plane), so the center at contact is
+   p - s up_unit_dir for the least s >= 0 that puts it at distance 1 from
+   the contact point (|rel - s u| = 1, rel = p - point), and the normal
+   runs from the point to that center (the kernels' normal, Rouwé 3). Taking p - point instead would tilt it
+   toward up by up to a skin: a nosing just past the slope limit would
+   pass for a floor here and be a wall to the gravity pass. */
+static bool landing_normal(const skim_move_ctx *ctx, const float p[3], const float point[3],
+                           float normal[3])
+{
+    float rel[3];
+    mv_add_scaled(rel, p, point, -1.0f);
+    const float b = mv_dot(rel, ctx->up_unit_dir);
+    const float c = mv_dot(rel, rel) - 1.0f;
+    const float s = b - sqrtf(mv_max(0.0f, b * b - c));
+    mv_add_scaled(normal, rel, ctx->up_unit_dir, -mv_max(0.0f, s));
+    return skim_move_normalize(normal);
+}
+
+/* Jolt's CharacterVirtual::WalkStairs forward test (mWalkStairsStepForwardTest):
+   the descent came down on a stair's nosing, the edge where the riser
+   meets a walkable tread, with the center still out over the riser, so
+   the contact normal is too steep to stand on. A slow walker gets there
+   and no farther in one move (its raised move went a fraction of a
+   radius), and gravity would roll it back off the edge every move.
+   Whether there is a floor to stand on just ahead: from the raised
+   position (raised, before the descent), move the center horizontally
+   toward the nosing until the contact would be well within the slope
+   limit, then come down by the same descend; the stair is real if that
+   lands on a contact that is itself a floor, no higher than a step. The
+   test only looks: the mover keeps the real move's result.
+
+   How far: the contact's horizontal offset from the center (unit space,
+   world-horizontal: v . up_grad = 0) down to half the slope limit's sine
+   times r_min / r_max, where the contact normal of any shape is well
+   inside the limit. Both sweeps are plain kernel calls (no push-out, no
+   slide): a touching start or anything met on the way fails the test.
+   What it sees is what the move gathered (move_gather.c): geometry past
+   that box, less than a radius beyond the nosing, is not seen. */
+static bool floor_ahead(skim_move_ctx *ctx, const float raised[3], const float nosing[3],
+                        const float descend[3])
+{
+    const skim_ellipsoid_space *space = ctx->space;
+    float g[3];
+    mv_copy(g, ctx->up_grad);
+    if (!skim_move_normalize(g))
+        return false;
+    float toward[3];
+    mv_add_scaled(toward, nosing, raised, -1.0f);
+    mv_add_scaled(toward, toward, g, -mv_dot(toward, g));
+    const float offset = sqrtf(mv_dot(toward, toward));
+    const float sine = sqrtf(mv_max(0.0f, 1.0f - ctx->cos_floor * ctx->cos_floor));
+    const float keep = 0.5f * sine * space->smallest_radius / space->bounding_radius;
+    if (!(offset > keep))
+        return false;
+    mv_scale(toward, toward, (offset - keep) / offset);
+    skim_unit_hit hit;
+    skim_move_sweep(ctx, raised, toward, &hit);
+    if (hit.hit)
+        return false;
+    float at[3];
+    mv_add_scaled(at, raised, toward, 1.0f);
+    skim_move_sweep(ctx, at, descend, &hit);
+    if (!hit.hit || !(hit.t > 0.0f))
+        return false;
+    float world_normal[3];
+    if (skim_move_classify(ctx, hit.normal, world_normal) != SKIM_TOUCH_FLOOR)
+        return false;
+    float contact[3];
+    mv_add_scaled(contact, at, hit.point, 1.0f);
+    const float foot = sqrtf(mv_dot(ctx->up_grad, ctx->up_grad));
+    return height_above_foot(ctx, contact) <= ctx->def->step_height + ctx->skin * foot;
+}
+
 void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
                         skim_move_touch *touch, int *iterations)
 {
@@ -113,21 +199,40 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
     mv_add_scaled(descend, descend, ctx->up_unit_dir, -2.0f * ctx->skin);
     if (descent_cannot_win(ctx, p, descend, intent, threshold))
         return;
+    float raised_at[3];
+    mv_copy(raised_at, p);
     skim_move_pass(ctx, p, descend, SKIM_PASS_STRAIGHT, def->max_iterations, &down);
     if (!down.landed)
         return;
     /* What it stands on must be a step, not a ledge: no higher above the
-       start's lowest point than step_height (and a skin). The lowest point
-       of the shape is its support along -up, |M^T up| below the center. */
-    float landed_world[3];
-    mv_mat3(ctx->space->to_world, down.landed_point, landed_world);
+       start's lowest point than step_height (and a skin). */
     float foot = sqrtf(mv_dot(ctx->up_grad, ctx->up_grad));
-    float height = mv_dot(landed_world, ctx->up) + foot;
-    if (!(height <= def->step_height + ctx->skin * foot))
+    if (!(height_above_foot(ctx, down.landed_point) <= def->step_height + ctx->skin * foot))
         return;
     float stepped = skim_move_progress(ctx, p, intent);
-    if (!(stepped > threshold))
+    /* Landed on a nosing (move.c's straight pass takes the edge of a
+       walkable face as landing) with the contact itself too steep to
+       stand on: from the contact toward the center, which the descent
+       left a skin off it. Then the stair walk's forward test decides
+       (floor_ahead): with a floor just ahead, the step is kept and holds
+       the mover on the nosing for the rest of this move, and it needs
+       only to beat what the raised move was held to (goal.beat: the
+       nosing adds no lift), by more than rounding, not the full skin a
+       step onto a floor must beat; at a grazing angle a slow walker gains
+       less than that over sliding along the riser. Steps that land on a
+       floor, and nosings with nothing to stand on ahead, are as before. */
+    bool held = false;
+    float normal[3], world_normal[3];
+    if (landing_normal(ctx, p, down.landed_point, normal) &&
+        skim_move_classify(ctx, normal, world_normal) != SKIM_TOUCH_FLOOR) {
+        const float rounding = 1e-5f * ctx->space->bounding_radius *
+                               (sqrtf(mv_dot(p, p)) + sqrtf(mv_dot(descend, descend)) + 1.0f);
+        const float held_threshold = mv_max(goal.beat, plain + rounding);
+        held = stepped > held_threshold && floor_ahead(ctx, raised_at, down.landed_point, descend);
+    }
+    if (!held && !(stepped > threshold))
         return;
+    ctx->step_held = held;
     mv_copy(pos, p);
     skim_move_touch path = up.touch;
     skim_move_merge_touch(&path, &forward.touch);
