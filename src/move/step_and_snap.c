@@ -197,7 +197,15 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
     float descend[3];
     mv_scale(descend, ctx->up_unit, -raised);
     mv_add_scaled(descend, descend, ctx->up_unit_dir, -2.0f * ctx->skin);
-    if (descent_cannot_win(ctx, p, descend, intent, threshold))
+    /* A stair walk held on a nosing (below) need only get farther than
+       the plain move by more than the rounding of the positions: the
+       nosing adds no lift, and a slow walker at a grazing angle gains
+       less than a skin over sliding along the riser. */
+    const float held_threshold =
+        plain + 1e-5f * ctx->space->bounding_radius *
+                    (sqrtf(mv_dot(p, p)) + sqrtf(mv_dot(descend, descend)) + 1.0f);
+    if (descent_cannot_win(ctx, p, descend, intent,
+                           mv_min(threshold, held_threshold + descent_lift(ctx))))
         return;
     float raised_at[3];
     mv_copy(raised_at, p);
@@ -212,24 +220,19 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
     float stepped = skim_move_progress(ctx, p, intent);
     /* Landed on a nosing (move.c's straight pass takes the edge of a
        walkable face as landing) with the contact itself too steep to
-       stand on: from the contact toward the center, which the descent
-       left a skin off it. Then the stair walk's forward test decides
-       (floor_ahead): with a floor just ahead, the step is kept and holds
-       the mover on the nosing for the rest of this move, and it needs
-       only to beat what the raised move was held to (goal.beat: the
-       nosing adds no lift), by more than rounding, not the full skin a
-       step onto a floor must beat; at a grazing angle a slow walker gains
-       less than that over sliding along the riser. Steps that land on a
-       floor, and nosings with nothing to stand on ahead, are as before. */
+       stand on (landing_normal). Then the stair walk's forward test
+       decides (floor_ahead): with a floor just ahead, the step is kept,
+       needing only to beat held_threshold, and holds the mover on the
+       nosing for the rest of this move. Steps that land on a floor, and
+       nosings with nothing to stand on ahead, are as before. (The raised
+       move's early stop still abandons an attempt that cannot beat
+       goal.beat, so a stair walk gaining less than that over the plain
+       move and meeting a wall on the way up is not tried.) */
     bool held = false;
     float normal[3], world_normal[3];
-    if (landing_normal(ctx, p, down.landed_point, normal) &&
-        skim_move_classify(ctx, normal, world_normal) != SKIM_TOUCH_FLOOR) {
-        const float rounding = 1e-5f * ctx->space->bounding_radius *
-                               (sqrtf(mv_dot(p, p)) + sqrtf(mv_dot(descend, descend)) + 1.0f);
-        const float held_threshold = mv_max(goal.beat, plain + rounding);
-        held = stepped > held_threshold && floor_ahead(ctx, raised_at, down.landed_point, descend);
-    }
+    if (stepped > held_threshold && landing_normal(ctx, p, down.landed_point, normal) &&
+        skim_move_classify(ctx, normal, world_normal) != SKIM_TOUCH_FLOOR)
+        held = floor_ahead(ctx, raised_at, down.landed_point, descend);
     if (!held && !(stepped > threshold))
         return;
     ctx->step_held = held;
