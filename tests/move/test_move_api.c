@@ -282,7 +282,14 @@ Test(move_api, any_up_vector)
         r = move_or_fail(w, sphere(RADIUS), p, (skim_vec3){ 4, 0, 0 }, &def);
         p = r.position;
     }
-    expect_near(p.y, 10.0 + rest_z, 0.01);
+    /* On the step, between half a skin and a skin above it (a floor
+       contact closer than half a skin is restored to a skin, move.c): it
+       now comes onto the step over the nosing, held there by the stair
+       walk (step_and_snap.c) instead of rolled back by gravity, and rolls
+       over the edge with 0.71 of a skin left (26.114; 26.16 before). */
+    cr_expect(p.y >= 10.0f + RADIUS * 1.005f - 1e-3f && p.y <= 10.0f + rest_z + 1e-3f,
+              "y = %g, expected on the step at %g..%g", p.y, 10.0f + RADIUS * 1.005f,
+              10.0f + rest_z);
     expect_near(p.x, 100.0 - rest_z, 0.01);
     cr_expect(r.touched & SKIM_TOUCH_WALL, "y-up wall not reported");
     skim_world_destroy(w);

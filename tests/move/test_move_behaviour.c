@@ -413,3 +413,108 @@ Test(move_behaviour, climbs_a_step_along_a_wall_and_slowly)
         }
     skim_world_destroy(w);
 }
+
+/* A floor and one block [-512, 512] x [100, 512] x [0, height], its
+   triangles listed riser first (push_box's order) or reversed. */
+typedef struct step_world {
+    float positions[3 * 72];
+    uint32_t indices[72];
+    skim_world *world;
+    skim_mesh_data data; /* a view, for the overlap check */
+} step_world;
+
+static void step_world_make(step_world *s, float height, bool reversed)
+{
+    float listed[3 * 72];
+    int count = 0;
+    push_box(listed, &count, (const float[3]){ -512, -512, -16 }, (const float[3]){ 512, 512, 0 });
+    push_box(listed, &count, (const float[3]){ -512, 100, 0 }, (const float[3]){ 512, 512, height });
+    cr_assert_eq(count, 3 * 72);
+    for (int t = 0; t < 24; ++t)
+        memcpy(s->positions + 9 * t, listed + 9 * (reversed ? 23 - t : t), 9 * sizeof(float));
+    for (uint32_t i = 0; i < 72; ++i)
+        s->indices[i] = i;
+    skim_mesh mesh = { s->positions, 72, s->indices, 24, NULL };
+    cr_assert_eq(skim_world_create(&mesh, NULL, &s->world), SKIM_OK, "%s",
+                 skim_last_error_message());
+    s->data = (skim_mesh_data){ s->positions, 72, s->indices, 24, NULL, NULL, 0 };
+}
+
+/* Walks shape from (0, 0, rest) at speed (fractions of the run) and angle
+   (degrees from +y, the riser's normal) until it has gone 150 units along
+   y, checking every frame that it is clear of the block and the floor. */
+static skim_vec3 walk_at_the_step(step_world *s, skim_ellipsoid shape, float speed, float angle,
+                                  const char *what)
+{
+    const skim_move_def def = walker_def();
+    const float a = angle * (float)M_PI / 180.0f;
+    const skim_vec3 d = { speed * RUN_PER_FRAME * sinf(a), speed * RUN_PER_FRAME * cosf(a), 0 };
+    skim_vec3 p = { 0, 0, 1.01f * shape.radii.z };
+    const int frames = (int)(150.0f / d.y);
+    for (int f = 0; f < frames; ++f) {
+        p = move_or_fail(s->world, shape, p, d, &def).position;
+        double distance = min_unit_distance(&s->data, shape, p, NULL);
+        cr_assert(distance >= 1.0 - 1e-4, "%s frame %d: inside geometry at (%g, %g, %g): %.6f "
+                  "radii", what, f, p.x, p.y, p.z, distance);
+    }
+    return p;
+}
+
+static const struct {
+    float speed, angle;
+} slow_walks[] = { { 0.05f, 0.0f }, { 0.05f, 30.0f }, { 0.1f, 0.0f }, { 0.1f, 60.0f } };
+
+/* Walkers that get less than about 0.03 radii past the riser in one move
+   (0.05 and 0.1 of the run speed, 0.27 and 0.53 units a frame, and at a
+   grazing angle): the step's descent lands on the nosing with the center
+   still out over the riser, where gravity rolled them back off the edge
+   every move. Jolt's WalkStairs forward test sees the tread just ahead
+   and holds them on the nosing (step_and_snap.c). A sphere and an
+   ellipsoid standing 1.75 times as tall, both triangle orders. */
+Test(move_behaviour, slow_walkers_climb_a_step)
+{
+    const float heights[] = { RADIUS, 1.75f * RADIUS };
+    for (int order = 0; order < 2; ++order) {
+        step_world s;
+        step_world_make(&s, 12.0f, order == 1);
+        for (size_t e = 0; e < sizeof heights / sizeof heights[0]; ++e)
+            for (size_t k = 0; k < sizeof slow_walks / sizeof slow_walks[0]; ++k) {
+                const skim_ellipsoid shape = { { RADIUS, RADIUS, heights[e] }, { 0, 0, 0, 1 } };
+                char what[96];
+                snprintf(what, sizeof what, "order %d, height %g, speed %g, angle %g", order,
+                         heights[e], slow_walks[k].speed, slow_walks[k].angle);
+                skim_vec3 p = walk_at_the_step(&s, shape, slow_walks[k].speed,
+                                               slow_walks[k].angle, what);
+                cr_expect(p.y > 110.0f, "%s: stopped at the riser: y = %g", what, p.y);
+                cr_expect(p.z > 12.0f + heights[e] && p.z < 12.0f + 1.01f * heights[e] + 1e-3f,
+                          "%s: z = %g, expected on the step at %g", what, p.z,
+                          12.0f + 1.01f * heights[e]);
+            }
+        skim_world_destroy(s.world);
+    }
+}
+
+/* The same slow walkers against a block taller than step_height (24 > 18)
+   stay on the floor against it: the forward test finds no floor within a
+   step, and a nosing is held only when the step itself was allowed. */
+Test(move_behaviour, slow_walkers_stopped_by_a_block_taller_than_a_step)
+{
+    const float heights[] = { RADIUS, 1.75f * RADIUS };
+    for (int order = 0; order < 2; ++order) {
+        step_world s;
+        step_world_make(&s, 24.0f, order == 1);
+        for (size_t e = 0; e < sizeof heights / sizeof heights[0]; ++e)
+            for (size_t k = 0; k < sizeof slow_walks / sizeof slow_walks[0]; ++k) {
+                const skim_ellipsoid shape = { { RADIUS, RADIUS, heights[e] }, { 0, 0, 0, 1 } };
+                char what[96];
+                snprintf(what, sizeof what, "order %d, height %g, speed %g, angle %g", order,
+                         heights[e], slow_walks[k].speed, slow_walks[k].angle);
+                skim_vec3 p = walk_at_the_step(&s, shape, slow_walks[k].speed,
+                                               slow_walks[k].angle, what);
+                cr_expect(p.y < 100.0f, "%s: passed the block to y = %g", what, p.y);
+                cr_expect(fabsf(p.z - 1.01f * heights[e]) < 0.01f, "%s: z = %g, climbed", what,
+                          p.z);
+            }
+        skim_world_destroy(s.world);
+    }
+}
