@@ -186,10 +186,18 @@ typedef struct skim_move_def {
                                  PM_StepSlideMove, STEPSIZE 18; Unity stepOffset). Not tried
                                  while the displacement goes up (a jump). Landing on a step's
                                  edge counts when a walkable face runs through the contact,
-                                 whichever face the mesh lists first. A mover must get about
-                                 0.03 radii past the riser in one move to climb (slower ones,
-                                 or ones walking into it at a grazing angle, roll back off the
-                                 edge) */
+                                 whichever face the mesh lists first. A landing on such an
+                                 edge with the center still out over the riser (a slow walker,
+                                 or one at a grazing angle) is kept when a floor no higher than
+                                 a step lies just ahead (Jolt's WalkStairs forward test, looked
+                                 for with the move's own gathered triangles); the mover moves
+                                 only its real distance and gravity does not roll it back off
+                                 the edge in that move. No parameter: the test goes as far as
+                                 the contact needs to come within the slope limit. Climbs at
+                                 0.1 of 320 u/s at 60 Hz at any angle up to 70 degrees; at 0.05
+                                 and steps near step_height or angles past 40 degrees some
+                                 still stop (the descent, step_height plus two skins, no
+                                 longer reaches the nosing from a mover held high on it) */
     float     snap_distance;  /* world units, >= 0, default 0: when nothing held the mover up
                                  and it is not going up, sweep down this far (plus two skins,
                                  always: the ground probe that keeps the floor flag steady) and
