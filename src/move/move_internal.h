@@ -186,7 +186,8 @@ typedef struct skim_move_scratch {
     uint32_t *walk_leaves;          /* leaf refs in the walk's order */
     uint32_t  walk_count, walk_capacity;
     uint32_t  walk_triangles;       /* triangles in those leaves */
-    skim_walk_pack walk_pack;       /* their triangles, packed (walk_pack.c) */
+    skim_walk_pack walk_pack;       /* their triangles, packed (move_walk_pack.c), */
+    bool      walk_packed;          /* when the walk was made for a batch (walk_reuse) */
     /* The batch's next movers in this thread's run (move_batch.c), for
        sizing a walk to cover them: order[ahead_at, ahead_end) of
        ahead_positions; ahead_order NULL when there is no order. */
