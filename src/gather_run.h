@@ -48,6 +48,29 @@ static inline bool skim_material_collides(uint64_t mask, uint16_t material)
     return material >= 64 || ((mask >> material) & 1u);
 }
 
+/* Lanes whose box [lo, hi] overlaps the query box. */
+static inline unsigned skim_box_overlaps(const skim_path_gather *g, const simde__m128 lo[3],
+                                         const simde__m128 hi[3])
+{
+    simde__m128 inside = simde_mm_castsi128_ps(simde_mm_set1_epi32(-1));
+    for (int axis = 0; axis < 3; ++axis) {
+        inside = simde_mm_and_ps(inside,
+                                 simde_mm_and_ps(simde_mm_cmple_ps(lo[axis], g->box_max[axis]),
+                                                 simde_mm_cmpge_ps(hi[axis], g->box_min[axis])));
+    }
+    return (unsigned)simde_mm_movemask_ps(inside);
+}
+
+/* keep less the first `lanes` lanes whose material the query's mask leaves out. */
+static inline unsigned skim_material_lanes(const skim_path_gather *g, const uint16_t *material,
+                                           uint32_t lanes, unsigned keep)
+{
+    for (uint32_t lane = 0; lane < lanes; ++lane)
+        if (!skim_material_collides(g->material_mask, material[lane]))
+            keep &= ~(1u << lane);
+    return keep;
+}
+
 /* Lanes whose box leaves the fast path's region start +- SKIM_GATHER_FAR_RADII
    smallest radii (gather_clip.h): they are clipped. */
 static inline unsigned skim_far_lanes(const skim_path_gather *g, const simde__m128 lo[3],
@@ -59,6 +82,75 @@ static inline unsigned skim_far_lanes(const skim_path_gather *g, const simde__m1
         out = simde_mm_or_ps(out, simde_mm_or_ps(simde_mm_cmplt_ps(lo[axis], g->near_min[axis]),
                                                  simde_mm_cmpgt_ps(hi[axis], g->near_max[axis])));
     return (unsigned)simde_mm_movemask_ps(out);
+}
+
+/* Four triangles' corners (world space) moved to unit space relative to
+   the start: every lane performs v - start, then (m0 * x + m1 * y) + m2 * z
+   (one product per coordinate without rotation, see below). */
+static inline void skim_gather_lanes_to_unit(const skim_path_gather *g, const simde__m128 corner[3][3],
+                                             simde__m128 unit[3][3])
+{
+    for (int v = 0; v < 3; ++v) {
+        simde__m128 rel[3];
+        for (int axis = 0; axis < 3; ++axis)
+            rel[axis] = simde_mm_sub_ps(corner[v][axis], g->start[axis]);
+        /* Without rotation the off-diagonal products are zeros and the
+           sums below return the diagonal product unchanged (up to the
+           sign of an exact zero), so one multiply per coordinate does:
+           the common case of spheres and upright shapes. Every gather
+           (BVH, brute force, moves) takes the same branch for the same
+           shape, so they still hand the kernels identical bits. */
+        if (g->diagonal) {
+            for (int k = 0; k < 3; ++k)
+                unit[v][k] = simde_mm_mul_ps(g->to_unit[k][k], rel[k]);
+            continue;
+        }
+        for (int k = 0; k < 3; ++k)
+            unit[v][k] = simde_mm_add_ps(
+                simde_mm_add_ps(simde_mm_mul_ps(g->to_unit[k][0], rel[0]),
+                                simde_mm_mul_ps(g->to_unit[k][1], rel[1])),
+                simde_mm_mul_ps(g->to_unit[k][2], rel[2]));
+    }
+}
+
+/* Appends the lanes of unit in keep (bit i: lane i), in lane order, with
+   their triangle indices and materials (four each, from triangle and
+   material). The caller has reserved SKIM_MAX_PACKET_WIDTH lanes past
+   out->count: whole 4-lane stores may write past the last kept lane. */
+static inline void skim_gather_append_lanes(const simde__m128 unit[3][3], unsigned keep,
+                                            const uint32_t *triangle, const uint16_t *material,
+                                            skim_candidates *out)
+{
+    uint32_t at = out->count;
+    if ((keep & (keep + 1u)) == 0) {
+        /* The kept lanes are a prefix (the common case: a whole packet,
+           or the tail of a run): store all four, advance by the kept. */
+        for (int v = 0; v < 3; ++v)
+            for (int k = 0; k < 3; ++k)
+                simde_mm_storeu_ps(out->vertex[v][k] + at, unit[v][k]);
+        memcpy(out->triangle + at, triangle, 4 * sizeof(uint32_t));
+        memcpy(out->material + at, material, 4 * sizeof(uint16_t));
+        /* keep is a prefix mask: its length is the bit count, and
+           without -mpopcnt __builtin_popcount is a library call. */
+        static const uint8_t prefix_length[16] = { 0, 1, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 4 };
+        out->count += prefix_length[keep];
+        return;
+    }
+    float lanes_out[3][3][4];
+    for (int v = 0; v < 3; ++v)
+        for (int k = 0; k < 3; ++k)
+            simde_mm_storeu_ps(lanes_out[v][k], unit[v][k]);
+    for (uint32_t lane = 0; lane < 4; ++lane) {
+        if (!((keep >> lane) & 1u))
+            continue;
+        for (int v = 0; v < 3; ++v)
+            for (int k = 0; k < 3; ++k)
+                out->vertex[v][k][at] = lanes_out[v][k][lane];
+        out->triangle[at] = triangle[lane];
+        out->material[at] = material[lane];
+        ++at;
+    }
+    out->count = at;
 }
 
 /* Appends the triangles of stored run [first, first + count) that pass the
@@ -96,13 +188,7 @@ static inline skim_status skim_gather_run(const skim_world *world, const skim_pa
            packet cost more instructions with gcc, not fewer. */
         unsigned far = g->far_possible ? skim_far_lanes(g, lo, hi) : 0u;
         if (cull_by_box) {
-            simde__m128 inside = simde_mm_castsi128_ps(simde_mm_set1_epi32(-1));
-            for (int axis = 0; axis < 3; ++axis) {
-                inside = simde_mm_and_ps(inside,
-                                         simde_mm_and_ps(simde_mm_cmple_ps(lo[axis], g->box_max[axis]),
-                                                         simde_mm_cmpge_ps(hi[axis], g->box_min[axis])));
-            }
-            keep &= (unsigned)simde_mm_movemask_ps(inside);
+            keep &= skim_box_overlaps(g, lo, hi);
             /* Not only a cull: it makes the BVH's and brute force's
                candidates the same set (a triangle's grown box entered by
                the segment lies in a leaf's grown box entered by it), so
@@ -115,35 +201,13 @@ static inline skim_status skim_gather_run(const skim_world *world, const skim_pa
                 keep &= skim_segment_crosses(g, lo, hi, t_limit);
         }
         if (!g->all_materials)
-            for (uint32_t lane = 0; lane < lanes; ++lane)
-                if (!skim_material_collides(g->material_mask, world->material[i + lane]))
-                    keep &= ~(1u << lane);
+            keep = skim_material_lanes(g, world->material + i, lanes, keep);
         if (!keep)
             continue;
         far &= keep;
 
         simde__m128 unit[3][3];
-        for (int v = 0; v < 3; ++v) {
-            simde__m128 rel[3];
-            for (int axis = 0; axis < 3; ++axis)
-                rel[axis] = simde_mm_sub_ps(corner[v][axis], g->start[axis]);
-            /* Without rotation the off-diagonal products are zeros and the
-               sums below return the diagonal product unchanged (up to the
-               sign of an exact zero), so one multiply per coordinate does:
-               the common case of spheres and upright shapes. Every gather
-               (BVH, brute force, moves) takes the same branch for the same
-               shape, so they still hand the kernels identical bits. */
-            if (g->diagonal) {
-                for (int k = 0; k < 3; ++k)
-                    unit[v][k] = simde_mm_mul_ps(g->to_unit[k][k], rel[k]);
-                continue;
-            }
-            for (int k = 0; k < 3; ++k)
-                unit[v][k] = simde_mm_add_ps(
-                    simde_mm_add_ps(simde_mm_mul_ps(g->to_unit[k][0], rel[0]),
-                                    simde_mm_mul_ps(g->to_unit[k][1], rel[1])),
-                    simde_mm_mul_ps(g->to_unit[k][2], rel[2]));
-        }
+        skim_gather_lanes_to_unit(g, corner, unit);
         if (__builtin_expect(far != 0, 0)) {
             float lanes_out[3][3][4];
             for (int v = 0; v < 3; ++v)
@@ -156,36 +220,7 @@ static inline skim_status skim_gather_run(const skim_world *world, const skim_pa
                 return status;
             continue;
         }
-        uint32_t at = out->count;
-        if ((keep & (keep + 1u)) == 0) {
-            /* The kept lanes are a prefix (the common case: a whole packet,
-               or the tail of a run): store all four, advance by the kept. */
-            for (int v = 0; v < 3; ++v)
-                for (int k = 0; k < 3; ++k)
-                    simde_mm_storeu_ps(out->vertex[v][k] + at, unit[v][k]);
-            memcpy(out->triangle + at, world->triangle_index + i, 4 * sizeof(uint32_t));
-            memcpy(out->material + at, world->material + i, 4 * sizeof(uint16_t));
-            /* keep is a prefix mask: its length is the bit count, and
-               without -mpopcnt __builtin_popcount is a library call. */
-            static const uint8_t prefix_length[16] = { 0, 1, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 4 };
-            out->count += prefix_length[keep];
-            continue;
-        }
-        float lanes_out[3][3][4];
-        for (int v = 0; v < 3; ++v)
-            for (int k = 0; k < 3; ++k)
-                simde_mm_storeu_ps(lanes_out[v][k], unit[v][k]);
-        for (uint32_t lane = 0; lane < 4; ++lane) {
-            if (!((keep >> lane) & 1u))
-                continue;
-            for (int v = 0; v < 3; ++v)
-                for (int k = 0; k < 3; ++k)
-                    out->vertex[v][k][at] = lanes_out[v][k][lane];
-            out->triangle[at] = world->triangle_index[i + lane];
-            out->material[at] = world->material[i + lane];
-            ++at;
-        }
-        out->count = at;
+        skim_gather_append_lanes(unit, keep, world->triangle_index + i, world->material + i, out);
     }
     return SKIM_OK;
 }

@@ -144,6 +144,16 @@ static skim_status walk(skim_move_scratch *scratch, const skim_world *world, con
             scratch->walk_triangles += skim_bvh_leaf_count(refs[k]);
         scratch->walk_count += leaves;
     }
+    /* Packed only when other movers may reuse it: for one move, copying
+       the triangles costs more than the leaf gather it saves. */
+    scratch->walk_packed = false;
+    if (scratch->walk_reuse) {
+        skim_status status = skim_walk_pack_build(&scratch->walk_pack, world, scratch->walk_leaves,
+                                                  scratch->walk_count, scratch->walk_triangles);
+        if (status != SKIM_OK)
+            return status;
+        scratch->walk_packed = true;
+    }
     scratch->walk_world = world;
     memcpy(scratch->walk_min, lo, sizeof scratch->walk_min);
     memcpy(scratch->walk_max, hi, sizeof scratch->walk_max);
@@ -234,8 +244,14 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
         skim_candidates_reserve(out, scratch->walk_triangles + SKIM_MAX_PACKET_WIDTH);
     if (status != SKIM_OK)
         return status;
+    /* From the packed walk (move_walk_pack.c), unless far triangles are
+       possible: those are clipped by the leaf gather. */
     const uint32_t *leaves = scratch->walk_leaves;
-    for (uint32_t k = 0; k < scratch->walk_count; ++k) {
+    const bool packed = scratch->walk_packed && !g->far_possible;
+    const uint32_t leaf_count = packed ? 0 : scratch->walk_count;
+    if (packed)
+        skim_walk_pack_gather(&scratch->walk_pack, g, out);
+    for (uint32_t k = 0; k < leaf_count; ++k) {
         const uint32_t first = skim_bvh_leaf_first(leaves[k]), count = skim_bvh_leaf_count(leaves[k]);
         /* Room for this leaf and a packet's overrun, checked per leaf: a
            far triangle's pieces (gather_clip.h) can outgrow the walk's

@@ -133,6 +133,22 @@ void skim_move_planes_clip(const skim_move_planes *set, const float want[3], flo
 bool skim_move_solve_push(int count, const float (*normals)[3], const float *depths,
                           float push[3]);
 
+/* The triangles of a kept walk's leaves in the walk's order, copied into
+   one dense run with each triangle's box (move_walk_pack.c): the movers
+   that reuse the walk (most of a batch's) test four of them at a time
+   against their own box instead of leaf by leaf, and skip the corners of
+   those outside. World space, as stored; padded to a multiple of 4 with
+   lanes whose box overlaps nothing. */
+typedef struct skim_walk_pack {
+    float    *vertex[3][3]; /* [v][axis][k] */
+    float    *lo[3], *hi[3];
+    uint32_t *triangle;     /* the caller's index */
+    uint16_t *material;
+    uint32_t  count;        /* real triangles; padded to a multiple of 4 */
+    uint32_t  capacity;
+    void     *block;        /* the one allocation the arrays point into */
+} skim_walk_pack;
+
 /* ---- per-thread scratch (view.c) ---- */
 typedef struct skim_move_scratch {
     skim_candidates gathered;   /* the move's one gather: relative to the start */
@@ -170,6 +186,8 @@ typedef struct skim_move_scratch {
     uint32_t *walk_leaves;          /* leaf refs in the walk's order */
     uint32_t  walk_count, walk_capacity;
     uint32_t  walk_triangles;       /* triangles in those leaves */
+    skim_walk_pack walk_pack;       /* their triangles, packed (move_walk_pack.c), */
+    bool      walk_packed;          /* when the walk was made for a batch (walk_reuse) */
     /* The batch's next movers in this thread's run (move_batch.c), for
        sizing a walk to cover them: order[ahead_at, ahead_end) of
        ahead_positions; ahead_order NULL when there is no order. */
@@ -188,6 +206,14 @@ typedef struct skim_move_scratch {
     size_t    order_capacity;
     const uint32_t *order_sorted;
 } skim_move_scratch;
+
+/* move_walk_pack.c: builds pack from the walk's leaves; the walked
+   gather from it. */
+skim_status skim_walk_pack_build(skim_walk_pack *pack, const skim_world *world,
+                                 const uint32_t *leaves, uint32_t leaf_count, uint32_t triangles);
+void        skim_walk_pack_gather(const skim_walk_pack *pack, const skim_path_gather *g,
+                                  skim_candidates *out);
+void        skim_walk_pack_free(skim_walk_pack *pack);
 
 /* The calling thread's scratch (never freed; bounded by the largest gather,
    as sweep.c's buffer). */

@@ -30,6 +30,7 @@ static void free_scratch(void *object)
     skim_candidates_free(&s->gathered);
     free(s->order);
     free(s->walk_leaves);
+    skim_walk_pack_free(&s->walk_pack);
     free(s);
 }
 

@@ -1,0 +1,151 @@
+/* A kept walk's triangles, packed for the movers that reuse it.
+
+   A batch walks the BVH once for a box that holds the next movers' boxes
+   too (move_gather.c), and each of those movers then gathers from the
+   walk's leaves. Leaf by leaf, that gather ran one 4-lane step per leaf of
+   2 to 4 triangles, loading all nine corners and taking their minima and
+   maxima before the box test rejected about half of them (callgrind, avx2,
+   oa_dm1 crowd: 8.9 leaves and ~1,460 instructions a move, a seventh of
+   all). Here the walk's triangles are copied once into one dense run,
+   with their boxes, and a mover tests four at a time against its box,
+   loading the corners of the packets that keep something.
+
+   Bit for bit the leaf-by-leaf gather's buffer: the same triangles in the
+   same order (the walk's leaves in order, each leaf's triangles in
+   order), the same box test on the same minima and maxima (computed here
+   with the same operations), the same material test and the same
+   transform and appending code (gather_run.h). Far triangles, which the
+   leaf gather clips (gather_clip.h), are not handled here: a move whose
+   box setup says far triangles are possible gathers leaf by leaf. */
+#include "move_internal.h"
+#include "../gather_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void skim_walk_pack_free(skim_walk_pack *pack)
+{
+    free(pack->block);
+    memset(pack, 0, sizeof *pack);
+}
+
+/* Room for `lanes` lanes (a multiple of 4): fifteen float arrays, the
+   indices and the materials in one 64-byte aligned block. Grown, never
+   shrunk: a crowd's walks soon fit. */
+static skim_status reserve(skim_walk_pack *pack, uint32_t lanes)
+{
+    if (lanes <= pack->capacity)
+        return SKIM_OK;
+    uint32_t capacity = pack->capacity ? pack->capacity : 256;
+    while (capacity < lanes) {
+        if (capacity > UINT32_MAX / 2)
+            return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_move: a walk of %u triangles", lanes);
+        capacity *= 2;
+    }
+    /* Each array starts on a 64-byte boundary: capacity is a multiple of 64. */
+    const size_t floats = (size_t)capacity * sizeof(float);
+    const size_t bytes = 16 * floats + (size_t)capacity * sizeof(uint16_t);
+    unsigned char *block = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (!block)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_move: a walk of %u triangles", lanes);
+    free(pack->block);
+    pack->block = block;
+    pack->capacity = capacity;
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis)
+            pack->vertex[v][axis] = (float *)(void *)(block + (3 * v + axis) * floats);
+    for (int axis = 0; axis < 3; ++axis) {
+        pack->lo[axis] = (float *)(void *)(block + (9 + axis) * floats);
+        pack->hi[axis] = (float *)(void *)(block + (12 + axis) * floats);
+    }
+    pack->triangle = (uint32_t *)(void *)(block + 15 * floats);
+    pack->material = (uint16_t *)(void *)(block + 16 * floats);
+    return SKIM_OK;
+}
+
+skim_status skim_walk_pack_build(skim_walk_pack *pack, const skim_world *world,
+                                 const uint32_t *leaves, uint32_t leaf_count, uint32_t triangles)
+{
+    pack->count = 0;
+    skim_status status = reserve(pack, ((triangles + 3u) & ~3u) + 4u);
+    if (status != SKIM_OK)
+        return status;
+    /* Four lanes at a time: the world's arrays hold a packet past every
+       stored triangle (skim_world_stride), and the pack has room for four
+       lanes past the last one; the next leaf overwrites the overrun. A
+       memcpy per array and leaf (11 calls of a few bytes) was ~300
+       instructions a leaf. */
+    uint32_t at = 0;
+    for (uint32_t k = 0; k < leaf_count; ++k) {
+        const uint32_t first = skim_bvh_leaf_first(leaves[k]), count = skim_bvh_leaf_count(leaves[k]);
+        for (uint32_t j = 0; j < count; j += 4) {
+            for (int v = 0; v < 3; ++v)
+                for (int axis = 0; axis < 3; ++axis)
+                    simde_mm_storeu_ps(pack->vertex[v][axis] + at + j,
+                                       simde_mm_loadu_ps(world->vertex[v][axis] + first + j));
+            simde_mm_storeu_si128(
+                (simde__m128i *)(void *)(pack->triangle + at + j),
+                simde_mm_loadu_si128((const simde__m128i *)(const void *)(world->triangle_index + first + j)));
+            simde_mm_storel_epi64(
+                (simde__m128i *)(void *)(pack->material + at + j),
+                simde_mm_loadl_epi64((const simde__m128i *)(const void *)(world->material + first + j)));
+        }
+        at += count;
+    }
+    pack->count = at;
+    /* Padding, in whole 4-lane stores over the overrun: corners of zeros
+       (finite), never appended (their boxes, set below, overlap nothing). */
+    const uint32_t padded = (at + 3u) & ~3u;
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis)
+            simde_mm_storeu_ps(pack->vertex[v][axis] + at, simde_mm_setzero_ps());
+    simde_mm_storeu_si128((simde__m128i *)(void *)(pack->triangle + at), simde_mm_set1_epi32(-1));
+    simde_mm_storel_epi64((simde__m128i *)(void *)(pack->material + at), simde_mm_setzero_si128());
+    /* The boxes, with skim_gather_run's own minima and maxima. */
+    for (uint32_t i = 0; i < padded; i += 4) {
+        simde__m128 corner[3][3];
+        for (int v = 0; v < 3; ++v)
+            for (int axis = 0; axis < 3; ++axis)
+                corner[v][axis] = simde_mm_load_ps(pack->vertex[v][axis] + i);
+        for (int axis = 0; axis < 3; ++axis) {
+            simde_mm_store_ps(pack->lo[axis] + i,
+                              simde_mm_min_ps(corner[0][axis],
+                                              simde_mm_min_ps(corner[1][axis], corner[2][axis])));
+            simde_mm_store_ps(pack->hi[axis] + i,
+                              simde_mm_max_ps(corner[0][axis],
+                                              simde_mm_max_ps(corner[1][axis], corner[2][axis])));
+        }
+    }
+    for (uint32_t lane = at; lane < padded; ++lane)
+        for (int axis = 0; axis < 3; ++axis) {
+            pack->lo[axis][lane] = __builtin_inff();
+            pack->hi[axis][lane] = -__builtin_inff();
+        }
+    return SKIM_OK;
+}
+
+void skim_walk_pack_gather(const skim_walk_pack *pack, const skim_path_gather *g,
+                           skim_candidates *out)
+{
+    const uint32_t count = pack->count;
+    for (uint32_t i = 0; i < count; i += 4) {
+        simde__m128 lo[3], hi[3];
+        for (int axis = 0; axis < 3; ++axis) {
+            lo[axis] = simde_mm_load_ps(pack->lo[axis] + i);
+            hi[axis] = simde_mm_load_ps(pack->hi[axis] + i);
+        }
+        unsigned keep = skim_box_overlaps(g, lo, hi);
+        if (!keep)
+            continue;
+        if (!g->all_materials)
+            keep = skim_material_lanes(g, pack->material + i, 4, keep);
+        if (!keep)
+            continue;
+        simde__m128 corner[3][3], unit[3][3];
+        for (int v = 0; v < 3; ++v)
+            for (int axis = 0; axis < 3; ++axis)
+                corner[v][axis] = simde_mm_load_ps(pack->vertex[v][axis] + i);
+        skim_gather_lanes_to_unit(g, corner, unit);
+        skim_gather_append_lanes(unit, keep, pack->triangle + i, pack->material + i, out);
+    }
+}
