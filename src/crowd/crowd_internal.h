@@ -13,6 +13,7 @@
 #define SKIM_CROWD_INTERNAL_H
 
 #include "../skim_internal.h"
+#include "crowd_team.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -59,6 +60,34 @@ typedef struct crowd_near_buffer {
     size_t count, capacity;
 } crowd_near_buffer;
 
+/* Slots per solver sweep or check round (the solver makes at most 64
+   sweeps, the check at most 2 * 32 + 1 rounds). */
+#define CROWD_ROUNDS 66
+
+/* What the threads of a step's region tell each other (crowd_team.h),
+   cleared before each region. Flags are ORed by chunks; counts are written
+   by serial steps. Each sweep or round has its own slot, so a thread that
+   runs late reads what its phase published, not a later one's. */
+typedef struct crowd_shared {
+    atomic_uint lists_bad;              /* plan: an agent got beyond its list bound */
+    atomic_uint out_of_memory;
+    atomic_uint violated[CROWD_ROUNDS]; /* solver sweep / check round r found a violated pair */
+    uint32_t    listed[CROWD_ROUNDS];   /* agents on the list of solver sweep / check round r */
+    uint32_t    rest_ended;             /* the sweep or round a serial step that ran the rest
+                                           stopped after */
+    uint32_t    standing;               /* the world move's first group (crowd_step.c) */
+} crowd_shared;
+
+/* Agents per chunk of the step's last phase. */
+#define CROWD_COMMIT_CHUNK 128
+
+/* What a chunk of the step's last phase counts (crowd_step.c), summed or
+   minimised in chunk order after the region. */
+typedef struct crowd_chunk_stats {
+    uint32_t on_floor, on_agent, blocked, shortened;
+    float    closest;
+} crowd_chunk_stats;
+
 /* What an agent is and wants, per id, in one record: with agent
    collisions the step goes through the agents in the grid's order, at
    random next to the ids, and an agent's fields kept in separate arrays
@@ -95,10 +124,10 @@ struct skim_crowd {
     float    *proj;          /* 3 per agent: start along axis1, axis2, up */
     float    *reach, *vreach, *margin; /* broadphase extents across and along up; push limit */
     float    *radius;        /* the agent's radius, from its record: read in order by the step */
-    uint8_t  *pushed, *reverted, *on_agent, *grounded, *check_changed;
+    uint8_t  *pushed, *grounded, *check_changed;
     uint32_t *work;          /* the solver's agents after its first sweep */
     uint32_t *solver_mark;   /* stamp of the sweep after which the agent or a partner moved */
-    uint8_t  *moved;         /* per entry of work: moved in the last sweep */
+    uint8_t  *moved;         /* the check: in a violated pair this round */
     uint32_t *check_next, *check_stamp; /* the check's next list, and who is on it */
     uint8_t  *free_path;     /* the world move went straight: any point between start and
                                 world_end is free of geometry */
@@ -138,8 +167,13 @@ struct skim_crowd {
     int       index_buffer_count;
     uint32_t  list_builds;              /* count of rebuilds, for the stats */
 
+    /* ---- the step's regions (crowd_team.h) ---- */
+    crowd_phase       *phases;          /* CROWD_PHASES, zero between regions */
+    crowd_shared       shared;
+    crowd_chunk_stats *chunk_stats;     /* per chunk of the last phase */
+
     /* ---- contacts ---- */
-    crowd_near_buffer *near_buffers;    /* per thread: its agents' near pairs, in order */
+    crowd_near_buffer *near_buffers;    /* per chunk of agents: their near pairs, in order */
     int       near_buffer_count;
     uint32_t  pair_count;               /* pairs near this step */
     /* Agent i's contacts: contacts[contact_begin[i] .. contact_begin[i + 1]). */
@@ -159,6 +193,13 @@ static inline int crowd_max_threads(void)
 #else
     return 1;
 #endif
+}
+
+/* Items [first, last) of chunk k of size items over n. */
+static inline void crowd_chunk_range(uint32_t k, uint32_t size, uint32_t n, uint32_t *first, uint32_t *last)
+{
+    *first = k * size;
+    *last = n - *first < size ? n : *first + size;
 }
 
 /* Inside a parallel region, the calling thread's share of n items: a
@@ -191,27 +232,43 @@ void crowd_apply_order(skim_crowd *crowd, uint32_t n, const uint32_t *order);
    the crowd's capacity-long arrays: returns the array in the new order,
    which replaces data (data becomes a spare; crowd.c). */
 void *crowd_permute(skim_crowd *crowd, void *data, size_t size, uint32_t n, const uint32_t *order);
-/* Whether the neighbour lists still hold every pair that can meet this
-   step (crowd_contacts.c), given this step's plan. */
-bool crowd_lists_still_good(const skim_crowd *crowd, uint32_t n);
+/* Whether agents [first, last) still lie within the bounds their lists
+   were built for, given this step's plan (crowd_contacts.c). */
+bool crowd_lists_hold(const skim_crowd *crowd, uint32_t first, uint32_t last);
+/* Rebuilds the neighbour lists (and renumbers the agents, crowd_grid.c). */
+skim_status crowd_rebuild_lists(skim_crowd *crowd, uint32_t n);
 
-/* This step's contacts (crowd_contacts.c): crowd->contacts / contact_begin
-   from the neighbour lists, rebuilt first unless lists_good (what
-   crowd_lists_still_good said), and reach, vreach; also pushed (the agents
-   the plan puts in a violated contact) and stats.contacts. */
-skim_status crowd_find_contacts(skim_crowd *crowd, uint32_t n, bool lists_good);
+/* Agents per chunk of the near-pair phase. */
+#define CROWD_NEAR_CHUNK 64
+/* Before the region: a near-pair buffer for every chunk; false if out of memory. */
+bool crowd_reserve_near_buffers(skim_crowd *crowd, uint32_t n);
+/* This step's contacts (crowd_contacts.c), inside the region: the near
+   pairs of every chunk (with reach, vreach and the plan), then, serially,
+   crowd->contacts / contact_begin, pushed (the agents the plan puts in a
+   violated contact) and stats.contacts. Sets shared.out_of_memory on
+   failure; every thread returns false then. */
+bool crowd_find_contacts(skim_crowd *crowd, uint32_t n, crowd_cursor *cursor);
 
 /* Agent-agent solver (crowd_solver.c). The constraint of the pair of
    active agents a < b given the start positions, planned displacements and
    cylinders. */
 void crowd_contact_setup(const skim_crowd *crowd, uint32_t a, uint32_t b, crowd_pair *out);
-/* Jacobi projection: crowd->q from start + planned, pushed apart. */
-void crowd_solve(skim_crowd *crowd, uint32_t n);
-/* The check after the world move (crowd_check.c): shortens or reverts the moves of agents
-   in pairs closer than allowed until none is; fills final, reverted,
-   on_agent, stats.shortened and stats.closest_gap. Returns the number of
+/* Inside the region: Jacobi projection, q from start + planned (plan()
+   set q), pushed apart. The result is in q after the region once
+   crowd_solve_settle has run. Returns which of q (0) and q_next (1) holds
+   it. */
+uint32_t crowd_solve(skim_crowd *crowd, uint32_t n, crowd_cursor *cursor);
+/* After the region: q is the buffer crowd_solve returned. */
+void crowd_solve_settle(skim_crowd *crowd, uint32_t which);
+/* Inside the region, the check after the world move (crowd_check.c):
+   shortens or reverts the moves of agents in pairs closer than allowed
+   until none is; fills final and lambda (lambda 0: reverted). The
+   world move's scatter prepares it (crowd_step.c). Returns the number of
    rounds. */
-uint32_t crowd_check(skim_crowd *crowd, uint32_t n);
+uint32_t crowd_check(skim_crowd *crowd, uint32_t n, crowd_cursor *cursor);
+/* Whether agent i ends standing on another's head; lowers *closest to the
+   gap of its pairs with a higher index (crowd_check.c). */
+uint8_t crowd_stands_on_agent(const skim_crowd *crowd, uint32_t i, float *closest);
 
 double crowd_seconds(void);
 
