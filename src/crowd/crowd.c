@@ -44,8 +44,7 @@ void *crowd_permute(skim_crowd *c, void *data, size_t size, uint32_t n, const ui
     void *gathered = *spare;
     const char *from = data;
     char *to = gathered;
-#pragma omp parallel for schedule(static)
-    for (long k = 0; k < (long)n; ++k) {
+    for (size_t k = 0; k < n; ++k) {
         const char *a = from + (size_t)order[k] * size;
         char *b = to + (size_t)k * size;
         switch (size) { /* the same every iteration: GCC makes one loop per case */

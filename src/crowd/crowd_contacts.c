@@ -44,17 +44,6 @@ bool crowd_lists_hold(const skim_crowd *c, uint32_t first, uint32_t last)
     return good;
 }
 
-skim_status crowd_rebuild_lists(skim_crowd *c, uint32_t n)
-{
-    c->list_builds++;
-    c->lists_valid = false;
-    skim_status status = crowd_build_neighbours(c, n);
-    if (status != SKIM_OK)
-        return status;
-    c->lists_valid = true;
-    return SKIM_OK;
-}
-
 static inline bool reaches_overlap(const float *proj, const float *reach, const float *vreach, uint32_t i,
                                    uint32_t j)
 {

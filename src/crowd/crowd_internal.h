@@ -76,6 +76,7 @@ typedef struct crowd_shared {
     uint32_t    rest_ended;             /* the sweep or round a serial step that ran the rest
                                            stopped after */
     uint32_t    standing;               /* the world move's first group (crowd_step.c) */
+    atomic_uint left;                   /* threads done with the region (crowd_leave_region) */
 } crowd_shared;
 
 /* Agents per chunk of the step's last phase. */
@@ -221,10 +222,11 @@ static inline int crowd_thread_range(uint32_t n, uint32_t *first, uint32_t *last
 /* Grows a buffer to hold at least need items of size bytes; false if out of memory. */
 bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size);
 
-/* Broadphase (crowd_grid.c): puts the n active agents in the grid's order
-   (crowd_apply_order) and makes their half lists half_begin / half_other
-   from proj, bound and vbound; sets built_proj. */
-skim_status crowd_build_neighbours(skim_crowd *crowd, uint32_t n);
+/* Broadphase (crowd_grid.c), inside the region: puts the n active agents
+   in the grid's order (crowd_apply_order) and makes their half lists
+   half_begin / half_other from proj, bound and vbound; sets built_proj.
+   Sets shared.out_of_memory on failure; every thread returns false then. */
+bool crowd_build_neighbours(skim_crowd *crowd, uint32_t n, crowd_cursor *cursor);
 /* Puts active and every array the step has filled so far (crowd_step.c)
    in the order given: new index k takes what old index order[k] held. */
 void crowd_apply_order(skim_crowd *crowd, uint32_t n, const uint32_t *order);
@@ -235,8 +237,6 @@ void *crowd_permute(skim_crowd *crowd, void *data, size_t size, uint32_t n, cons
 /* Whether agents [first, last) still lie within the bounds their lists
    were built for, given this step's plan (crowd_contacts.c). */
 bool crowd_lists_hold(const skim_crowd *crowd, uint32_t first, uint32_t last);
-/* Rebuilds the neighbour lists (and renumbers the agents, crowd_grid.c). */
-skim_status crowd_rebuild_lists(skim_crowd *crowd, uint32_t n);
 
 /* Agents per chunk of the near-pair phase. */
 #define CROWD_NEAR_CHUNK 64

@@ -298,36 +298,34 @@ static void finish_agents(skim_crowd *c, uint32_t n, float dt, crowd_cursor *cur
     }
 }
 
-/* The phases before the world move (plan, contacts, solver, the world
-   move's inputs), run by every thread of the region. Sets *rebuild when
-   the plan shows the neighbour lists no longer hold: the region then ends
-   after the plan, and the caller rebuilds and runs it again without the
-   plan. Returns the solver's buffer (crowd_solve), or UINT32_MAX if out
-   of memory. */
-static uint32_t before_world(skim_crowd *c, uint32_t n, float dt, bool with_plan, bool world, bool *rebuild,
+/* The phases before the world move (plan, the lists if they no longer
+   hold, contacts, solver, the world move's inputs), run by every thread of
+   the region. lists_valid is what the master read before the region (the
+   caller sets it after: nothing in the region writes it). Sets *rebuilt
+   when the lists were rebuilt. Returns the solver's buffer
+   (crowd_solve), or UINT32_MAX if out of memory. */
+static uint32_t before_world(skim_crowd *c, uint32_t n, float dt, bool lists_valid, bool world, bool *rebuilt,
                              crowd_cursor *cursor)
 {
     const bool agents = c->def.agent_collisions;
-    *rebuild = false;
-    if (with_plan) {
-        /* Whether the lists still hold is asked of each agent as it is
-           planned: an AND over agents, the same for any thread count. */
-        const bool check_lists = agents && c->lists_valid;
-        const uint32_t chunks = crowd_chunks(n, AGENT_CHUNK);
-        crowd_phase *phase = crowd_phase_next(cursor);
-        for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
-            uint32_t first, last;
-            crowd_chunk_range(k, AGENT_CHUNK, n, &first, &last);
-            plan(c, first, last, dt);
-            if (check_lists && !crowd_lists_hold(c, first, last))
-                atomic_store_explicit(&c->shared.lists_bad, 1, memory_order_relaxed);
-        }
-        crowd_wait(phase, chunks);
-        if (agents && (!c->lists_valid || atomic_load_explicit(&c->shared.lists_bad, memory_order_relaxed))) {
-            *rebuild = true;
-            return 0;
-        }
+    /* Whether the lists still hold is asked of each agent as it is
+       planned: an AND over agents, the same for any thread count. */
+    const bool check_lists = agents && lists_valid;
+    const uint32_t chunks = crowd_chunks(n, AGENT_CHUNK);
+    crowd_phase *phase = crowd_phase_next(cursor);
+    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+        uint32_t first, last;
+        crowd_chunk_range(k, AGENT_CHUNK, n, &first, &last);
+        plan(c, first, last, dt);
+        if (check_lists && !crowd_lists_hold(c, first, last))
+            atomic_store_explicit(&c->shared.lists_bad, 1, memory_order_relaxed);
     }
+    crowd_wait(phase, chunks);
+    *rebuilt = agents && (!lists_valid || atomic_load_explicit(&c->shared.lists_bad, memory_order_relaxed));
+    /* The rebuild also puts the agents in the grid's order, which keeps
+       agents that are near each other near in every working array. */
+    if (*rebuilt && !crowd_build_neighbours(c, n, cursor))
+        return UINT32_MAX;
     uint32_t which = 0;
     if (agents) {
         if (!crowd_find_contacts(c, n, cursor))
@@ -369,40 +367,35 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     if (agents && !crowd_reserve_near_buffers(c, n))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory");
 
-    /* Before the world: one region, two when the lists are rebuilt (the
-       rebuild has regions of its own, crowd_grid.c). */
+    /* Before the world: one region. */
     uint32_t which = 0, used = 0, standing = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-        bool rebuild = false;
+    bool rebuilt = false;
+    const bool lists_valid = c->lists_valid;
 #pragma omp parallel
-        {
-            crowd_cursor cursor = { c->phases, 0 };
-            bool mine_rebuild;
-            uint32_t mine = before_world(c, n, dt, pass == 0, world != NULL, &mine_rebuild, &cursor);
+    {
+        crowd_cursor cursor = { c->phases, 0 };
+        bool mine_rebuilt;
+        uint32_t mine = before_world(c, n, dt, lists_valid, world != NULL, &mine_rebuilt, &cursor);
 #ifdef _OPENMP
-            if (omp_get_thread_num() == 0)
+        if (omp_get_thread_num() == 0)
 #endif
-            {
-                which = mine;
-                rebuild = mine_rebuild;
-                used = cursor.at;
-                standing = c->shared.standing;
-            }
+        {
+            which = mine;
+            rebuilt = mine_rebuilt;
+            used = cursor.at;
+            standing = c->shared.standing;
         }
-        if (which == UINT32_MAX) {
-            clear_region(c, CROWD_PHASES);
-            return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for contacts");
-        }
-        clear_region(c, used);
-        if (!rebuild)
-            break;
-        /* The rebuild also puts the agents in the grid's order, which
-           keeps agents that are near each other near in every working
-           array. */
-        skim_status status = crowd_rebuild_lists(c, n);
-        if (status != SKIM_OK)
-            return status;
+        crowd_leave_region(&c->shared.left);
     }
+    if (rebuilt) {
+        c->list_builds++;
+        c->lists_valid = which != UINT32_MAX;
+    }
+    if (which == UINT32_MAX) {
+        clear_region(c, CROWD_PHASES);
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the agents' contacts");
+    }
+    clear_region(c, used);
     if (agents)
         crowd_solve_settle(c, which);
     double t1 = crowd_seconds();
@@ -428,6 +421,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
             rounds = mine;
             used = cursor.at;
         }
+        crowd_leave_region(&c->shared.left);
     }
     clear_region(c, used);
     crowd_chunk_stats sum = { 0, 0, 0, 0, INFINITY };

@@ -2,6 +2,9 @@
 #include "crowd_team.h"
 
 #include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* Pauses before a waiting thread sleeps: ~20 us on the development VM
    (a pause is ~10 ns on its Xeon, ~1 on older cores). Longer than any
@@ -20,9 +23,9 @@ static inline void pause_briefly(void)
 #endif
 }
 
-void crowd_wait(crowd_phase *phase, uint32_t total)
+void crowd_wait_for(atomic_uint *count, uint32_t total)
 {
-    for (uint32_t spin = 0; atomic_load_explicit(&phase->done, memory_order_acquire) < total; ++spin) {
+    for (uint32_t spin = 0; atomic_load_explicit(count, memory_order_acquire) < total; ++spin) {
         if (spin < SPIN_PAUSES) {
             pause_briefly();
         } else {
@@ -34,4 +37,15 @@ void crowd_wait(crowd_phase *phase, uint32_t total)
             nanosleep(&nap, NULL);
         }
     }
+}
+
+void crowd_leave_region(atomic_uint *left)
+{
+#ifdef _OPENMP
+    atomic_fetch_add_explicit(left, 1, memory_order_release);
+    if (omp_get_thread_num() == 0)
+        crowd_wait_for(left, (uint32_t)omp_get_num_threads());
+#else
+    (void)left;
+#endif
 }

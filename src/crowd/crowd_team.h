@@ -74,8 +74,22 @@ static inline void crowd_finish(crowd_phase *phase)
     atomic_fetch_add_explicit(&phase->done, 1, memory_order_release);
 }
 
-/* Until all total chunks are done (crowd_team.c). */
-void crowd_wait(crowd_phase *phase, uint32_t total);
+/* Until *count reaches total (crowd_team.c). */
+void crowd_wait_for(atomic_uint *count, uint32_t total);
+
+/* Until all total chunks are done. */
+static inline void crowd_wait(crowd_phase *phase, uint32_t total)
+{
+    crowd_wait_for(&phase->done, total);
+}
+
+/* The last call of every thread in a region, with a counter that is zero
+   before it. The master waits here, with crowd_wait's short spin and
+   naps, until every thread has come, rather than at the region's closing
+   barrier, where libgomp spins GOMP_SPINCOUNT pauses before it sleeps:
+   a thread that was descheduled after its last chunk then holds the
+   master up for a nap, not ~100 us. */
+void crowd_leave_region(atomic_uint *left);
 
 /* A serial step: true for the one thread that should run it, which then
    calls crowd_finish(phase); every thread then calls crowd_wait(phase, 1). */
