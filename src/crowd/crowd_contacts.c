@@ -11,17 +11,18 @@
    while every agent's reach plus the distance it has moved since the build
    stays within its bound: then any pair whose reaches overlap now had
    overlapping bounds at the build, so it is listed. Each step checks that
-   (one pass, a logical AND over agents: the same for any thread count) and
-   rebuilds when it fails or when agents came or went; a rebuild also
+   (as each agent is planned, crowd_step.c: a logical AND over agents, the
+   same for any thread count) and rebuilds when it fails or when agents came or went; a rebuild also
    renumbers the agents in the grid's order (crowd_grid.c).
 
    The contact records are then made from the listed pairs whose reaches
-   overlap now (a third of the listed ones in a walking crowd): each thread
-   goes through a contiguous range of agents and their half lists, and for
-   every near pair works out the constraint once, from the lower index's
-   side (crowd_contact_setup), into its own list of near pairs. Those lists,
-   taken in thread order, hold the near pairs in the order of their lower
-   index; one pass counts each agent's pairs on both sides and one hands
+   overlap now (a third of the listed ones in a walking crowd): each chunk
+   of CROWD_NEAR_CHUNK agents (claimed by whichever thread is free,
+   crowd_team.h) goes through their half lists, and for every near pair
+   works out the constraint once, from the lower index's side
+   (crowd_contact_setup), into the chunk's own list of near pairs. Those
+   lists, taken in chunk order, hold the near pairs in the order of their
+   lower index; one pass (a serial step) counts each agent's pairs on both sides and one hands
    every pair to its two agents, as it is and mirrored. So each agent's
    contacts come in index order of the other agent (the lower partners,
    then the higher), whatever the thread count, side by side in memory,

@@ -41,7 +41,7 @@ typedef struct crowd_pair {
     float share_lower, share_higher;
 } crowd_pair;
 
-/* Growable per-thread array of agent indices. */
+/* Growable array of agent indices (one per chunk of the neighbour search). */
 typedef struct crowd_index_buffer {
     uint32_t *items;
     size_t count, capacity;
@@ -54,7 +54,7 @@ typedef struct crowd_near_pair {
     uint32_t   violated;   /* the plan already violates it */
 } crowd_near_pair;
 
-/* Growable per-thread array of near pairs. */
+/* Growable array of near pairs (one per chunk of the near-pair phase). */
 typedef struct crowd_near_buffer {
     crowd_near_pair *items;
     size_t count, capacity;
@@ -186,37 +186,11 @@ struct skim_crowd {
     skim_crowd_stats stats;
 };
 
-/* The most threads a parallel region may get. */
-static inline int crowd_max_threads(void)
-{
-#ifdef _OPENMP
-    return omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
-
 /* Items [first, last) of chunk k of size items over n. */
 static inline void crowd_chunk_range(uint32_t k, uint32_t size, uint32_t n, uint32_t *first, uint32_t *last)
 {
     *first = k * size;
     *last = n - *first < size ? n : *first + size;
-}
-
-/* Inside a parallel region, the calling thread's share of n items: a
-   contiguous range, the ranges in thread order, so what the threads make
-   in their own buffers lies end to end in item order for any thread
-   count. Returns the thread's number. */
-static inline int crowd_thread_range(uint32_t n, uint32_t *first, uint32_t *last)
-{
-    int t = 0, used = 1;
-#ifdef _OPENMP
-    t = omp_get_thread_num();
-    used = omp_get_num_threads();
-#endif
-    *first = (uint32_t)((uint64_t)n * (uint64_t)t / (uint64_t)used);
-    *last = (uint32_t)((uint64_t)n * (uint64_t)(t + 1) / (uint64_t)used);
-    return t;
 }
 
 /* Grows a buffer to hold at least need items of size bytes; false if out of memory. */
