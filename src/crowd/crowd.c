@@ -44,8 +44,7 @@ void *crowd_permute(skim_crowd *c, void *data, size_t size, uint32_t n, const ui
     void *gathered = *spare;
     const char *from = data;
     char *to = gathered;
-#pragma omp parallel for schedule(static)
-    for (long k = 0; k < (long)n; ++k) {
+    for (size_t k = 0; k < n; ++k) {
         const char *a = from + (size_t)order[k] * size;
         char *b = to + (size_t)k * size;
         switch (size) { /* the same every iteration: GCC makes one loop per case */
@@ -169,14 +168,18 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(start, 3 * n); ALLOC(planned, 3 * n); ALLOC(q, 3 * n);
     ALLOC(q_next, 3 * n); ALLOC(final, 3 * n); ALLOC(world_end, 3 * n); ALLOC(lambda, n); ALLOC(lambda_next, n);
     ALLOC(free_path, n); ALLOC(proj, 3 * n); ALLOC(reach, n); ALLOC(vreach, n);
-    ALLOC(margin, n); ALLOC(radius, n); ALLOC(pushed, n); ALLOC(reverted, n); ALLOC(on_agent, n);
+    ALLOC(margin, n); ALLOC(radius, n); ALLOC(pushed, n);
     ALLOC(grounded, n); ALLOC(check_changed, n); ALLOC(work, n); ALLOC(solver_mark, n); ALLOC(moved, n); ALLOC(check_next, n); ALLOC(check_stamp, n); ALLOC(result, n); ALLOC(group_index, n); ALLOC(batch_shape, n);
     ALLOC(batch_position, n); ALLOC(batch_displacement, n); ALLOC(batch_result, n);
     ALLOC(cell, 2 * n); ALLOC(contact_begin, n + 1); ALLOC(contact_fill, n);
     ok = ok && (c->spare_bytes = calloc(n, 1)) != NULL && (c->spare_words = calloc(n, 4)) != NULL &&
          (c->spare_pairs = calloc(n, 8)) != NULL && (c->spare_triples = calloc(n, 12)) != NULL;
     ALLOC(bound, n); ALLOC(vbound, n); ALLOC(built_proj, 3 * n); ALLOC(half_begin, n + 1);
+    ALLOC(chunk_stats, crowd_chunks(c->capacity, CROWD_COMMIT_CHUNK));
 #undef ALLOC
+    ok = ok && (c->phases = aligned_alloc(64, CROWD_PHASES * sizeof *c->phases)) != NULL;
+    if (ok) /* zero between regions (crowd_step.c) */
+        memset(c->phases, 0, CROWD_PHASES * sizeof *c->phases);
     if (!ok) {
         skim_crowd_destroy(c);
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_create: out of memory for %u agents",
@@ -195,11 +198,11 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->active, c->order, c->order_key, c->spare_bytes, c->spare_words, c->spare_pairs,
                        c->spare_triples, c->start, c->planned, c->q, c->q_next, c->final, c->world_end, c->lambda, c->lambda_next,
                        c->free_path, c->proj, c->reach,
-                       c->vreach, c->margin, c->radius, c->pushed, c->reverted, c->on_agent, c->grounded, c->check_changed, c->work, c->solver_mark, c->moved, c->check_next, c->check_stamp,
+                       c->vreach, c->margin, c->radius, c->pushed, c->grounded, c->check_changed, c->work, c->solver_mark, c->moved, c->check_next, c->check_stamp,
                        c->result, c->group_index, c->batch_shape, c->batch_position,
                        c->batch_displacement, c->batch_result, c->cell,
                        c->bucket_start, c->contacts, c->contact_begin, c->contact_fill, c->bound,
-                       c->vbound, c->built_proj, c->half_begin, c->half_other };
+                       c->vbound, c->built_proj, c->half_begin, c->half_other, c->phases, c->chunk_stats };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
         free(fields[i]);
     for (int t = 0; t < c->index_buffer_count; ++t)

@@ -132,7 +132,7 @@ static float joint_factor(const skim_crowd *c, uint32_t i, const crowd_contact *
    *closest to the gap of each of its pairs with a higher index that may be
    below it: only those are measured in double, so the result is the same
    exact minimum in any order, so for any thread count. */
-static uint8_t stands_on_agent(const skim_crowd *c, uint32_t i, float *closest)
+uint8_t crowd_stands_on_agent(const skim_crowd *c, uint32_t i, float *closest)
 {
     uint8_t standing = 0;
     for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
@@ -178,108 +178,140 @@ static float fraction_this_round(const skim_crowd *c, uint32_t i, bool last, uin
     return lambda;
 }
 
-uint32_t crowd_check(skim_crowd *c, uint32_t n)
+/* Round items per chunk, and the fewest agents on a round's list for the
+   round to be shared: after the first rounds a list holds a few hundred
+   agents, then a handful, microseconds of work, less than a phase costs. */
+#define ROUND_CHUNK 128
+#define ROUND_PARALLEL_MIN 2048
+
+/* Agent i's decision this round, into lambda_next and violated; whether it
+   found a violated pair. */
+static bool decide(skim_crowd *c, uint32_t i, bool last)
 {
-    const long count = (long)n;
-    uint32_t rounds = 0;
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < count; ++i) {
-        c->lambda[i] = 1.0f;
-        for (int k = 0; k < 3; ++k)
-            c->final[3 * i + k] = c->world_end[3 * i + k];
+    uint8_t bad = 0;
+    c->lambda_next[i] = fraction_this_round(c, i, last, &bad);
+    c->moved[i] = bad; /* the solver's moved array, free by now */
+    return bad;
+}
+
+/* Agent i takes its new fraction, if it changed. */
+static void apply(skim_crowd *c, uint32_t i)
+{
+    float lambda = c->lambda_next[i];
+    c->check_changed[i] = lambda != c->lambda[i];
+    if (!c->check_changed[i])
+        return;
+    c->lambda[i] = lambda;
+    const float *s = c->start + 3 * (size_t)i, *w = c->world_end + 3 * (size_t)i;
+    for (int a = 0; a < 3; ++a)
+        c->final[3 * (size_t)i + a] = lambda == 0.0f ? s[a] : s[a] + lambda * (w[a] - s[a]);
+}
+
+/* The next round's list, into next, from this round's; returns its length. */
+static uint32_t next_list(skim_crowd *c, const uint32_t *list, uint32_t listed, uint32_t *next, uint32_t stamp)
+{
+    uint32_t count = 0;
+    for (uint32_t k = 0; k < listed; ++k) {
+        uint32_t i = list[k];
+        if (!c->moved[i] && !c->check_changed[i])
+            continue;
+        if (c->check_stamp[i] != stamp) {
+            c->check_stamp[i] = stamp;
+            next[count++] = i;
+        }
+        if (c->check_changed[i])
+            for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
+                uint32_t j = c->contacts[e].other;
+                if (c->check_stamp[j] != stamp) {
+                    c->check_stamp[j] = stamp;
+                    next[count++] = j;
+                }
+            }
     }
-    /* Rounds, each from the previous round's positions alone (so the
-       result is the same for any thread count). An agent in a pair closer
-       than allowed gives up part of its move: if its world move went
-       straight, any point back along it is free of geometry, so it keeps
-       the largest fraction that fits; if the world bent its move, only its
-       start is known to be free, so it goes back there, unless the other
-       agent can still give way. Fractions only shrink, and with everyone at
-       the start nothing is violated, so the rounds end. */
+    return count;
+}
+
+/* Rounds from round on, one thread; the list of round r is lists[r & 1].
+   Returns the number of rounds. */
+static uint32_t rounds_alone(skim_crowd *c, uint32_t *const lists[2], uint32_t round, uint32_t listed)
+{
+    for (;; ++round) {
+        const bool last = round > SHORTEN_ROUNDS;
+        if (round > 2 * SHORTEN_ROUNDS)
+            return round; /* cannot happen (all starts pass); a guard, not a path */
+        const uint32_t *list = lists[round & 1];
+        bool any = false;
+        for (uint32_t k = 0; k < listed; ++k)
+            any |= decide(c, list[k], last);
+        if (!any)
+            return round;
+        for (uint32_t k = 0; k < listed; ++k)
+            apply(c, list[k]);
+        listed = next_list(c, list, listed, lists[(round + 1) & 1], round);
+    }
+}
+
+uint32_t crowd_check(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
+{
+    /* The world move's scatter (crowd_step.c) set lambda to 1, final to
+       world_end, the first round's list (work) to every agent in index
+       order and the stamps to 0. Rounds, each from the previous round's
+       positions alone (so the result is the same for any thread count).
+       An agent in a pair closer than allowed gives up part of its move: if
+       its world move went straight, any point back along it is free of
+       geometry, so it keeps the largest fraction that fits; if the world
+       bent its move, only its start is known to be free, so it goes back
+       there, unless the other agent can still give way. Fractions only
+       shrink, and with everyone at the start nothing is violated, so the
+       rounds end. */
     /* After the first round, an agent is looked at again only if it was
        in a violated pair last round or its fraction or a neighbour's
        changed: any other would see the same positions as last round, where
        it found nothing to do. The list of those is made from the last
        round's list alone (a stamp per agent keeps each in once); its order
        does not matter, since every agent's decision reads the last round
-       only. violated (the solver's moved array, free by now) and changed
-       are read only for agents on the list, where they were just written. */
-    uint8_t *violated = c->moved, *changed = c->check_changed;
-    uint32_t *list = c->work, listed = n;
-    for (uint32_t i = 0; i < n; ++i) {
-        list[i] = i;
-        c->check_stamp[i] = 0;
-    }
-    for (;;) {
-        ++rounds;
-        int any = 0;
-        const bool last = rounds > SHORTEN_ROUNDS;
-        if (rounds > 2 * SHORTEN_ROUNDS)
-            break; /* cannot happen (all starts pass); a guard, not a path */
-#pragma omp parallel for schedule(static) reduction(| : any)
-        for (long k = 0; k < (long)listed; ++k) {
-            uint32_t i = list[k];
-            uint8_t bad = 0;
-            float lambda = fraction_this_round(c, i, last, &bad);
-            c->lambda_next[i] = lambda;
-            violated[i] = bad;
-            any |= bad;
-        }
-        if (!any)
-            break;
-#pragma omp parallel for schedule(static)
-        for (long k = 0; k < (long)listed; ++k) {
-            uint32_t i = list[k];
-            float lambda = c->lambda_next[i];
-            changed[i] = lambda != c->lambda[i];
-            if (!changed[i])
-                continue;
-            c->lambda[i] = lambda;
-            const float *s = c->start + 3 * (size_t)i, *w = c->world_end + 3 * (size_t)i;
-            for (int a = 0; a < 3; ++a)
-                c->final[3 * (size_t)i + a] = lambda == 0.0f ? s[a] : s[a] + lambda * (w[a] - s[a]);
-        }
-        /* The next list goes to the spare array. */
-        uint32_t next = 0, stamp = rounds;
-        for (uint32_t k = 0; k < listed; ++k) {
-            uint32_t i = list[k];
-            if (!violated[i] && !changed[i])
-                continue;
-            if (c->check_stamp[i] != stamp) {
-                c->check_stamp[i] = stamp;
-                c->check_next[next++] = i;
+       only. Round r's list is in lists[r & 1]. */
+    crowd_shared *shared = &c->shared;
+    uint32_t *const lists[2] = { c->check_next, c->work };
+    for (uint32_t round = 1;; ++round) {
+        const uint32_t listed = round == 1 ? n : shared->listed[round];
+        const uint32_t *list = lists[round & 1];
+        if (listed < ROUND_PARALLEL_MIN || round > SHORTEN_ROUNDS) {
+            crowd_phase *phase = crowd_phase_next(cursor);
+            if (crowd_serial(phase)) {
+                shared->rest_ended = rounds_alone(c, lists, round, listed);
+                crowd_finish(phase);
             }
-            if (changed[i])
-                for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
-                    uint32_t j = c->contacts[e].other;
-                    if (c->check_stamp[j] != stamp) {
-                        c->check_stamp[j] = stamp;
-                        c->check_next[next++] = j;
-                    }
-                }
+            crowd_wait(phase, 1);
+            return shared->rest_ended;
         }
-        uint32_t *swap = list;
-        list = c->check_next;
-        c->check_next = swap;
-        listed = next;
+        const uint32_t chunks = crowd_chunks(listed, ROUND_CHUNK);
+        crowd_phase *phase = crowd_phase_next(cursor);
+        for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+            uint32_t first, last;
+            crowd_chunk_range(k, ROUND_CHUNK, listed, &first, &last);
+            bool any = false;
+            for (uint32_t e = first; e < last; ++e)
+                any |= decide(c, list[e], false);
+            if (any)
+                atomic_store_explicit(&shared->violated[round], 1, memory_order_relaxed);
+        }
+        crowd_wait(phase, chunks);
+        if (!atomic_load_explicit(&shared->violated[round], memory_order_relaxed))
+            return round;
+        phase = crowd_phase_next(cursor);
+        for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+            uint32_t first, last;
+            crowd_chunk_range(k, ROUND_CHUNK, listed, &first, &last);
+            for (uint32_t e = first; e < last; ++e)
+                apply(c, list[e]);
+        }
+        crowd_wait(phase, chunks);
+        phase = crowd_phase_next(cursor);
+        if (crowd_serial(phase)) {
+            shared->listed[round + 1] = next_list(c, list, listed, lists[(round + 1) & 1], round);
+            crowd_finish(phase);
+        }
+        crowd_wait(phase, 1);
     }
-    /* Leave the arrays where they were allocated. */
-    if (list != c->work) {
-        c->check_next = c->work;
-        c->work = list;
-    }
-    uint32_t shortened = 0;
-#pragma omp parallel for schedule(static) reduction(+ : shortened)
-    for (long i = 0; i < count; ++i) {
-        c->reverted[i] = c->lambda[i] == 0.0f;
-        shortened += c->lambda[i] > 0.0f && c->lambda[i] < 1.0f;
-    }
-    c->stats.shortened = shortened;
-
-    float closest = INFINITY;
-#pragma omp parallel for schedule(static) reduction(min : closest)
-    for (long i = 0; i < count; ++i)
-        c->on_agent[i] = stands_on_agent(c, (uint32_t)i, &closest);
-    c->stats.closest_gap = closest;
-    return rounds;
 }

@@ -11,17 +11,18 @@
    while every agent's reach plus the distance it has moved since the build
    stays within its bound: then any pair whose reaches overlap now had
    overlapping bounds at the build, so it is listed. Each step checks that
-   (one pass, a logical AND over agents: the same for any thread count) and
-   rebuilds when it fails or when agents came or went; a rebuild also
+   (as each agent is planned, crowd_step.c: a logical AND over agents, the
+   same for any thread count) and rebuilds when it fails or when agents came or went; a rebuild also
    renumbers the agents in the grid's order (crowd_grid.c).
 
    The contact records are then made from the listed pairs whose reaches
-   overlap now (a third of the listed ones in a walking crowd): each thread
-   goes through a contiguous range of agents and their half lists, and for
-   every near pair works out the constraint once, from the lower index's
-   side (crowd_contact_setup), into its own list of near pairs. Those lists,
-   taken in thread order, hold the near pairs in the order of their lower
-   index; one pass counts each agent's pairs on both sides and one hands
+   overlap now (a third of the listed ones in a walking crowd): each chunk
+   of CROWD_NEAR_CHUNK agents (claimed by whichever thread is free,
+   crowd_team.h) goes through their half lists, and for every near pair
+   works out the constraint once, from the lower index's side
+   (crowd_contact_setup), into the chunk's own list of near pairs. Those
+   lists, taken in chunk order, hold the near pairs in the order of their
+   lower index; one pass (a serial step) counts each agent's pairs on both sides and one hands
    every pair to its two agents, as it is and mirrored. So each agent's
    contacts come in index order of the other agent (the lower partners,
    then the higher), whatever the thread count, side by side in memory,
@@ -32,31 +33,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool crowd_lists_still_good(const skim_crowd *c, uint32_t n)
+bool crowd_lists_hold(const skim_crowd *c, uint32_t first, uint32_t last)
 {
-    if (!c->lists_valid)
-        return false;
-    int bad = 0;
-#pragma omp parallel for schedule(static) reduction(| : bad)
-    for (long i = 0; i < (long)n; ++i) {
-        const float *p = c->proj + 3 * i, *b = c->built_proj + 3 * i;
+    bool good = true;
+    for (uint32_t i = first; i < last; ++i) {
+        const float *p = c->proj + 3 * (size_t)i, *b = c->built_proj + 3 * (size_t)i;
         float dx = p[0] - b[0], dy = p[1] - b[1], dz = fabsf(p[2] - b[2]);
         float across = sqrtf(dx * dx + dy * dy);
-        if (c->reach[i] + across > c->bound[i] || c->vreach[i] + dz > c->vbound[i])
-            bad = 1;
+        good &= !(c->reach[i] + across > c->bound[i] || c->vreach[i] + dz > c->vbound[i]);
     }
-    return !bad;
-}
-
-static skim_status rebuild_lists(skim_crowd *c, uint32_t n)
-{
-    c->list_builds++;
-    c->lists_valid = false;
-    skim_status status = crowd_build_neighbours(c, n);
-    if (status != SKIM_OK)
-        return status;
-    c->lists_valid = true;
-    return SKIM_OK;
+    return good;
 }
 
 static inline bool reaches_overlap(const float *proj, const float *reach, const float *vreach, uint32_t i,
@@ -84,17 +70,20 @@ static inline void contact_from_pair(const crowd_pair *pair, uint32_t i, uint32_
     out->share = lower ? pair->share_lower : pair->share_higher;
 }
 
-static bool reserve_near_buffers(skim_crowd *c, int threads)
+bool crowd_reserve_near_buffers(skim_crowd *c, uint32_t n)
 {
-    if (c->near_buffer_count >= threads)
+    /* One buffer per chunk, not per thread: a chunk's pairs then have a
+       place in the concatenated order whichever thread finds them. */
+    const uint32_t chunks = crowd_chunks(n, CROWD_NEAR_CHUNK);
+    if ((uint32_t)c->near_buffer_count >= chunks)
         return true;
-    crowd_near_buffer *grown = realloc(c->near_buffers, (size_t)threads * sizeof *grown);
+    crowd_near_buffer *grown = realloc(c->near_buffers, (size_t)chunks * sizeof *grown);
     if (!grown)
         return false;
-    for (int t = c->near_buffer_count; t < threads; ++t)
+    for (uint32_t t = (uint32_t)c->near_buffer_count; t < chunks; ++t)
         grown[t] = (crowd_near_buffer){ 0 };
     c->near_buffers = grown;
-    c->near_buffer_count = threads;
+    c->near_buffer_count = (int)chunks;
     return true;
 }
 
@@ -141,34 +130,14 @@ static bool find_near_pairs(const skim_crowd *c, uint32_t first, uint32_t last, 
     return true;
 }
 
-skim_status crowd_find_contacts(skim_crowd *c, uint32_t n, bool lists_good)
+/* Each agent's contacts from the chunks' near pairs (a serial step). */
+static bool fill_contacts(skim_crowd *c, uint32_t n, uint32_t chunks)
 {
-    if (!c->lists_valid || !lists_good) {
-        skim_status status = rebuild_lists(c, n);
-        if (status != SKIM_OK)
-            return status;
-    }
-    const int threads = crowd_max_threads();
-    if (!reserve_near_buffers(c, threads))
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory");
-    for (int t = 0; t < c->near_buffer_count; ++t)
-        c->near_buffers[t].count = 0;
-    int failed = 0;
-#pragma omp parallel num_threads(threads) reduction(| : failed)
-    {
-        uint32_t first, last;
-        int t = crowd_thread_range(n, &first, &last);
-        if (!find_near_pairs(c, first, last, &c->near_buffers[t]))
-            failed = 1;
-    }
-    if (failed)
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for contacts");
-
     /* Each agent's count of near pairs, on both sides. */
     size_t *begin = c->contact_begin;
     memset(begin, 0, ((size_t)n + 1) * sizeof *begin);
     uint32_t pairs = 0, violated = 0;
-    for (int t = 0; t < c->near_buffer_count; ++t) {
+    for (uint32_t t = 0; t < chunks; ++t) {
         const crowd_near_buffer *buffer = &c->near_buffers[t];
         for (size_t k = 0; k < buffer->count; ++k) {
             begin[buffer->items[k].a + 1]++;
@@ -181,14 +150,14 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n, bool lists_good)
     c->stats.contacts = violated;
     crowd_counts_to_offsets(begin, n);
     if (!crowd_reserve((void **)&c->contacts, &c->contact_capacity, begin[n] ? begin[n] : 1, sizeof *c->contacts))
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for contacts");
+        return false;
     /* Every pair to its two agents, in pair order; plan() cleared pushed,
        which the first sweep then pushes exactly. */
     size_t *fill = c->contact_fill;
     crowd_contact *contacts = c->contacts;
     uint8_t *pushed = c->pushed;
     memcpy(fill, begin, (size_t)n * sizeof *fill);
-    for (int t = 0; t < c->near_buffer_count; ++t) {
+    for (uint32_t t = 0; t < chunks; ++t) {
         const crowd_near_pair *near = c->near_buffers[t].items, *end = near + c->near_buffers[t].count;
         for (; near < end; ++near) {
             contact_from_pair(&near->pair, near->a, near->b, &contacts[fill[near->a]++]);
@@ -197,5 +166,30 @@ skim_status crowd_find_contacts(skim_crowd *c, uint32_t n, bool lists_good)
             pushed[near->b] |= (uint8_t)near->violated;
         }
     }
-    return SKIM_OK;
+    return true;
+}
+
+bool crowd_find_contacts(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
+{
+    const uint32_t chunks = crowd_chunks(n, CROWD_NEAR_CHUNK);
+    crowd_phase *phase = crowd_phase_next(cursor);
+    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+        uint32_t first, last;
+        crowd_chunk_range(k, CROWD_NEAR_CHUNK, n, &first, &last);
+        crowd_near_buffer *buffer = &c->near_buffers[k];
+        buffer->count = 0;
+        if (!find_near_pairs(c, first, last, buffer))
+            atomic_store_explicit(&c->shared.out_of_memory, 1, memory_order_relaxed);
+    }
+    crowd_wait(phase, chunks);
+    if (atomic_load_explicit(&c->shared.out_of_memory, memory_order_relaxed))
+        return false;
+    phase = crowd_phase_next(cursor);
+    if (crowd_serial(phase)) {
+        if (!fill_contacts(c, n, chunks))
+            atomic_store_explicit(&c->shared.out_of_memory, 1, memory_order_relaxed);
+        crowd_finish(phase);
+    }
+    crowd_wait(phase, 1);
+    return !atomic_load_explicit(&c->shared.out_of_memory, memory_order_relaxed);
 }

@@ -31,7 +31,7 @@
    hashed layout gives no useful order, so there an agent searches every
    cell around it and sorts what it finds. Nothing depends on the thread
    count: the renumbering is a stable counting sort from the old order, and
-   each agent's list is built by one thread. */
+   each agent's list is built by one thread, into its chunk's buffer. */
 #include "crowd_internal.h"
 
 #include <math.h>
@@ -111,8 +111,7 @@ static bool push_neighbour(crowd_index_buffer *buffer, uint32_t other)
    buckets. Everything here is in the order the agents had. */
 static size_t lay_out_grid(skim_crowd *c, uint32_t n)
 {
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < (long)n; ++i) {
+    for (size_t i = 0; i < n; ++i) {
         float skin = LIST_SKIN * c->radius[i];
         c->bound[i] = c->reach[i] + skin;
         c->vbound[i] = c->vreach[i] + skin;
@@ -192,8 +191,7 @@ static skim_status renumber(skim_crowd *c, uint32_t n, size_t buckets)
 {
     if (!crowd_reserve((void **)&c->bucket_start, &c->bucket_capacity, buckets + 3, sizeof *c->bucket_start))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the grid");
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < (long)n; ++i) {
+    for (size_t i = 0; i < n; ++i) {
         uint32_t kind = c->order_key[i];
         const int32_t *home = c->cell + 2 * i;
         c->order_key[i] = kind == KIND_GRID ? bucket_of(c, home[0], home[1])
@@ -339,51 +337,94 @@ static bool find_neighbours(const skim_crowd *c, uint32_t i, crowd_index_buffer 
     return i < big_last ? test_run(c, i, i + 1, big_last, out) : true;
 }
 
-skim_status crowd_build_neighbours(skim_crowd *c, uint32_t n)
-{
-    skim_status status = renumber(c, n, lay_out_grid(c, n));
-    if (status != SKIM_OK)
-        return status;
-    const int threads = crowd_max_threads();
-    if (c->index_buffer_count < threads) {
-        crowd_index_buffer *grown = realloc(c->index_buffers, (size_t)threads * sizeof *grown);
-        if (!grown)
-            return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory");
-        for (int t = c->index_buffer_count; t < threads; ++t)
-            grown[t] = (crowd_index_buffer){ 0 };
-        c->index_buffers = grown;
-        c->index_buffer_count = threads;
-    }
-    for (int t = 0; t < c->index_buffer_count; ++t)
-        c->index_buffers[t].count = 0;
-    int failed = 0;
+/* Agents per chunk of the neighbour search. */
+#define NEIGHBOUR_CHUNK 64
 
-    /* Each thread takes a contiguous range of agents and lists their
-       neighbours in its own buffer; per agent it records the count, and the
-       ranges are then laid end to end in agent order. */
-#pragma omp parallel num_threads(threads) reduction(| : failed)
-    {
-        uint32_t first, last;
-        crowd_index_buffer *buffer = &c->index_buffers[crowd_thread_range(n, &first, &last)];
-        for (uint32_t i = first; i < last && !failed; ++i) {
-            size_t before = buffer->count;
-            if (!find_neighbours(c, i, buffer))
-                failed = 1;
-            c->half_begin[i + 1] = buffer->count - before; /* a count until the prefix below */
-        }
-    }
-    if (failed)
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for neighbours");
+/* Room for a list buffer per chunk; false if out of memory. */
+static bool reserve_index_buffers(skim_crowd *c, uint32_t chunks)
+{
+    if ((uint32_t)c->index_buffer_count >= chunks)
+        return true;
+    crowd_index_buffer *grown = realloc(c->index_buffers, (size_t)chunks * sizeof *grown);
+    if (!grown)
+        return false;
+    for (uint32_t t = (uint32_t)c->index_buffer_count; t < chunks; ++t)
+        grown[t] = (crowd_index_buffer){ 0 };
+    c->index_buffers = grown;
+    c->index_buffer_count = (int)chunks;
+    return true;
+}
+
+/* The chunks' lists, laid end to end in agent order. */
+static bool concatenate_lists(skim_crowd *c, uint32_t n, uint32_t chunks)
+{
     crowd_counts_to_offsets(c->half_begin, n);
     size_t total = c->half_begin[n];
     if (!crowd_reserve((void **)&c->half_other, &c->half_capacity, total ? total : 1, sizeof *c->half_other))
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for neighbours");
+        return false;
     size_t at = 0;
-    for (int t = 0; t < c->index_buffer_count; ++t) {
+    for (uint32_t t = 0; t < chunks; ++t) {
         crowd_index_buffer *buffer = &c->index_buffers[t];
         if (buffer->count)
             memcpy(c->half_other + at, buffer->items, buffer->count * sizeof *buffer->items);
         at += buffer->count;
     }
-    return SKIM_OK;
+    return true;
+}
+
+static void out_of_memory(skim_crowd *c)
+{
+    atomic_store_explicit(&c->shared.out_of_memory, 1, memory_order_relaxed);
+}
+
+static bool short_of_memory(skim_crowd *c)
+{
+    return atomic_load_explicit(&c->shared.out_of_memory, memory_order_relaxed) != 0;
+}
+
+bool crowd_build_neighbours(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
+{
+    /* The grid and the renumbering, serially (a counting sort; the
+       gathers of the renumbering are a few microseconds per array for
+       thousands of agents, less than a phase each would cost). */
+    const uint32_t chunks = crowd_chunks(n, NEIGHBOUR_CHUNK);
+    crowd_phase *phase = crowd_phase_next(cursor);
+    if (crowd_serial(phase)) {
+        if (renumber(c, n, lay_out_grid(c, n)) != SKIM_OK || !reserve_index_buffers(c, chunks))
+            out_of_memory(c);
+        crowd_finish(phase);
+    }
+    crowd_wait(phase, 1);
+    if (short_of_memory(c))
+        return false;
+
+    /* Each chunk of agents lists their neighbours in its own buffer; per
+       agent it records the count, and the chunks' lists are then laid end
+       to end in agent order, whichever thread made them. */
+    phase = crowd_phase_next(cursor);
+    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+        uint32_t first, last;
+        crowd_chunk_range(k, NEIGHBOUR_CHUNK, n, &first, &last);
+        crowd_index_buffer *buffer = &c->index_buffers[k];
+        buffer->count = 0;
+        for (uint32_t i = first; i < last; ++i) {
+            size_t before = buffer->count;
+            if (!find_neighbours(c, i, buffer)) {
+                out_of_memory(c);
+                break;
+            }
+            c->half_begin[i + 1] = buffer->count - before; /* a count until the prefix below */
+        }
+    }
+    crowd_wait(phase, chunks);
+    if (short_of_memory(c))
+        return false;
+    phase = crowd_phase_next(cursor);
+    if (crowd_serial(phase)) {
+        if (!concatenate_lists(c, n, chunks))
+            out_of_memory(c);
+        crowd_finish(phase);
+    }
+    crowd_wait(phase, 1);
+    return !short_of_memory(c);
 }

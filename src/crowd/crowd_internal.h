@@ -13,6 +13,7 @@
 #define SKIM_CROWD_INTERNAL_H
 
 #include "../skim_internal.h"
+#include "crowd_team.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -40,7 +41,7 @@ typedef struct crowd_pair {
     float share_lower, share_higher;
 } crowd_pair;
 
-/* Growable per-thread array of agent indices. */
+/* Growable array of agent indices (one per chunk of the neighbour search). */
 typedef struct crowd_index_buffer {
     uint32_t *items;
     size_t count, capacity;
@@ -53,11 +54,40 @@ typedef struct crowd_near_pair {
     uint32_t   violated;   /* the plan already violates it */
 } crowd_near_pair;
 
-/* Growable per-thread array of near pairs. */
+/* Growable array of near pairs (one per chunk of the near-pair phase). */
 typedef struct crowd_near_buffer {
     crowd_near_pair *items;
     size_t count, capacity;
 } crowd_near_buffer;
+
+/* Slots per solver sweep or check round (the solver makes at most 64
+   sweeps, the check at most 2 * 32 + 1 rounds). */
+#define CROWD_ROUNDS 66
+
+/* What the threads of a step's region tell each other (crowd_team.h),
+   cleared before each region. Flags are ORed by chunks; counts are written
+   by serial steps. Each sweep or round has its own slot, so a thread that
+   runs late reads what its phase published, not a later one's. */
+typedef struct crowd_shared {
+    atomic_uint lists_bad;              /* plan: an agent got beyond its list bound */
+    atomic_uint out_of_memory;
+    atomic_uint violated[CROWD_ROUNDS]; /* solver sweep / check round r found a violated pair */
+    uint32_t    listed[CROWD_ROUNDS];   /* agents on the list of solver sweep / check round r */
+    uint32_t    rest_ended;             /* the sweep or round a serial step that ran the rest
+                                           stopped after */
+    uint32_t    standing;               /* the world move's first group (crowd_step.c) */
+    atomic_uint left;                   /* threads done with the region (crowd_leave_region) */
+} crowd_shared;
+
+/* Agents per chunk of the step's last phase. */
+#define CROWD_COMMIT_CHUNK 128
+
+/* What a chunk of the step's last phase counts (crowd_step.c), summed or
+   minimised in chunk order after the region. */
+typedef struct crowd_chunk_stats {
+    uint32_t on_floor, on_agent, blocked, shortened;
+    float    closest;
+} crowd_chunk_stats;
 
 /* What an agent is and wants, per id, in one record: with agent
    collisions the step goes through the agents in the grid's order, at
@@ -95,10 +125,10 @@ struct skim_crowd {
     float    *proj;          /* 3 per agent: start along axis1, axis2, up */
     float    *reach, *vreach, *margin; /* broadphase extents across and along up; push limit */
     float    *radius;        /* the agent's radius, from its record: read in order by the step */
-    uint8_t  *pushed, *reverted, *on_agent, *grounded, *check_changed;
+    uint8_t  *pushed, *grounded, *check_changed;
     uint32_t *work;          /* the solver's agents after its first sweep */
     uint32_t *solver_mark;   /* stamp of the sweep after which the agent or a partner moved */
-    uint8_t  *moved;         /* per entry of work: moved in the last sweep */
+    uint8_t  *moved;         /* the check: in a violated pair this round */
     uint32_t *check_next, *check_stamp; /* the check's next list, and who is on it */
     uint8_t  *free_path;     /* the world move went straight: any point between start and
                                 world_end is free of geometry */
@@ -138,8 +168,13 @@ struct skim_crowd {
     int       index_buffer_count;
     uint32_t  list_builds;              /* count of rebuilds, for the stats */
 
+    /* ---- the step's regions (crowd_team.h) ---- */
+    crowd_phase       *phases;          /* CROWD_PHASES, zero between regions */
+    crowd_shared       shared;
+    crowd_chunk_stats *chunk_stats;     /* per chunk of the last phase */
+
     /* ---- contacts ---- */
-    crowd_near_buffer *near_buffers;    /* per thread: its agents' near pairs, in order */
+    crowd_near_buffer *near_buffers;    /* per chunk of agents: their near pairs, in order */
     int       near_buffer_count;
     uint32_t  pair_count;               /* pairs near this step */
     /* Agent i's contacts: contacts[contact_begin[i] .. contact_begin[i + 1]). */
@@ -151,39 +186,21 @@ struct skim_crowd {
     skim_crowd_stats stats;
 };
 
-/* The most threads a parallel region may get. */
-static inline int crowd_max_threads(void)
+/* Items [first, last) of chunk k of size items over n. */
+static inline void crowd_chunk_range(uint32_t k, uint32_t size, uint32_t n, uint32_t *first, uint32_t *last)
 {
-#ifdef _OPENMP
-    return omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
-
-/* Inside a parallel region, the calling thread's share of n items: a
-   contiguous range, the ranges in thread order, so what the threads make
-   in their own buffers lies end to end in item order for any thread
-   count. Returns the thread's number. */
-static inline int crowd_thread_range(uint32_t n, uint32_t *first, uint32_t *last)
-{
-    int t = 0, used = 1;
-#ifdef _OPENMP
-    t = omp_get_thread_num();
-    used = omp_get_num_threads();
-#endif
-    *first = (uint32_t)((uint64_t)n * (uint64_t)t / (uint64_t)used);
-    *last = (uint32_t)((uint64_t)n * (uint64_t)(t + 1) / (uint64_t)used);
-    return t;
+    *first = k * size;
+    *last = n - *first < size ? n : *first + size;
 }
 
 /* Grows a buffer to hold at least need items of size bytes; false if out of memory. */
 bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size);
 
-/* Broadphase (crowd_grid.c): puts the n active agents in the grid's order
-   (crowd_apply_order) and makes their half lists half_begin / half_other
-   from proj, bound and vbound; sets built_proj. */
-skim_status crowd_build_neighbours(skim_crowd *crowd, uint32_t n);
+/* Broadphase (crowd_grid.c), inside the region: puts the n active agents
+   in the grid's order (crowd_apply_order) and makes their half lists
+   half_begin / half_other from proj, bound and vbound; sets built_proj.
+   Sets shared.out_of_memory on failure; every thread returns false then. */
+bool crowd_build_neighbours(skim_crowd *crowd, uint32_t n, crowd_cursor *cursor);
 /* Puts active and every array the step has filled so far (crowd_step.c)
    in the order given: new index k takes what old index order[k] held. */
 void crowd_apply_order(skim_crowd *crowd, uint32_t n, const uint32_t *order);
@@ -191,27 +208,41 @@ void crowd_apply_order(skim_crowd *crowd, uint32_t n, const uint32_t *order);
    the crowd's capacity-long arrays: returns the array in the new order,
    which replaces data (data becomes a spare; crowd.c). */
 void *crowd_permute(skim_crowd *crowd, void *data, size_t size, uint32_t n, const uint32_t *order);
-/* Whether the neighbour lists still hold every pair that can meet this
-   step (crowd_contacts.c), given this step's plan. */
-bool crowd_lists_still_good(const skim_crowd *crowd, uint32_t n);
+/* Whether agents [first, last) still lie within the bounds their lists
+   were built for, given this step's plan (crowd_contacts.c). */
+bool crowd_lists_hold(const skim_crowd *crowd, uint32_t first, uint32_t last);
 
-/* This step's contacts (crowd_contacts.c): crowd->contacts / contact_begin
-   from the neighbour lists, rebuilt first unless lists_good (what
-   crowd_lists_still_good said), and reach, vreach; also pushed (the agents
-   the plan puts in a violated contact) and stats.contacts. */
-skim_status crowd_find_contacts(skim_crowd *crowd, uint32_t n, bool lists_good);
+/* Agents per chunk of the near-pair phase. */
+#define CROWD_NEAR_CHUNK 64
+/* Before the region: a near-pair buffer for every chunk; false if out of memory. */
+bool crowd_reserve_near_buffers(skim_crowd *crowd, uint32_t n);
+/* This step's contacts (crowd_contacts.c), inside the region: the near
+   pairs of every chunk (with reach, vreach and the plan), then, serially,
+   crowd->contacts / contact_begin, pushed (the agents the plan puts in a
+   violated contact) and stats.contacts. Sets shared.out_of_memory on
+   failure; every thread returns false then. */
+bool crowd_find_contacts(skim_crowd *crowd, uint32_t n, crowd_cursor *cursor);
 
 /* Agent-agent solver (crowd_solver.c). The constraint of the pair of
    active agents a < b given the start positions, planned displacements and
    cylinders. */
 void crowd_contact_setup(const skim_crowd *crowd, uint32_t a, uint32_t b, crowd_pair *out);
-/* Jacobi projection: crowd->q from start + planned, pushed apart. */
-void crowd_solve(skim_crowd *crowd, uint32_t n);
-/* The check after the world move (crowd_check.c): shortens or reverts the moves of agents
-   in pairs closer than allowed until none is; fills final, reverted,
-   on_agent, stats.shortened and stats.closest_gap. Returns the number of
+/* Inside the region: Jacobi projection, q from start + planned (plan()
+   set q), pushed apart. The result is in q after the region once
+   crowd_solve_settle has run. Returns which of q (0) and q_next (1) holds
+   it. */
+uint32_t crowd_solve(skim_crowd *crowd, uint32_t n, crowd_cursor *cursor);
+/* After the region: q is the buffer crowd_solve returned. */
+void crowd_solve_settle(skim_crowd *crowd, uint32_t which);
+/* Inside the region, the check after the world move (crowd_check.c):
+   shortens or reverts the moves of agents in pairs closer than allowed
+   until none is; fills final and lambda (lambda 0: reverted). The
+   world move's scatter prepares it (crowd_step.c). Returns the number of
    rounds. */
-uint32_t crowd_check(skim_crowd *crowd, uint32_t n);
+uint32_t crowd_check(skim_crowd *crowd, uint32_t n, crowd_cursor *cursor);
+/* Whether agent i ends standing on another's head; lowers *closest to the
+   gap of its pairs with a higher index (crowd_check.c). */
+uint8_t crowd_stands_on_agent(const skim_crowd *crowd, uint32_t i, float *closest);
 
 double crowd_seconds(void);
 

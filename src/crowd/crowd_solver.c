@@ -222,7 +222,7 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t a, uint32_t b, crowd_pair
 /* One Jacobi update of agent i: its position from the previous sweep's
    positions q, written to next. Returns whether any of its contacts was
    violated. */
-static bool relax_agent(skim_crowd *c, const float *q, float *next, long i)
+static bool relax_agent(skim_crowd *c, const float *q, float *next, size_t i)
 {
     const float *qi = q + 3 * i;
     const crowd_contact *ct = c->contacts + c->contact_begin[i], *end = c->contacts + c->contact_begin[i + 1];
@@ -299,34 +299,78 @@ static uint32_t keep_marked(const uint32_t *mark, uint32_t stamp, uint32_t *list
     return kept;
 }
 
-static void swap_buffers(skim_crowd *c)
+/* Work items per chunk of a sweep: a few microseconds of work. */
+#define SWEEP_CHUNK 128
+/* Below this many agents on the list, one thread makes the remaining
+   sweeps alone: each parallel sweep is two phases, and the last sweeps
+   hold a few hundred agents, a few microseconds of work. */
+#define SWEEP_PARALLEL_MIN 1024
+
+/* Sweeps from iteration on, one thread, over the list of m agents; the
+   buffers swap each sweep, starting from buffer which. Returns the buffer
+   that holds the result. */
+static uint32_t sweep_alone(skim_crowd *c, float *const buffers[2], uint32_t which, int iteration, uint32_t m)
 {
-    float *swap = c->q;
-    c->q = c->q_next;
-    c->q_next = swap;
+    for (; iteration < c->def.solver_iterations && m > 0; ++iteration) {
+        bool violated = false;
+        const uint32_t stamp = (uint32_t)iteration + 1;
+        const float *q = buffers[which];
+        float *next = buffers[which ^ 1];
+        for (uint32_t k = 0; k < m; ++k) {
+            uint32_t i = c->work[k];
+            bool moved = relax_agent(c, q, next, i);
+            c->pushed[i] |= moved;
+            if (moved)
+                mark_with_partners(c, i, stamp);
+            violated |= moved;
+        }
+        which ^= 1;
+        if (!violated)
+            break;
+        m = keep_marked(c->solver_mark, stamp, c->work, m);
+    }
+    return which;
 }
 
-void crowd_solve(skim_crowd *c, uint32_t n)
+uint32_t crowd_solve(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
 {
-    const long count = (long)n;
-    /* The first sweep, from the plan (plan() set q): only the agents in a
-       contact the plan violates move (crowd_find_contacts found them, with
-       the test relax_agent makes, and counted the pairs in
-       stats.contacts); everyone else stays where it is. */
-    int violated = 0;
-    uint32_t stamp = 1;
-    memcpy(c->q_next, c->q, 3 * (size_t)n * sizeof *c->q);
-    memset(c->solver_mark, 0, (size_t)n * sizeof *c->solver_mark);
-#pragma omp parallel for schedule(static) reduction(| : violated)
-    for (long i = 0; i < count; ++i)
-        if (c->pushed[i]) {
-            relax_agent(c, c->q, c->q_next, i);
-            mark_with_partners(c, (uint32_t)i, stamp);
-            violated = 1;
-        }
-    swap_buffers(c);
-    if (!violated || c->def.solver_iterations < 2)
-        return;
+    /* Jacobi double buffer: sweep s reads buffers[which] and writes the
+       other; c->q itself is set after the region (crowd_solve_settle), so
+       every thread sees the same two pointers throughout. */
+    float *const buffers[2] = { c->q, c->q_next };
+    crowd_shared *shared = &c->shared;
+    /* The first sweep, from the plan: only the agents in a contact the
+       plan violates move (crowd_find_contacts found them, with the test
+       relax_agent makes, and counted the pairs in stats.contacts);
+       everyone else stays where it is, so both buffers start as the plan. */
+    const uint32_t chunks = crowd_chunks(n, SWEEP_CHUNK);
+    crowd_phase *phase = crowd_phase_next(cursor);
+    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+        uint32_t first, last;
+        crowd_chunk_range(k, SWEEP_CHUNK, n, &first, &last);
+        memcpy(buffers[1] + 3 * (size_t)first, buffers[0] + 3 * (size_t)first,
+               3 * (size_t)(last - first) * sizeof *buffers[0]);
+        memset(c->solver_mark + first, 0, (size_t)(last - first) * sizeof *c->solver_mark);
+    }
+    crowd_wait(phase, chunks);
+    const uint32_t stamp = 1;
+    phase = crowd_phase_next(cursor);
+    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+        uint32_t first, last;
+        crowd_chunk_range(k, SWEEP_CHUNK, n, &first, &last);
+        bool violated = false;
+        for (uint32_t i = first; i < last; ++i)
+            if (c->pushed[i]) {
+                relax_agent(c, buffers[0], buffers[1], i);
+                mark_with_partners(c, i, stamp);
+                violated = true;
+            }
+        if (violated)
+            atomic_store_explicit(&shared->violated[0], 1, memory_order_relaxed);
+    }
+    crowd_wait(phase, chunks);
+    if (!atomic_load_explicit(&shared->violated[0], memory_order_relaxed) || c->def.solver_iterations < 2)
+        return 1;
     /* The next sweeps only over agents that moved in the last sweep and
        their neighbours: any other agent would see exactly what it saw
        last time (itself and its neighbours where they were, and no
@@ -339,30 +383,71 @@ void crowd_solve(skim_crowd *c, uint32_t n)
        marked by the movers (contacts are symmetric), so the cost follows
        the movers, not the crowd; the list keeps agent order, which any
        thread count gives alike. */
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-        c->work[m] = i;
-        m += c->solver_mark[i] == stamp;
-    }
-    for (int iteration = 1; iteration < c->def.solver_iterations && m > 0; ++iteration) {
-        violated = 0;
-        ++stamp;
-        const float *q = c->q;
-        float *next = c->q_next;
-#pragma omp parallel for schedule(static) reduction(| : violated)
-        for (long k = 0; k < (long)m; ++k) {
-            long i = c->work[k];
-            uint8_t moved = relax_agent(c, q, next, i);
-            c->pushed[i] |= moved;
-            if (moved)
-                mark_with_partners(c, (uint32_t)i, stamp);
-            violated |= moved;
+    phase = crowd_phase_next(cursor);
+    if (crowd_serial(phase)) {
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            c->work[m] = i;
+            m += c->solver_mark[i] == stamp;
         }
+        shared->listed[1] = m;
+        crowd_finish(phase);
+    }
+    crowd_wait(phase, 1);
+    uint32_t which = 1;
+    for (int iteration = 1; iteration < c->def.solver_iterations; ++iteration) {
+        const uint32_t m = shared->listed[iteration];
+        if (m == 0)
+            break;
+        if (m < SWEEP_PARALLEL_MIN) {
+            phase = crowd_phase_next(cursor);
+            if (crowd_serial(phase)) {
+                shared->rest_ended = sweep_alone(c, buffers, which, iteration, m);
+                crowd_finish(phase);
+            }
+            crowd_wait(phase, 1);
+            return shared->rest_ended;
+        }
+        const uint32_t sweep_stamp = (uint32_t)iteration + 1, sweep_chunks = crowd_chunks(m, SWEEP_CHUNK);
+        const float *q = buffers[which];
+        float *next = buffers[which ^ 1];
+        phase = crowd_phase_next(cursor);
+        for (uint32_t k; crowd_claim(phase, sweep_chunks, &k); crowd_finish(phase)) {
+            uint32_t first, last;
+            crowd_chunk_range(k, SWEEP_CHUNK, m, &first, &last);
+            bool violated = false;
+            for (uint32_t w = first; w < last; ++w) {
+                uint32_t i = c->work[w];
+                bool moved = relax_agent(c, q, next, i);
+                c->pushed[i] |= moved;
+                if (moved)
+                    mark_with_partners(c, i, sweep_stamp);
+                violated |= moved;
+            }
+            if (violated)
+                atomic_store_explicit(&shared->violated[iteration], 1, memory_order_relaxed);
+        }
+        crowd_wait(phase, sweep_chunks);
         /* Every listed agent was written, and every agent off the list
            holds the same value in both buffers. */
-        swap_buffers(c);
-        if (!violated)
+        which ^= 1;
+        if (!atomic_load_explicit(&shared->violated[iteration], memory_order_relaxed))
             break;
-        m = keep_marked(c->solver_mark, stamp, c->work, m);
+        phase = crowd_phase_next(cursor);
+        if (crowd_serial(phase)) {
+            shared->listed[iteration + 1] = keep_marked(c->solver_mark, sweep_stamp, c->work, m);
+            crowd_finish(phase);
+        }
+        crowd_wait(phase, 1);
+    }
+    return which;
+}
+
+void crowd_solve_settle(skim_crowd *c, uint32_t which)
+{
+    if (which == 1) {
+        float *swap = c->q;
+        c->q = c->q_next;
+        c->q_next = swap;
     }
 }

@@ -4,6 +4,7 @@
 #include "crowd_internal.h"
 
 #include <math.h>
+#include <string.h>
 
 /* How far pushes may move an agent off its plan in one step, and the slack
    for what the world move adds across up (pushing a start out of a touching
@@ -32,13 +33,12 @@ static bool falls(const skim_crowd *c, uint32_t id)
     return c->def.gravity > 0.0f && !(c->body[id].flags & SKIM_AGENT_NO_GRAVITY);
 }
 
-/* Phase 1: every agent's displacement before it meets anyone. */
-static void plan(skim_crowd *c, uint32_t n, float dt)
+/* Phase 1: the displacement of agents [first, last) before they meet anyone. */
+static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
 {
     const float g = c->def.gravity;
     const float world_extra = c->def.move.step_height + c->def.move.snap_distance + g * dt * dt;
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < (long)n; ++i) {
+    for (size_t i = first; i < last; ++i) {
         uint32_t id = c->active[i];
         float *start = c->start + 3 * i, *d = c->planned + 3 * i;
         start[0] = c->position[id].x;
@@ -94,13 +94,53 @@ void crowd_apply_order(skim_crowd *c, uint32_t n, const uint32_t *order)
     /* pushed is all zero until the solver runs. */
 }
 
+/* Agents per chunk of the step's per-agent phases: a few microseconds of
+   work (crowd_team.h). */
+#define AGENT_CHUNK 256
+
 /* Phase 3: the world. Standing agents move with Nettle's two-pass gravity
    (one step's fall as the second pass keeps them on the floor and reports
    it) and the crowd's steps and snapping; airborne ones carry their fall in
    the displacement and neither step nor snap. skim_move_batch takes one
-   definition per call, so the two groups are two calls. */
-static skim_status move_group(const skim_world *world, skim_crowd *c, uint32_t n, bool standing, float dt)
+   definition per call, so the two groups are two calls: the standing
+   agents first in the batch arrays, then the airborne ones, each group in
+   index order (a serial step), gathered together in one phase. */
+static void gather_world(skim_crowd *c, uint32_t n, const float *q, crowd_cursor *cursor)
 {
+    crowd_phase *phase = crowd_phase_next(cursor);
+    if (crowd_serial(phase)) {
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < n; ++i)
+            if (c->grounded[i])
+                c->group_index[m++] = i;
+        c->shared.standing = m;
+        for (uint32_t i = 0; i < n; ++i)
+            if (!c->grounded[i])
+                c->group_index[m++] = i;
+        crowd_finish(phase);
+    }
+    crowd_wait(phase, 1);
+    const uint32_t chunks = crowd_chunks(n, AGENT_CHUNK);
+    phase = crowd_phase_next(cursor);
+    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+        uint32_t first, last;
+        crowd_chunk_range(k, AGENT_CHUNK, n, &first, &last);
+        for (uint32_t e = first; e < last; ++e) {
+            uint32_t i = c->group_index[e];
+            const float *s = c->start + 3 * (size_t)i, *p = q + 3 * (size_t)i;
+            c->batch_shape[e] = c->shape[c->active[i]];
+            c->batch_position[e] = (skim_vec3){ s[0], s[1], s[2] };
+            c->batch_displacement[e] = (skim_vec3){ p[0] - s[0], p[1] - s[1], p[2] - s[2] };
+        }
+    }
+    /* No wait: the region ends here. */
+}
+
+static skim_status move_group(const skim_world *world, skim_crowd *c, uint32_t first, uint32_t count, bool standing,
+                              float dt)
+{
+    if (count == 0)
+        return SKIM_OK;
     skim_move_def def = c->def.move;
     if (standing) {
         float drop = c->def.gravity * dt * dt;
@@ -110,136 +150,201 @@ static skim_status move_group(const skim_world *world, skim_crowd *c, uint32_t n
         def.step_height = 0.0f;
         def.snap_distance = 0.0f;
     }
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n; ++i)
-        if ((c->grounded[i] != 0) == standing)
-            c->group_index[m++] = i;
-    if (m == 0)
-        return SKIM_OK;
-#pragma omp parallel for schedule(static)
-    for (long k = 0; k < (long)m; ++k) {
-        uint32_t i = c->group_index[k];
-        const float *s = c->start + 3 * (size_t)i, *q = c->q + 3 * (size_t)i;
-        c->batch_shape[k] = c->shape[c->active[i]];
-        c->batch_position[k] = (skim_vec3){ s[0], s[1], s[2] };
-        c->batch_displacement[k] = (skim_vec3){ q[0] - s[0], q[1] - s[1], q[2] - s[2] };
-    }
-    skim_status status = skim_move_batch(world, m, c->batch_shape, c->batch_position,
-                                         c->batch_displacement, &def, c->batch_result);
-    if (status != SKIM_OK)
-        return status;
-    /* Straight: the world neither stopped nor turned it (no wall or
-       ceiling met, across up it ended where it was sent, and along up it
-       moved no more than the gravity pass drops), so every point between
-       start and end is as free as the swept path was. */
-    const float drop = standing ? c->def.gravity * dt * dt : 0.0f;
-#pragma omp parallel for schedule(static)
-    for (long k = 0; k < (long)m; ++k) {
-        uint32_t i = c->group_index[k];
-        const skim_move_result *r = &c->batch_result[k];
-        c->result[i] = *r;
-        float *w = c->world_end + 3 * (size_t)i;
-        w[0] = r->position.x;
-        w[1] = r->position.y;
-        w[2] = r->position.z;
-        const float *q = c->q + 3 * (size_t)i, *s = c->start + 3 * (size_t)i;
-        float off[3] = { w[0] - q[0], w[1] - q[1], w[2] - q[2] };
-        float along = off[0] * c->up[0] + off[1] * c->up[1] + off[2] * c->up[2];
-        float across_sq = 0.0f;
-        for (int a = 0; a < 3; ++a) {
-            float h = off[a] - along * c->up[a];
-            across_sq += h * h;
-        }
-        float rise = (w[0] - s[0]) * c->up[0] + (w[1] - s[1]) * c->up[1] + (w[2] - s[2]) * c->up[2];
-        float planned_rise = (q[0] - s[0]) * c->up[0] + (q[1] - s[1]) * c->up[1] + (q[2] - s[2]) * c->up[2];
-        float slack = 1e-3f * c->radius[i];
-        c->free_path[i] = !(r->touched & (SKIM_TOUCH_WALL | SKIM_TOUCH_CEILING)) && across_sq <= slack * slack &&
-                          rise <= planned_rise + slack && rise >= planned_rise - drop - slack;
-    }
-    return SKIM_OK;
+    return skim_move_batch(world, count, c->batch_shape + first, c->batch_position + first,
+                           c->batch_displacement + first, &def, c->batch_result + first);
 }
 
-static skim_status move_world(const skim_world *world, skim_crowd *c, uint32_t n, float dt)
+/* The world move's results of batch entry e, agent i. Straight: the world
+   neither stopped nor turned it (no wall or ceiling met, across up it
+   ended where it was sent, and along up it moved no more than the gravity
+   pass drops), so every point between start and end is as free as the
+   swept path was. */
+static void take_world_result(skim_crowd *c, uint32_t e, uint32_t i, float drop)
 {
-    if (!world) {
-        /* Empty space: the solver's positions stand. */
-#pragma omp parallel for schedule(static)
-        for (long i = 0; i < (long)n; ++i) {
-            for (int k = 0; k < 3; ++k)
-                c->world_end[3 * i + k] = c->final[3 * i + k] = c->q[3 * i + k];
-            c->result[i] = (skim_move_result){ 0 };
-            c->free_path[i] = 1;
-        }
-        return SKIM_OK;
+    const skim_move_result *r = &c->batch_result[e];
+    c->result[i] = *r;
+    float *w = c->world_end + 3 * (size_t)i;
+    w[0] = r->position.x;
+    w[1] = r->position.y;
+    w[2] = r->position.z;
+    const float *q = c->q + 3 * (size_t)i, *s = c->start + 3 * (size_t)i;
+    float off[3] = { w[0] - q[0], w[1] - q[1], w[2] - q[2] };
+    float along = off[0] * c->up[0] + off[1] * c->up[1] + off[2] * c->up[2];
+    float across_sq = 0.0f;
+    for (int a = 0; a < 3; ++a) {
+        float h = off[a] - along * c->up[a];
+        across_sq += h * h;
     }
-    skim_status status = move_group(world, c, n, true, dt);
-    if (status == SKIM_OK)
-        status = move_group(world, c, n, false, dt);
-    return status;
+    float rise = (w[0] - s[0]) * c->up[0] + (w[1] - s[1]) * c->up[1] + (w[2] - s[2]) * c->up[2];
+    float planned_rise = (q[0] - s[0]) * c->up[0] + (q[1] - s[1]) * c->up[1] + (q[2] - s[2]) * c->up[2];
+    float slack = 1e-3f * c->radius[i];
+    c->free_path[i] = !(r->touched & (SKIM_TOUCH_WALL | SKIM_TOUCH_CEILING)) && across_sq <= slack * slack &&
+                      rise <= planned_rise + slack && rise >= planned_rise - drop - slack;
 }
 
-/* Phase 5: the new state. */
-static void commit(skim_crowd *c, uint32_t n, float dt, bool agents)
+/* The world's results (or, with no world, the solver's positions: empty
+   space) to every agent, and what the check starts from. */
+static void scatter_world(skim_crowd *c, uint32_t n, bool world, uint32_t standing, float dt,
+                          crowd_cursor *cursor)
+{
+    const bool agents = c->def.agent_collisions;
+    const float drop = c->def.gravity * dt * dt;
+    const uint32_t chunks = crowd_chunks(n, AGENT_CHUNK);
+    crowd_phase *phase = crowd_phase_next(cursor);
+    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+        uint32_t first, last;
+        crowd_chunk_range(k, AGENT_CHUNK, n, &first, &last);
+        for (uint32_t e = first; e < last; ++e) {
+            uint32_t i = e;
+            if (world) {
+                i = c->group_index[e];
+                take_world_result(c, e, i, e < standing ? drop : 0.0f);
+            } else {
+                for (int a = 0; a < 3; ++a)
+                    c->world_end[3 * (size_t)i + a] = c->q[3 * (size_t)i + a];
+                c->result[i] = (skim_move_result){ 0 };
+                c->free_path[i] = 1;
+            }
+            if (agents) {
+                c->lambda[i] = 1.0f;
+                for (int a = 0; a < 3; ++a)
+                    c->final[3 * (size_t)i + a] = c->world_end[3 * (size_t)i + a];
+                c->work[i] = i; /* the check's first list: everyone, in order */
+                c->check_stamp[i] = 0;
+            }
+        }
+    }
+    crowd_wait(phase, chunks);
+}
+
+/* Phase 5: the new state of agent i, whose move ends at f. */
+static void commit(skim_crowd *c, uint32_t i, float dt, const float *f, bool reverted, bool standing_on_agent,
+                   crowd_chunk_stats *counts)
 {
     const float g = c->def.gravity;
-    uint32_t on_floor = 0, on_agent = 0, blocked = 0;
-#pragma omp parallel for schedule(static) reduction(+ : on_floor, on_agent, blocked)
-    for (long i = 0; i < (long)n; ++i) {
-        uint32_t id = c->active[i];
-        const float *s = c->start + 3 * i, *f = (agents ? c->final : c->world_end) + 3 * i;
-        uint32_t state = SKIM_AGENT_ACTIVE;
-        bool reverted = agents && c->reverted[i];
-        bool standing_on_agent = agents && c->on_agent[i];
-        if (agents && c->pushed[i])
-            state |= SKIM_AGENT_TOUCHED_AGENT;
-        if (reverted) {
-            /* Kept its start: it keeps its footing and its vertical speed
-               (gravity acts again next step). */
-            state |= SKIM_AGENT_BLOCKED | (c->state[id] & (SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT));
-            c->velocity[id] = (skim_vec3){ 0, 0, 0 };
-            blocked++;
-        } else {
-            const skim_move_result *r = &c->result[i];
-            float vs = c->body[id].vertical_speed;
-            if (falls(c, id)) {
-                vs = c->grounded[i] ? -g * dt : vs - g * dt;
-                if ((r->touched & SKIM_TOUCH_FLOOR) && vs <= 0.0f) {
-                    state |= SKIM_AGENT_ON_FLOOR;
-                    c->floor_normal[id] = r->floor_normal;
-                    vs = 0.0f;
-                } else if (standing_on_agent && vs <= 0.0f) {
-                    state |= SKIM_AGENT_ON_AGENT;
-                    vs = 0.0f;
-                }
-                if ((r->touched & SKIM_TOUCH_CEILING) && vs > 0.0f)
-                    vs = 0.0f;
-            } else {
+    uint32_t id = c->active[i];
+    const float *s = c->start + 3 * (size_t)i;
+    uint32_t state = SKIM_AGENT_ACTIVE;
+    if (c->def.agent_collisions && c->pushed[i])
+        state |= SKIM_AGENT_TOUCHED_AGENT;
+    if (reverted) {
+        /* Kept its start: it keeps its footing and its vertical speed
+           (gravity acts again next step). */
+        state |= SKIM_AGENT_BLOCKED | (c->state[id] & (SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT));
+        c->velocity[id] = (skim_vec3){ 0, 0, 0 };
+        counts->blocked++;
+    } else {
+        const skim_move_result *r = &c->result[i];
+        float vs = c->body[id].vertical_speed;
+        if (falls(c, id)) {
+            vs = c->grounded[i] ? -g * dt : vs - g * dt;
+            if ((r->touched & SKIM_TOUCH_FLOOR) && vs <= 0.0f) {
+                state |= SKIM_AGENT_ON_FLOOR;
+                c->floor_normal[id] = r->floor_normal;
                 vs = 0.0f;
-                if (r->touched & SKIM_TOUCH_FLOOR) {
-                    state |= SKIM_AGENT_ON_FLOOR;
-                    c->floor_normal[id] = r->floor_normal;
-                }
+            } else if (standing_on_agent && vs <= 0.0f) {
+                state |= SKIM_AGENT_ON_AGENT;
+                vs = 0.0f;
             }
-            if (r->touched & SKIM_TOUCH_WALL)
-                state |= SKIM_AGENT_TOUCHED_WALL;
-            if (r->touched & SKIM_TOUCH_CEILING)
-                state |= SKIM_AGENT_TOUCHED_CEILING;
-            /* Falling for ever: held at the limit (see SKIM_CROWD_LIMIT). */
-            c->body[id].vertical_speed = fmaxf(-SKIM_CROWD_LIMIT, fminf(SKIM_CROWD_LIMIT, vs));
-            c->position[id] = (skim_vec3){ f[0], f[1], f[2] };
-            c->velocity[id] = (skim_vec3){ (f[0] - s[0]) / dt, (f[1] - s[1]) / dt, (f[2] - s[2]) / dt };
+            if ((r->touched & SKIM_TOUCH_CEILING) && vs > 0.0f)
+                vs = 0.0f;
+        } else {
+            vs = 0.0f;
+            if (r->touched & SKIM_TOUCH_FLOOR) {
+                state |= SKIM_AGENT_ON_FLOOR;
+                c->floor_normal[id] = r->floor_normal;
+            }
         }
-        if (state & SKIM_AGENT_ON_FLOOR)
-            on_floor++;
-        else if (state & SKIM_AGENT_ON_AGENT)
-            on_agent++;
-        c->state[id] = state;
+        if (r->touched & SKIM_TOUCH_WALL)
+            state |= SKIM_AGENT_TOUCHED_WALL;
+        if (r->touched & SKIM_TOUCH_CEILING)
+            state |= SKIM_AGENT_TOUCHED_CEILING;
+        /* Falling for ever: held at the limit (see SKIM_CROWD_LIMIT). */
+        c->body[id].vertical_speed = fmaxf(-SKIM_CROWD_LIMIT, fminf(SKIM_CROWD_LIMIT, vs));
+        c->position[id] = (skim_vec3){ f[0], f[1], f[2] };
+        c->velocity[id] = (skim_vec3){ (f[0] - s[0]) / dt, (f[1] - s[1]) / dt, (f[2] - s[2]) / dt };
     }
-    c->stats.agents = n;
-    c->stats.on_floor = on_floor;
-    c->stats.on_agent = on_agent;
-    c->stats.in_air = n - on_floor - on_agent;
-    c->stats.blocked = blocked;
+    if (state & SKIM_AGENT_ON_FLOOR)
+        counts->on_floor++;
+    else if (state & SKIM_AGENT_ON_AGENT)
+        counts->on_agent++;
+    c->state[id] = state;
+}
+
+/* The last phase: the check's figures (moves kept in part or not at all,
+   who stands on whom, the closest pair) and the new state, per chunk; the
+   chunks' figures are combined after the region. stands_on_agent reads
+   only final positions and cylinders, which nobody writes any more, and
+   commit writes only agent i's own state, so one pass does both. */
+static void finish_agents(skim_crowd *c, uint32_t n, float dt, crowd_cursor *cursor)
+{
+    const bool agents = c->def.agent_collisions;
+    const uint32_t chunks = crowd_chunks(n, CROWD_COMMIT_CHUNK);
+    crowd_phase *phase = crowd_phase_next(cursor);
+    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+        uint32_t first, last;
+        crowd_chunk_range(k, CROWD_COMMIT_CHUNK, n, &first, &last);
+        crowd_chunk_stats counts = { 0, 0, 0, 0, INFINITY };
+        for (uint32_t i = first; i < last; ++i) {
+            bool reverted = false, on_agent = false;
+            if (agents) {
+                reverted = c->lambda[i] == 0.0f;
+                counts.shortened += c->lambda[i] > 0.0f && c->lambda[i] < 1.0f;
+                on_agent = crowd_stands_on_agent(c, i, &counts.closest);
+            }
+            commit(c, i, dt, (agents ? c->final : c->world_end) + 3 * (size_t)i, reverted, on_agent, &counts);
+        }
+        c->chunk_stats[k] = counts;
+    }
+}
+
+/* The phases before the world move (plan, the lists if they no longer
+   hold, contacts, solver, the world move's inputs), run by every thread of
+   the region. lists_valid is what the master read before the region (the
+   caller sets it after: nothing in the region writes it). Sets *rebuilt
+   when the lists were rebuilt. Returns the solver's buffer
+   (crowd_solve), or UINT32_MAX if out of memory. */
+static uint32_t before_world(skim_crowd *c, uint32_t n, float dt, bool lists_valid, bool world, bool *rebuilt,
+                             crowd_cursor *cursor)
+{
+    const bool agents = c->def.agent_collisions;
+    /* Whether the lists still hold is asked of each agent as it is
+       planned: an AND over agents, the same for any thread count. */
+    const bool check_lists = agents && lists_valid;
+    const uint32_t chunks = crowd_chunks(n, AGENT_CHUNK);
+    crowd_phase *phase = crowd_phase_next(cursor);
+    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+        uint32_t first, last;
+        crowd_chunk_range(k, AGENT_CHUNK, n, &first, &last);
+        plan(c, first, last, dt);
+        if (check_lists && !crowd_lists_hold(c, first, last))
+            atomic_store_explicit(&c->shared.lists_bad, 1, memory_order_relaxed);
+    }
+    crowd_wait(phase, chunks);
+    *rebuilt = agents && (!lists_valid || atomic_load_explicit(&c->shared.lists_bad, memory_order_relaxed));
+    /* The rebuild also puts the agents in the grid's order, which keeps
+       agents that are near each other near in every working array. */
+    if (*rebuilt && !crowd_build_neighbours(c, n, cursor))
+        return UINT32_MAX;
+    uint32_t which = 0;
+    if (agents) {
+        if (!crowd_find_contacts(c, n, cursor))
+            return UINT32_MAX;
+        which = crowd_solve(c, n, cursor);
+    }
+    if (world)
+        gather_world(c, n, which ? c->q_next : c->q, cursor);
+    return which;
+}
+
+/* After a region: its phases and what its threads told each other back
+   to zero for the next. The master's cursor says how many phases were
+   used (every thread takes the same path; only a failure can part them,
+   and then all are cleared). */
+static void clear_region(skim_crowd *c, uint32_t used)
+{
+    memset(c->phases, 0, used * sizeof *c->phases);
+    memset(&c->shared, 0, sizeof c->shared);
 }
 
 skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
@@ -259,38 +364,90 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     c->stats = stats;
     if (n == 0)
         return SKIM_OK;
+    if (agents && !crowd_reserve_near_buffers(c, n))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory");
 
-    plan(c, n, dt);
-    /* When the lists are rebuilt, crowd_find_contacts also puts the agents
-       in the grid's order, which keeps agents that are near each other near
-       in every working array. */
-    bool lists_good = agents && crowd_lists_still_good(c, n);
-    skim_status status = SKIM_OK;
+    /* Before the world: one region. */
+    uint32_t which = 0, used = 0, standing = 0;
+    bool rebuilt = false;
+    const bool lists_valid = c->lists_valid;
+#pragma omp parallel
+    {
+        crowd_cursor cursor = { c->phases, 0 };
+        bool mine_rebuilt;
+        uint32_t mine = before_world(c, n, dt, lists_valid, world != NULL, &mine_rebuilt, &cursor);
+#ifdef _OPENMP
+        if (omp_get_thread_num() == 0)
+#endif
+        {
+            which = mine;
+            rebuilt = mine_rebuilt;
+            used = cursor.at;
+            standing = c->shared.standing;
+        }
+        crowd_leave_region(&c->shared.left);
+    }
+    if (rebuilt) {
+        c->list_builds++;
+        c->lists_valid = which != UINT32_MAX;
+    }
+    if (which == UINT32_MAX) {
+        clear_region(c, CROWD_PHASES);
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the agents' contacts");
+    }
+    clear_region(c, used);
+    if (agents)
+        crowd_solve_settle(c, which);
     double t1 = crowd_seconds();
-    if (agents) {
-        status = crowd_find_contacts(c, n, lists_good);
+    if (world) {
+        skim_status status = move_group(world, c, 0, standing, true, dt);
+        if (status == SKIM_OK)
+            status = move_group(world, c, standing, n - standing, false, dt);
         if (status != SKIM_OK)
             return status;
-        crowd_solve(c, n);
     }
     double t2 = crowd_seconds();
-    status = move_world(world, c, n, dt);
-    if (status != SKIM_OK)
-        return status;
-    double t3 = crowd_seconds();
     uint32_t rounds = 0;
-    float closest = INFINITY;
-    if (agents) {
-        rounds = crowd_check(c, n);
-        closest = c->stats.closest_gap;
+#pragma omp parallel
+    {
+        crowd_cursor cursor = { c->phases, 0 };
+        scatter_world(c, n, world != NULL, standing, dt, &cursor);
+        uint32_t mine = agents ? crowd_check(c, n, &cursor) : 0;
+        finish_agents(c, n, dt, &cursor);
+#ifdef _OPENMP
+        if (omp_get_thread_num() == 0)
+#endif
+        {
+            rounds = mine;
+            used = cursor.at;
+        }
+        crowd_leave_region(&c->shared.left);
     }
-    commit(c, n, dt, agents);
-    double t4 = crowd_seconds();
+    clear_region(c, used);
+    crowd_chunk_stats sum = { 0, 0, 0, 0, INFINITY };
+    for (uint32_t k = 0; k < crowd_chunks(n, CROWD_COMMIT_CHUNK); ++k) {
+        const crowd_chunk_stats *s = &c->chunk_stats[k];
+        sum.on_floor += s->on_floor;
+        sum.on_agent += s->on_agent;
+        sum.blocked += s->blocked;
+        sum.shortened += s->shortened;
+        if (s->closest < sum.closest)
+            sum.closest = s->closest;
+    }
+    double t3 = crowd_seconds();
+    c->stats.agents = n;
+    c->stats.on_floor = sum.on_floor;
+    c->stats.on_agent = sum.on_agent;
+    c->stats.in_air = n - sum.on_floor - sum.on_agent;
+    c->stats.blocked = sum.blocked;
     c->stats.pairs = agents ? c->pair_count : 0;
+    c->stats.shortened = agents ? sum.shortened : 0;
     c->stats.check_rounds = rounds;
-    c->stats.closest_gap = closest;
-    c->stats.seconds_agents = (t2 - t1) + (t4 - t3);
-    c->stats.seconds_world = t3 - t2;
-    c->stats.seconds_total = t4 - t0;
+    c->stats.closest_gap = agents ? sum.closest : INFINITY;
+    /* Everything but the world move counts as the agents' now: the plan
+       and the world move's inputs and results share the agents' regions. */
+    c->stats.seconds_agents = (t1 - t0) + (t3 - t2);
+    c->stats.seconds_world = t2 - t1;
+    c->stats.seconds_total = t3 - t0;
     return SKIM_OK;
 }
