@@ -250,7 +250,7 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
     const bool packed = scratch->walk_packed && !g->far_possible;
     const uint32_t leaf_count = packed ? 0 : scratch->walk_count;
     if (packed)
-        skim_walk_pack_gather(&scratch->walk_pack, g, out);
+        skim_walk_pack_gather(&scratch->walk_pack, g, ctx->kernels->width >= 8, out);
     for (uint32_t k = 0; k < leaf_count; ++k) {
         const uint32_t first = skim_bvh_leaf_first(leaves[k]), count = skim_bvh_leaf_count(leaves[k]);
         /* Room for this leaf and a packet's overrun, checked per leaf: a

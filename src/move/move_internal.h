@@ -137,14 +137,14 @@ bool skim_move_solve_push(int count, const float (*normals)[3], const float *dep
    one dense run with each triangle's box (move_walk_pack.c): the movers
    that reuse the walk (most of a batch's) test four of them at a time
    against their own box instead of leaf by leaf, and skip the corners of
-   those outside. World space, as stored; padded to a multiple of 4 with
+   those outside. World space, as stored; padded to a multiple of 8 with
    lanes whose box overlaps nothing. */
 typedef struct skim_walk_pack {
     float    *vertex[3][3]; /* [v][axis][k] */
     float    *lo[3], *hi[3];
     uint32_t *triangle;     /* the caller's index */
     uint16_t *material;
-    uint32_t  count;        /* real triangles; padded to a multiple of 4 */
+    uint32_t  count;        /* real triangles; padded to a multiple of 8 */
     uint32_t  capacity;
     void     *block;        /* the one allocation the arrays point into */
 } skim_walk_pack;
@@ -211,8 +211,15 @@ typedef struct skim_move_scratch {
    gather from it. */
 skim_status skim_walk_pack_build(skim_walk_pack *pack, const skim_world *world,
                                  const uint32_t *leaves, uint32_t leaf_count, uint32_t triangles);
-void        skim_walk_pack_gather(const skim_walk_pack *pack, const skim_path_gather *g,
+/* wide: the kernel set has 8 lanes or more (so the CPU has AVX2): the
+   8-lane box test where it is built (x86). */
+void        skim_walk_pack_gather(const skim_walk_pack *pack, const skim_path_gather *g, bool wide,
                                   skim_candidates *out);
+#if defined(__x86_64__) || defined(__i386__)
+#define SKIM_MOVE_HAVE_AVX2_PACK 1
+void        skim_walk_pack_gather_avx2(const skim_walk_pack *pack, const skim_path_gather *g,
+                                       skim_candidates *out);
+#endif
 void        skim_walk_pack_free(skim_walk_pack *pack);
 
 /* The calling thread's scratch (never freed; bounded by the largest gather,

@@ -3,9 +3,12 @@
    boxes fit. That is an optimisation only if the candidate buffer is bit for
    bit what skim_gather_candidates gives for the move's own box: the same
    triangles, in the same order (the push-out's contact order follows it),
-   with the same unit-space coordinates. Checked here over movers in Morton
-   order, as a batch moves them (walks reused and renewed), on the default
-   scene and, when ../shared/scenes is there, on a real level. */
+   with the same unit-space coordinates. A batch's movers gather from the
+   walk's triangles packed (move_walk_pack.c), four or, with a kernel set
+   of 8 lanes or more, eight box tests at a time: both are checked. Checked
+   here over movers in Morton order, as a batch moves them (walks reused
+   and renewed), on the default scene and, when ../shared/scenes is there,
+   on a real level. */
 #include "move_test_util.h"
 #include "move/move_internal.h"
 
@@ -30,8 +33,9 @@ static void expect_same_buffer(const skim_candidates *a, const skim_candidates *
    each axis (dense enough for neighbours to share walks), gathered in Morton order
    with a kept walk, each buffer compared with the plain gather's. Returns
    how many reused a walk. */
-static int compare_gathers(const skim_world *world, int count, float spread, uint64_t seed,
-                           const skim_ellipsoid *shape, uint64_t material_mask)
+static int compare_gathers_with(const skim_kernel_set *kernels, const skim_world *world, int count,
+                                float spread, uint64_t seed, const skim_ellipsoid *shape,
+                                uint64_t material_mask)
 {
     skim_world_stats stats;
     skim_world_get_stats(world, &stats);
@@ -59,7 +63,7 @@ static int compare_gathers(const skim_world *world, int count, float spread, uin
     skim_ellipsoid_space_init(&space, shape);
     scratch->space_valid = false; /* the move's own caches: not used here */
     scratch->box_valid = false;
-    skim_move_ctx ctx = { .space = &space, .def = &def, .scratch = scratch,
+    skim_move_ctx ctx = { .kernels = kernels, .space = &space, .def = &def, .scratch = scratch,
                           .skin = def.skin_width, .status = SKIM_OK };
     ctx.up[2] = 1.0f;
     const float up[3] = { 0.0f, 0.0f, 1.0f };
@@ -92,6 +96,23 @@ static int compare_gathers(const skim_world *world, int count, float spread, uin
     scratch->walk_reuse = false;
     skim_move_forget_walk(scratch);
     free(positions);
+    return reused;
+}
+
+/* compare_gathers_with for the 4-lane packed gather (the portable set)
+   and, where the CPU runs it, the 8-lane one (avx2); the reuse count of
+   the first. */
+static int compare_gathers(const skim_world *world, int count, float spread, uint64_t seed,
+                           const skim_ellipsoid *shape, uint64_t material_mask)
+{
+    const skim_kernel_set *narrow = skim_kernel_set_by_name("portable");
+    cr_assert(narrow && narrow->width < 8);
+    int reused = compare_gathers_with(narrow, world, count, spread, seed, shape, material_mask);
+    const skim_kernel_set *wide = skim_kernel_set_by_name("avx2");
+    if (wide) {
+        cr_assert(wide->width >= 8);
+        compare_gathers_with(wide, world, count, spread, seed, shape, material_mask);
+    }
     return reused;
 }
 
