@@ -33,8 +33,9 @@ static const char help[] =
     "A scene FILE ending in .obj is read as Wavefront OBJ; any other FILE is a baked\n"
     "world (skim bake). Exit status: 0 ok, 1 the work failed, 2 bad command line.\n"
     "OpenMP's OMP_NUM_THREADS, OMP_WAIT_POLICY and GOMP_SPINCOUNT apply; unless one of the\n"
-    "last two is set, skim runs with GOMP_SPINCOUNT=10000 (threads spin ~10 us at a barrier,\n"
-    "then sleep: quick on an idle machine, polite on a busy one).\n";
+    "last two is set, skim runs with GOMP_SPINCOUNT=10000 (threads spin ~100 us at a barrier,\n"
+    "then sleep: quick on an idle machine, polite on a busy one; on a machine that is busy\n"
+    "with other work, GOMP_SPINCOUNT=1000 is politer still).\n";
 
 /* How long OpenMP threads wait at a barrier before they sleep. A crowd
    step has a dozen parallel regions and barriers a few microseconds
@@ -49,6 +50,14 @@ static const char help[] =
    still sleeps between frames: idle, 0.45 ms a frame (passive 2.6, default
    0.45); with one core taken by another program, means of 0.92-1.72 ms
    (passive 0.84-1.54, the default 1.45-1.92 with 127-144 ms worst frames).
+   (10,000 pauses take ~100 us on that VM's Xeon, not the ~10 us once
+   written here.) Since the crowd step's phases wait for each other
+   without OpenMP barriers (src/crowd/crowd_team.h), what the spin count
+   still governs is skim_move_batch's regions and the gaps between a
+   step's regions: `skim crowd`, 5,000 agents, 2 threads, medians of 3 (ms
+   a frame), 10,000: quiet 2.55, a busy loop on one core 4.92; 1,000: 2.62
+   and 4.08 (one thread 3.87). Kept at 10,000 for the quiet case, which is
+   what benchmarks see; a loaded server should say so.
    The settings are read when the OpenMP runtime loads, before main, so
    when the user has chosen neither the tool sets the spin count and starts
    itself again. (GOMP_SPINCOUNT is libgomp's, the runtime the tool is

@@ -166,8 +166,9 @@ typedef struct skim_crowd_stats {
     uint32_t check_rounds;   /* rounds of step 4 (1 = nothing to revert) */
     float    closest_gap;    /* smallest gap between two agents' cylinders after the step
                                 (negative = overlap); INFINITY when no two agents are near */
-    double   seconds_agents; /* broadphase + solver + check */
-    double   seconds_world;  /* skim_move_batch */
+    double   seconds_agents; /* everything but the world moves: plan, broadphase, solver,
+                                check, commit */
+    double   seconds_world;  /* the skim_move_batch calls alone */
     double   seconds_total;
 } skim_crowd_stats;
 SKIM_API skim_status skim_crowd_get_stats(const skim_crowd *crowd, skim_crowd_stats *out);
