@@ -306,24 +306,32 @@ static uint32_t keep_marked(const uint32_t *mark, uint32_t stamp, uint32_t *list
    hold a few hundred agents, a few microseconds of work. */
 #define SWEEP_PARALLEL_MIN 1024
 
+/* Relaxes the listed agents work[first, last) from q into next, marking
+   those that moved, with their partners, for the next sweep (stamp).
+   Whether any moved. */
+static bool relax_listed(skim_crowd *c, const float *q, float *next, uint32_t first, uint32_t last,
+                         uint32_t stamp)
+{
+    bool violated = false;
+    for (uint32_t w = first; w < last; ++w) {
+        uint32_t i = c->work[w];
+        bool moved = relax_agent(c, q, next, i);
+        c->pushed[i] |= moved;
+        if (moved)
+            mark_with_partners(c, i, stamp);
+        violated |= moved;
+    }
+    return violated;
+}
+
 /* Sweeps from iteration on, one thread, over the list of m agents; the
    buffers swap each sweep, starting from buffer which. Returns the buffer
    that holds the result. */
 static uint32_t sweep_alone(skim_crowd *c, float *const buffers[2], uint32_t which, int iteration, uint32_t m)
 {
     for (; iteration < c->def.solver_iterations && m > 0; ++iteration) {
-        bool violated = false;
         const uint32_t stamp = (uint32_t)iteration + 1;
-        const float *q = buffers[which];
-        float *next = buffers[which ^ 1];
-        for (uint32_t k = 0; k < m; ++k) {
-            uint32_t i = c->work[k];
-            bool moved = relax_agent(c, q, next, i);
-            c->pushed[i] |= moved;
-            if (moved)
-                mark_with_partners(c, i, stamp);
-            violated |= moved;
-        }
+        const bool violated = relax_listed(c, buffers[which], buffers[which ^ 1], 0, m, stamp);
         which ^= 1;
         if (!violated)
             break;
@@ -415,16 +423,7 @@ uint32_t crowd_solve(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
         for (uint32_t k; crowd_claim(phase, sweep_chunks, &k); crowd_finish(phase)) {
             uint32_t first, last;
             crowd_chunk_range(k, SWEEP_CHUNK, m, &first, &last);
-            bool violated = false;
-            for (uint32_t w = first; w < last; ++w) {
-                uint32_t i = c->work[w];
-                bool moved = relax_agent(c, q, next, i);
-                c->pushed[i] |= moved;
-                if (moved)
-                    mark_with_partners(c, i, sweep_stamp);
-                violated |= moved;
-            }
-            if (violated)
+            if (relax_listed(c, q, next, first, last, sweep_stamp))
                 atomic_store_explicit(&shared->violated[iteration], 1, memory_order_relaxed);
         }
         crowd_wait(phase, sweep_chunks);

@@ -464,6 +464,38 @@ static const struct {
     float speed, angle;
 } slow_walks[] = { { 0.05f, 0.0f }, { 0.05f, 30.0f }, { 0.1f, 0.0f }, { 0.1f, 60.0f } };
 
+/* Every walk of slow_walks, a sphere and a tall ellipsoid, both triangle
+   orders, at a block of the given height: on it (climbs) or stopped on the
+   floor in front of it. */
+static void walk_slow_walkers(float height, bool climbs)
+{
+    const float heights[] = { RADIUS, 1.75f * RADIUS };
+    for (int order = 0; order < 2; ++order) {
+        step_world s;
+        step_world_make(&s, height, order == 1);
+        for (size_t e = 0; e < sizeof heights / sizeof heights[0]; ++e)
+            for (size_t k = 0; k < sizeof slow_walks / sizeof slow_walks[0]; ++k) {
+                const skim_ellipsoid shape = { { RADIUS, RADIUS, heights[e] }, { 0, 0, 0, 1 } };
+                char what[96];
+                snprintf(what, sizeof what, "order %d, height %g, speed %g, angle %g", order,
+                         heights[e], slow_walks[k].speed, slow_walks[k].angle);
+                skim_vec3 p = walk_at_the_step(&s, shape, slow_walks[k].speed,
+                                               slow_walks[k].angle, what);
+                if (climbs) {
+                    cr_expect(p.y > 110.0f, "%s: stopped at the riser: y = %g", what, p.y);
+                    cr_expect(p.z > height + heights[e] && p.z < height + 1.01f * heights[e] + 1e-3f,
+                              "%s: z = %g, expected on the step at %g", what, p.z,
+                              height + 1.01f * heights[e]);
+                } else {
+                    cr_expect(p.y < 100.0f, "%s: passed the block to y = %g", what, p.y);
+                    cr_expect(fabsf(p.z - 1.01f * heights[e]) < 0.01f, "%s: z = %g, climbed", what,
+                              p.z);
+                }
+            }
+        skim_world_destroy(s.world);
+    }
+}
+
 /* Walkers that get less than about 0.03 radii past the riser in one move
    (0.05 and 0.1 of the run speed, 0.27 and 0.53 units a frame, and at a
    grazing angle): the step's descent lands on the nosing with the center
@@ -473,25 +505,7 @@ static const struct {
    ellipsoid standing 1.75 times as tall, both triangle orders. */
 Test(move_behaviour, slow_walkers_climb_a_step)
 {
-    const float heights[] = { RADIUS, 1.75f * RADIUS };
-    for (int order = 0; order < 2; ++order) {
-        step_world s;
-        step_world_make(&s, 12.0f, order == 1);
-        for (size_t e = 0; e < sizeof heights / sizeof heights[0]; ++e)
-            for (size_t k = 0; k < sizeof slow_walks / sizeof slow_walks[0]; ++k) {
-                const skim_ellipsoid shape = { { RADIUS, RADIUS, heights[e] }, { 0, 0, 0, 1 } };
-                char what[96];
-                snprintf(what, sizeof what, "order %d, height %g, speed %g, angle %g", order,
-                         heights[e], slow_walks[k].speed, slow_walks[k].angle);
-                skim_vec3 p = walk_at_the_step(&s, shape, slow_walks[k].speed,
-                                               slow_walks[k].angle, what);
-                cr_expect(p.y > 110.0f, "%s: stopped at the riser: y = %g", what, p.y);
-                cr_expect(p.z > 12.0f + heights[e] && p.z < 12.0f + 1.01f * heights[e] + 1e-3f,
-                          "%s: z = %g, expected on the step at %g", what, p.z,
-                          12.0f + 1.01f * heights[e]);
-            }
-        skim_world_destroy(s.world);
-    }
+    walk_slow_walkers(12.0f, true);
 }
 
 /* The same slow walkers against a block taller than step_height (24 > 18)
@@ -499,22 +513,5 @@ Test(move_behaviour, slow_walkers_climb_a_step)
    step, and a nosing is held only when the step itself was allowed. */
 Test(move_behaviour, slow_walkers_stopped_by_a_block_taller_than_a_step)
 {
-    const float heights[] = { RADIUS, 1.75f * RADIUS };
-    for (int order = 0; order < 2; ++order) {
-        step_world s;
-        step_world_make(&s, 24.0f, order == 1);
-        for (size_t e = 0; e < sizeof heights / sizeof heights[0]; ++e)
-            for (size_t k = 0; k < sizeof slow_walks / sizeof slow_walks[0]; ++k) {
-                const skim_ellipsoid shape = { { RADIUS, RADIUS, heights[e] }, { 0, 0, 0, 1 } };
-                char what[96];
-                snprintf(what, sizeof what, "order %d, height %g, speed %g, angle %g", order,
-                         heights[e], slow_walks[k].speed, slow_walks[k].angle);
-                skim_vec3 p = walk_at_the_step(&s, shape, slow_walks[k].speed,
-                                               slow_walks[k].angle, what);
-                cr_expect(p.y < 100.0f, "%s: passed the block to y = %g", what, p.y);
-                cr_expect(fabsf(p.z - 1.01f * heights[e]) < 0.01f, "%s: z = %g, climbed", what,
-                          p.z);
-            }
-        skim_world_destroy(s.world);
-    }
+    walk_slow_walkers(24.0f, false);
 }
