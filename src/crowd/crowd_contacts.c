@@ -89,9 +89,17 @@ bool crowd_reserve_near_buffers(skim_crowd *c, uint32_t n)
 
 /* The near pairs of agents [first, last) into buffer, in order; false if
    out of memory. The pointers are read once: the loop stores to memory the
-   compiler cannot tell apart from the crowd's fields. */
+   compiler cannot tell apart from the crowd's fields. The buffer's fields
+   too, kept in locals and written back once: the chunks' buffers sit side
+   by side in one array, and a count stored per pair put two threads
+   working on neighbouring chunks on one cache line (perf, 10,000 agents
+   on the default scene: this function's samples went from 120 on one
+   thread to 376 on two). */
 static bool find_near_pairs(const skim_crowd *c, uint32_t first, uint32_t last, crowd_near_buffer *buffer)
 {
+    crowd_near_pair *items = buffer->items;
+    size_t count = buffer->count, capacity = buffer->capacity;
+    bool ok = true;
     const float *proj = c->proj, *reach = c->reach, *vreach = c->vreach, *q = c->q;
     const size_t *half_begin = c->half_begin;
     const uint32_t *half_other = c->half_other;
@@ -99,7 +107,7 @@ static bool find_near_pairs(const skim_crowd *c, uint32_t first, uint32_t last, 
        (a third of the entries are near, at random), then those. */
     enum { STRETCH = 32 };
     uint32_t near_other[STRETCH];
-    for (uint32_t i = first; i < last; ++i)
+    for (uint32_t i = first; i < last && ok; ++i)
         for (size_t h = half_begin[i]; h < half_begin[i + 1]; h += STRETCH) {
             size_t end = half_begin[i + 1] - h < STRETCH ? half_begin[i + 1] : h + STRETCH;
             uint32_t found = 0;
@@ -107,12 +115,14 @@ static bool find_near_pairs(const skim_crowd *c, uint32_t first, uint32_t last, 
                 near_other[found] = half_other[e];
                 found += reaches_overlap(proj, reach, vreach, i, half_other[e]);
             }
-            if (found && !crowd_reserve((void **)&buffer->items, &buffer->capacity, buffer->count + found,
-                                        sizeof *buffer->items))
-                return false;
+            if (count + found > capacity &&
+                !crowd_reserve((void **)&items, &capacity, count + found, sizeof *items)) {
+                ok = false;
+                break;
+            }
             for (uint32_t k = 0; k < found; ++k) {
                 uint32_t j = near_other[k];
-                crowd_near_pair *near = &buffer->items[buffer->count++];
+                crowd_near_pair *near = &items[count++];
                 near->a = i;
                 near->b = j;
                 crowd_contact_setup(c, i, j, &near->pair);
@@ -127,7 +137,10 @@ static bool find_near_pairs(const skim_crowd *c, uint32_t first, uint32_t last, 
                 near->violated = p->target - gap > 0.0f;
             }
         }
-    return true;
+    buffer->items = items;
+    buffer->count = count;
+    buffer->capacity = capacity;
+    return ok;
 }
 
 /* Each agent's contacts from the chunks' near pairs (a serial step). */

@@ -405,16 +405,21 @@ bool crowd_build_neighbours(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
     for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, NEIGHBOUR_CHUNK, n, &first, &last);
-        crowd_index_buffer *buffer = &c->index_buffers[k];
-        buffer->count = 0;
+        /* Filled through a copy on this thread's stack and stored back
+           once: the chunks' buffers sit side by side in one array, and a
+           count stored per neighbour would put two threads on one cache
+           line (as find_near_pairs, crowd_contacts.c). */
+        crowd_index_buffer buffer = c->index_buffers[k];
+        buffer.count = 0;
         for (uint32_t i = first; i < last; ++i) {
-            size_t before = buffer->count;
-            if (!find_neighbours(c, i, buffer)) {
+            size_t before = buffer.count;
+            if (!find_neighbours(c, i, &buffer)) {
                 out_of_memory(c);
                 break;
             }
-            c->half_begin[i + 1] = buffer->count - before; /* a count until the prefix below */
+            c->half_begin[i + 1] = buffer.count - before; /* a count until the prefix below */
         }
+        c->index_buffers[k] = buffer;
     }
     crowd_wait(phase, chunks);
     if (short_of_memory(c))
