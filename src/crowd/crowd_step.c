@@ -2,6 +2,7 @@
    (skim_move_batch), check, commit. The order of the phases is explained in
    skim_crowd.h. */
 #include "crowd_internal.h"
+#include "../move/move_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -101,10 +102,10 @@ void crowd_apply_order(skim_crowd *c, uint32_t n, const uint32_t *order)
 /* Phase 3: the world. Standing agents move with Nettle's two-pass gravity
    (one step's fall as the second pass keeps them on the floor and reports
    it) and the crowd's steps and snapping; airborne ones carry their fall in
-   the displacement and neither step nor snap. skim_move_batch takes one
-   definition per call, so the two groups are two calls: the standing
-   agents first in the batch arrays, then the airborne ones, each group in
-   index order (a serial step), gathered together in one phase. */
+   the displacement and neither step nor snap. The standing agents come
+   first in the batch arrays, then the airborne ones, each group in index
+   order (a serial step), gathered together in one phase; one batch call
+   moves both groups, each with its own definition (move_world). */
 static void gather_world(skim_crowd *c, uint32_t n, const float *q, crowd_cursor *cursor)
 {
     crowd_phase *phase = crowd_phase_next(cursor);
@@ -136,22 +137,28 @@ static void gather_world(skim_crowd *c, uint32_t n, const float *q, crowd_cursor
     /* No wait: the region ends here. */
 }
 
-static skim_status move_group(const skim_world *world, skim_crowd *c, uint32_t first, uint32_t count, bool standing,
+/* The world move of both groups: [0, standing) of the batch arrays with
+   Nettle's gravity pass, steps and snapping, the rest (airborne) with
+   neither. One batch call, not one per group: each call is an OpenMP
+   region whose end waits for every thread, and on a busy machine one of
+   them is often set aside by the scheduler. */
+static skim_status move_world(const skim_world *world, skim_crowd *c, uint32_t n, uint32_t standing,
                               float dt)
 {
-    if (count == 0)
+    if (n == 0)
         return SKIM_OK;
-    skim_move_def def = c->def.move;
-    if (standing) {
-        float drop = c->def.gravity * dt * dt;
-        def.gravity = (skim_vec3){ -drop * c->up[0], -drop * c->up[1], -drop * c->up[2] };
-    } else {
-        def.gravity = (skim_vec3){ 0, 0, 0 };
-        def.step_height = 0.0f;
-        def.snap_distance = 0.0f;
-    }
-    return skim_move_batch(world, count, c->batch_shape + first, c->batch_position + first,
-                           c->batch_displacement + first, &def, c->batch_result + first);
+    const skim_kernel_set *kernels = skim_kernels();
+    if (!kernels)
+        return SKIM_ERROR_INVALID_ARGUMENT; /* message recorded by skim_kernels() */
+    skim_move_def on_floor = c->def.move, in_air = c->def.move;
+    const float drop = c->def.gravity * dt * dt;
+    on_floor.gravity = (skim_vec3){ -drop * c->up[0], -drop * c->up[1], -drop * c->up[2] };
+    in_air.gravity = (skim_vec3){ 0, 0, 0 };
+    in_air.step_height = 0.0f;
+    in_air.snap_distance = 0.0f;
+    return skim_move_batch_split(kernels, world, n, c->batch_shape, c->batch_position,
+                                 c->batch_displacement, &on_floor, standing, &in_air,
+                                 c->batch_result);
 }
 
 /* The world move's results of batch entry e, agent i. Straight: the world
@@ -400,9 +407,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
         crowd_solve_settle(c, which);
     double t1 = crowd_seconds();
     if (world) {
-        skim_status status = move_group(world, c, 0, standing, true, dt);
-        if (status == SKIM_OK)
-            status = move_group(world, c, standing, n - standing, false, dt);
+        skim_status status = move_world(world, c, n, standing, dt);
         if (status != SKIM_OK)
             return status;
     }

@@ -99,6 +99,16 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
                                  const skim_vec3 *positions, const skim_vec3 *displacements,
                                  const skim_move_def *def, skim_move_result *results)
 {
+    return skim_move_batch_split(kernels, world, count, shapes, positions, displacements, def, count,
+                                 def, results);
+}
+
+skim_status skim_move_batch_split(const skim_kernel_set *kernels, const skim_world *world,
+                                  size_t count, const skim_ellipsoid *shapes,
+                                  const skim_vec3 *positions, const skim_vec3 *displacements,
+                                  const skim_move_def *def, size_t split,
+                                  const skim_move_def *def_after, skim_move_result *results)
+{
     static const char who[] = "skim_move_batch";
     if (!world)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: world is NULL", who);
@@ -112,7 +122,11 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
     skim_move_def defaults = skim_move_def_default();
     if (!def)
         def = &defaults;
+    if (!def_after)
+        def_after = &defaults;
     skim_status status = skim_move_check_def(def, who);
+    if (status == SKIM_OK && def_after != def)
+        status = skim_move_check_def(def_after, who);
     if (status != SKIM_OK)
         return status;
     if (!kernels)
@@ -201,7 +215,8 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
                     if (mine)
                         mine->ahead_at = k + 1;
                     skim_status s = skim_move_run(kernels, world, &shapes[i], positions[i],
-                                                  displacements[i], def, &results[i]);
+                                                  displacements[i],
+                                                  (size_t)i < split ? def : def_after, &results[i]);
                     if (s != SKIM_OK) {
                         memset(&results[i], 0, sizeof results[i]);
 #pragma omp critical(skim_move_batch_failure)

@@ -413,5 +413,16 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
                                  size_t count, const skim_ellipsoid *shapes,
                                  const skim_vec3 *positions, const skim_vec3 *displacements,
                                  const skim_move_def *def, skim_move_result *results);
+/* The same for two groups in one call: movers [0, split) with def and
+   [split, count) with def_after (the crowd's standing and airborne
+   agents). The same results as two calls, one per group, with one OpenMP
+   region instead of two: on a busy machine every region's end waits for a
+   thread the scheduler may have set aside. Errors name the mover's index
+   in the whole call. */
+skim_status skim_move_batch_split(const skim_kernel_set *kernels, const skim_world *world,
+                                  size_t count, const skim_ellipsoid *shapes,
+                                  const skim_vec3 *positions, const skim_vec3 *displacements,
+                                  const skim_move_def *def, size_t split,
+                                  const skim_move_def *def_after, skim_move_result *results);
 
 #endif /* SKIM_MOVE_INTERNAL_H */

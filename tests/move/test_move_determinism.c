@@ -128,3 +128,59 @@ Test(move_determinism, same_hash_for_1_2_3_threads_and_every_kernel_set)
         cr_expect(sets >= 1, "no packet kernel set available");
     }
 }
+
+/* skim_move_batch_split (the crowd's one call for its standing and its
+   airborne agents) gives each group what a call of its own gives, bit for
+   bit, at 1 and 2 threads and wherever the split falls. The two
+   definitions differ in everything a group's move reads: gravity pass,
+   step and snap. */
+Test(move_determinism, split_batch_is_two_batches)
+{
+    enum { COUNT = 3000 };
+    skim_ellipsoid *shapes = malloc(COUNT * sizeof *shapes);
+    skim_vec3 *positions = malloc(COUNT * sizeof *positions);
+    skim_vec3 *displacements = malloc(COUNT * sizeof *displacements);
+    skim_move_result *split = malloc(COUNT * sizeof *split), *apart = malloc(COUNT * sizeof *apart);
+    cr_assert(shapes && positions && displacements && split && apart);
+    uint64_t rng = 0x5B17;
+    for (int i = 0; i < COUNT; ++i) {
+        shapes[i] = i % 7 == 3 ? (skim_ellipsoid){ { 15, 15, 28 }, { 0, 0, 0, 1 } } : sphere(RADIUS);
+        positions[i] = (skim_vec3){ -2000.0f + 4000.0f * (float)rng_uniform(&rng),
+                                    -2000.0f + 4000.0f * (float)rng_uniform(&rng),
+                                    20.0f + 100.0f * (float)rng_uniform(&rng) };
+        const float heading = 6.2831853f * (float)rng_uniform(&rng);
+        displacements[i] = (skim_vec3){ RUN_PER_FRAME * cosf(heading), RUN_PER_FRAME * sinf(heading),
+                                        -4.0f * (float)rng_uniform(&rng) };
+    }
+    skim_move_def on_floor = skim_move_def_default(), in_air = skim_move_def_default();
+    on_floor.step_height = STEP;
+    on_floor.snap_distance = 8;
+    on_floor.gravity = (skim_vec3){ 0, 0, -0.2f };
+    const skim_kernel_set *kernels = skim_kernels();
+    cr_assert(kernels);
+    const size_t splits[] = { 0, 1, 1234, COUNT - 1, COUNT };
+    for (int threads = 1; threads <= 2; ++threads) {
+        omp_set_num_threads(threads);
+        for (size_t s = 0; s < sizeof splits / sizeof splits[0]; ++s) {
+            const size_t at = splits[s];
+            cr_assert_eq(skim_move_batch_split(kernels, world.world, COUNT, shapes, positions,
+                                               displacements, &on_floor, at, &in_air, split),
+                         SKIM_OK, "%s", skim_last_error_message());
+            cr_assert_eq(skim_move_batch_with(kernels, world.world, at, shapes, positions,
+                                              displacements, &on_floor, apart),
+                         SKIM_OK);
+            cr_assert_eq(skim_move_batch_with(kernels, world.world, COUNT - at, shapes + at,
+                                              positions + at, displacements + at, &in_air,
+                                              apart + at),
+                         SKIM_OK);
+            for (int i = 0; i < COUNT; ++i)
+                cr_assert_eq(memcmp(&split[i], &apart[i], sizeof split[i]), 0,
+                             "%d threads, split at %zu: mover %d differs", threads, at, i);
+        }
+    }
+    free(shapes);
+    free(positions);
+    free(displacements);
+    free(split);
+    free(apart);
+}
