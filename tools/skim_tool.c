@@ -55,8 +55,8 @@ static const char help[] =
    without OpenMP barriers (src/crowd/crowd_team.h), what the spin count
    still governs is skim_move_batch's regions and the gaps between a
    step's regions: `skim crowd`, 5,000 agents, 2 threads, medians of 3 (ms
-   a frame), 10,000: quiet 2.55, a busy loop on one core 4.92; 1,000: 2.62
-   and 4.08 (one thread 3.87). Kept at 10,000 for the quiet case, which is
+   a frame), 10,000: quiet 2.28, a busy loop on one core 4.64; 1,000: 2.37
+   and 4.05 (one thread 3.87). Kept at 10,000 for the quiet case, which is
    what benchmarks see; a loaded server should say so.
    The settings are read when the OpenMP runtime loads, before main, so
    when the user has chosen neither the tool sets the spin count and starts
