@@ -184,7 +184,11 @@ typedef struct skim_move_def {
                                  try it again from up to this much higher and come down; keep
                                  it if it lands on a floor and gets farther (Quake's
                                  PM_StepSlideMove, STEPSIZE 18; Unity stepOffset). Not tried
-                                 while the displacement goes up (a jump). Landing on a step's
+                                 while the displacement goes up (a jump). The height is measured
+                                 from the mover's lowest point, which rests up to a skin above
+                                 the floor, and allows one skin more: a step up to about
+                                 step_height + 2 skin_width x the vertical radius is climbed
+                                 (18.5 with 18 for a shape 28 tall). Landing on a step's
                                  edge counts when a walkable face runs through the contact,
                                  whichever face the mesh lists first. A landing on such an
                                  edge with the center still out over the riser (a slow walker,
