@@ -34,6 +34,20 @@ bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size)
     return true;
 }
 
+bool crowd_reserve_chunk_buffers(void **buffers, int *count, uint32_t chunks, size_t size)
+{
+    if ((uint32_t)*count >= chunks)
+        return true;
+    unsigned char *grown = realloc(*buffers, (size_t)chunks * size);
+    if (!grown)
+        return false;
+    /* New buffers empty: no items, nothing allocated. */
+    memset(grown + (size_t)*count * size, 0, (size_t)(chunks - (uint32_t)*count) * size);
+    *buffers = grown;
+    *count = (int)chunks;
+    return true;
+}
+
 void *crowd_permute(skim_crowd *c, void *data, size_t size, uint32_t n, const uint32_t *order)
 {
     /* One spare per element size, as large as the arrays: the gathered copy

@@ -340,21 +340,6 @@ static bool find_neighbours(const skim_crowd *c, uint32_t i, crowd_index_buffer 
 /* Agents per chunk of the neighbour search. */
 #define NEIGHBOUR_CHUNK 64
 
-/* Room for a list buffer per chunk; false if out of memory. */
-static bool reserve_index_buffers(skim_crowd *c, uint32_t chunks)
-{
-    if ((uint32_t)c->index_buffer_count >= chunks)
-        return true;
-    crowd_index_buffer *grown = realloc(c->index_buffers, (size_t)chunks * sizeof *grown);
-    if (!grown)
-        return false;
-    for (uint32_t t = (uint32_t)c->index_buffer_count; t < chunks; ++t)
-        grown[t] = (crowd_index_buffer){ 0 };
-    c->index_buffers = grown;
-    c->index_buffer_count = (int)chunks;
-    return true;
-}
-
 /* The chunks' lists, laid end to end in agent order. */
 static bool concatenate_lists(skim_crowd *c, uint32_t n, uint32_t chunks)
 {
@@ -390,7 +375,8 @@ bool crowd_build_neighbours(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
     const uint32_t chunks = crowd_chunks(n, NEIGHBOUR_CHUNK);
     crowd_phase *phase = crowd_phase_next(cursor);
     if (crowd_serial(phase)) {
-        if (renumber(c, n, lay_out_grid(c, n)) != SKIM_OK || !reserve_index_buffers(c, chunks))
+        if (renumber(c, n, lay_out_grid(c, n)) != SKIM_OK || !crowd_reserve_chunk_buffers((void **)&c->index_buffers, &c->index_buffer_count, chunks,
+                                             sizeof *c->index_buffers))
             out_of_memory(c);
         crowd_finish(phase);
     }
@@ -408,7 +394,7 @@ bool crowd_build_neighbours(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
         /* Filled through a copy on this thread's stack and stored back
            once: the chunks' buffers sit side by side in one array, and a
            count stored per neighbour would put two threads on one cache
-           line (as find_near_pairs, crowd_contacts.c). */
+           line (as in crowd_find_contacts). */
         crowd_index_buffer buffer = c->index_buffers[k];
         buffer.count = 0;
         for (uint32_t i = first; i < last; ++i) {

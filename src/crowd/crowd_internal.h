@@ -195,6 +195,10 @@ static inline void crowd_chunk_range(uint32_t k, uint32_t size, uint32_t n, uint
 
 /* Grows a buffer to hold at least need items of size bytes; false if out of memory. */
 bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size);
+/* Grows an array of *count per-chunk buffers (crowd_near_buffer,
+   crowd_index_buffer) of size bytes to at least chunks, the new ones
+   empty; never shrinks it. False if out of memory. */
+bool crowd_reserve_chunk_buffers(void **buffers, int *count, uint32_t chunks, size_t size);
 
 /* Broadphase (crowd_grid.c), inside the region: puts the n active agents
    in the grid's order (crowd_apply_order) and makes their half lists
