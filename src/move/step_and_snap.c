@@ -75,15 +75,16 @@ static bool descent_cannot_win(const skim_move_ctx *ctx, const float p[3],
     return !skim_move_starts_touching(ctx, p, descend);
 }
 
-/* The world height above the start's lowest point of a unit-space point
-   relative to the start (the step's "no higher than step_height" test):
-   the lowest point of the shape is its support along -up, |M^T up| below
-   the center. */
-static float height_above_foot(const skim_move_ctx *ctx, const float point[3])
+/* Whether a unit-space point relative to the start is within a step:
+   no higher above the start's lowest point than step_height (and a skin),
+   a step and not a ledge. The lowest point of the shape is its support
+   along -up, |M^T up| below the center. */
+static bool within_a_step(const skim_move_ctx *ctx, const float point[3])
 {
     float world[3];
     mv_mat3(ctx->space->to_world, point, world);
-    return mv_dot(world, ctx->up) + sqrtf(mv_dot(ctx->up_grad, ctx->up_grad));
+    const float foot = sqrtf(mv_dot(ctx->up_grad, ctx->up_grad));
+    return mv_dot(world, ctx->up) + foot <= ctx->def->step_height + ctx->skin * foot;
 }
 
 /* The contact normal (unit space) of the descent's landing at point,
@@ -157,8 +158,7 @@ static bool floor_ahead(skim_move_ctx *ctx, const float raised[3], const float n
         return false;
     float contact[3];
     mv_add_scaled(contact, at, hit.point, 1.0f);
-    const float foot = sqrtf(mv_dot(ctx->up_grad, ctx->up_grad));
-    return height_above_foot(ctx, contact) <= ctx->def->step_height + ctx->skin * foot;
+    return within_a_step(ctx, contact);
 }
 
 void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
@@ -212,10 +212,8 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
     skim_move_pass(ctx, p, descend, SKIM_PASS_STRAIGHT, def->max_iterations, &down);
     if (!down.landed)
         return;
-    /* What it stands on must be a step, not a ledge: no higher above the
-       start's lowest point than step_height (and a skin). */
-    float foot = sqrtf(mv_dot(ctx->up_grad, ctx->up_grad));
-    if (!(height_above_foot(ctx, down.landed_point) <= def->step_height + ctx->skin * foot))
+    /* What it stands on must be a step, not a ledge. */
+    if (!within_a_step(ctx, down.landed_point))
         return;
     float stepped = skim_move_progress(ctx, p, intent);
     /* Landed on a nosing (move.c's straight pass takes the edge of a
