@@ -13,11 +13,15 @@
    FNV-1a hash of every result's position and contact flags over the whole
    run: an optimisation that claims to change no result must leave it alone
    (it is the same for any thread count and any kernel set but the
-   reference).
+   reference; a run that ends in another state fails the bench). The
+   scaling line gives the ratio of the best runs, of the medians, and the
+   median of the ratios of runs made one after the other
+   ("paired_speedup", the steadiest on a noisy machine).
 
    Usage: bench_move [--movers N] [--frames N] [--scene default|oa_dm1|oa_dm4_hull|all]
                      [--threads 1,2] [--reps N] [--scenes-dir DIR]
-   --reps: timed runs per thread count (default 3; 1 for callgrind, e.g.
+   --reps: timed runs per thread count, the counts taking turns (default 3;
+   1 for callgrind, e.g.
    valgrind --tool=callgrind --toggle-collect='skim_move_batch_with._omp_fn.0'
    with SKIM_ISA=avx2). SKIM_SCENES_DIR (or --scenes-dir) points at
    ../shared/scenes; levels that are not found are reported as skipped. */
@@ -32,12 +36,18 @@
 
 typedef struct run_stats {
     double seconds, cpu_seconds, others, steal;
+    uint64_t hash;
+    double on_floor; /* share of mover-steps that ended on a floor */
 } run_stats;
 
-static double cpu_now(void)
+/* CPU time of the process, or of the calling thread alone for a run on
+   one thread: the thread counts take turns, and the idle OpenMP worker of
+   the run before spins for a while (GOMP_SPINCOUNT) before it sleeps,
+   which is no part of a one-thread batch. */
+static double cpu_now(bool whole_process)
 {
     struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    clock_gettime(whole_process ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -47,16 +57,16 @@ static run_stats crowd_run(move_crowd *c, const skim_world *world, int frames, i
     omp_set_num_threads(threads);
     move_crowd_reset(c);
     const skim_move_def def = move_crowd_def();
-    run_stats stats = { 0, 0, 0, 0 };
+    run_stats stats = { 0 };
     move_cpu_sample before, after;
     move_cpu_sample_now(&before);
     for (int frame = 0; frame < frames; ++frame) {
         move_crowd_steer(c, frame);
-        double t0 = move_now(), c0 = cpu_now();
+        double t0 = move_now(), c0 = cpu_now(threads > 1);
         skim_status status = skim_move_batch(world, (size_t)c->count, c->shapes, c->positions,
                                              c->displacements, &def, c->results);
         stats.seconds += move_now() - t0;
-        stats.cpu_seconds += cpu_now() - c0;
+        stats.cpu_seconds += cpu_now(threads > 1) - c0;
         if (status != SKIM_OK) {
             fprintf(stderr, "bench_move: %s\n", skim_last_error_message());
             exit(1);
@@ -65,6 +75,8 @@ static run_stats crowd_run(move_crowd *c, const skim_world *world, int frames, i
     }
     move_cpu_sample_now(&after);
     move_cpu_others(&before, &after, &stats.others, &stats.steal);
+    stats.hash = c->hash;
+    stats.on_floor = (double)c->on_floor / ((double)c->count * frames);
     return stats;
 }
 
@@ -82,7 +94,7 @@ static int by_value(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    int movers = 10000, frames = 300, reps = 3;
+    int movers = 10000, frames = 300, reps = 3, exit_code = 0;
     const char *only = "all";
     const char *scenes_dir = getenv("SKIM_SCENES_DIR");
     int thread_counts[8] = { 1, 2 }, thread_count_n = 2;
@@ -131,23 +143,44 @@ int main(int argc, char **argv)
             move_scene_free(&scene);
             continue;
         }
-        double rate[8] = { 0 }, median_rate[8] = { 0 };
-        for (int k = 0; k < thread_count_n; ++k) {
-            run_stats runs[99];
+        /* The thread counts take turns, rep by rep (1, 2, 1, 2, ...), so
+           a slow spell of the shared machine falls on both, and each
+           rep's ratio compares runs made seconds apart: the scaling line
+           gives the median of those paired ratios beside the ratio of the
+           medians. */
+        static run_stats runs[8][99];
+        for (int rep = 0; rep < reps; ++rep)
+            for (int k = 0; k < thread_count_n; ++k)
+                runs[k][rep] = crowd_run(&c, scene.world, frames, thread_counts[k]);
+        /* Every run of a scene must end in the same state, whatever its
+           thread count (API.md): a bench that saw otherwise says so and
+           fails. */
+        int status_code = 0;
+        for (int k = 0; k < thread_count_n; ++k)
             for (int rep = 0; rep < reps; ++rep)
-                runs[rep] = crowd_run(&c, scene.world, frames, thread_counts[k]);
+                if (runs[k][rep].hash != runs[0][0].hash) {
+                    fprintf(stderr, "bench_move: %s: %d threads, run %d: state hash %016llx, not %016llx\n",
+                            name, thread_counts[k], rep + 1, (unsigned long long)runs[k][rep].hash,
+                            (unsigned long long)runs[0][0].hash);
+                    status_code = 1;
+                }
+        exit_code |= status_code;
+        double rate[8] = { 0 }, median_rate[8] = { 0 };
+        const double steps = (double)movers * frames;
+        for (int k = 0; k < thread_count_n; ++k) {
+            run_stats sorted[99];
+            memcpy(sorted, runs[k], (size_t)reps * sizeof sorted[0]);
             /* the median (the best too: the machine is shared) */
-            qsort(runs, (size_t)reps, sizeof runs[0], by_seconds);
-            const run_stats median = runs[reps / 2];
+            qsort(sorted, (size_t)reps, sizeof sorted[0], by_seconds);
+            const run_stats median = sorted[reps / 2];
             double others = 0, steal = 0, cpu[99];
             for (int rep = 0; rep < reps; ++rep) {
-                others += runs[rep].others / reps;
-                steal += runs[rep].steal / reps;
-                cpu[rep] = runs[rep].cpu_seconds;
+                others += runs[k][rep].others / reps;
+                steal += runs[k][rep].steal / reps;
+                cpu[rep] = runs[k][rep].cpu_seconds;
             }
             qsort(cpu, (size_t)reps, sizeof cpu[0], by_value);
-            const double steps = (double)movers * frames;
-            rate[k] = steps / runs[0].seconds;
+            rate[k] = steps / sorted[0].seconds;
             median_rate[k] = steps / median.seconds;
             printf("{\"bench\":\"move_crowd\",\"scene\":\"%s\",\"triangles\":%u,\"isa\":\"%s\","
                    "\"threads\":%d,\"movers\":%d,\"frames\":%d,\"reps\":%d,\"seconds\":%.4f,"
@@ -156,17 +189,23 @@ int main(int argc, char **argv)
                    "\"others_cpu\":%.2f,\"steal\":%.2f,\"on_floor\":%.3f,"
                    "\"state_hash\":\"%016llx\"}\n",
                    name, scene.stats.triangles, skim_isa_name(), thread_counts[k], movers, frames,
-                   reps, runs[0].seconds, rate[k], median_rate[k], rate[k] / thread_counts[k],
-                   steps / cpu[reps / 2], others, steal, (double)c.on_floor / steps,
-                   (unsigned long long)c.hash);
+                   reps, sorted[0].seconds, rate[k], median_rate[k], rate[k] / thread_counts[k],
+                   steps / cpu[reps / 2], others, steal, median.on_floor,
+                   (unsigned long long)median.hash);
             fflush(stdout);
         }
-        for (int k = 1; k < thread_count_n; ++k)
-            printf("{\"bench\":\"move_scaling\",\"scene\":\"%s\",\"threads\":%d,\"speedup\":%.3f,"
-                   "\"median_speedup\":%.3f}\n",
-                   name, thread_counts[k], rate[k] / rate[0], median_rate[k] / median_rate[0]);
+        for (int k = 1; k < thread_count_n; ++k) {
+            double paired[99];
+            for (int rep = 0; rep < reps; ++rep)
+                paired[rep] = runs[0][rep].seconds / runs[k][rep].seconds;
+            qsort(paired, (size_t)reps, sizeof paired[0], by_value);
+            printf("{\"bench\":\"move_scaling\",\"scene\":\"%s\",\"threads\":%d,\"over_threads\":%d,"
+                   "\"speedup\":%.3f,\"median_speedup\":%.3f,\"paired_speedup\":%.3f}\n",
+                   name, thread_counts[k], thread_counts[0], rate[k] / rate[0],
+                   median_rate[k] / median_rate[0], paired[reps / 2]);
+        }
         move_crowd_free(&c);
         move_scene_free(&scene);
     }
-    return 0;
+    return exit_code;
 }
