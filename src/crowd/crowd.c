@@ -189,11 +189,11 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ok = ok && (c->spare_bytes = calloc(n, 1)) != NULL && (c->spare_words = calloc(n, 4)) != NULL &&
          (c->spare_pairs = calloc(n, 8)) != NULL && (c->spare_triples = calloc(n, 12)) != NULL;
     ALLOC(bound, n); ALLOC(vbound, n); ALLOC(built_proj, 3 * n); ALLOC(half_begin, n + 1);
-    ALLOC(chunk_stats, crowd_chunks(c->capacity, CROWD_COMMIT_CHUNK));
+    ALLOC(chunk_stats, team_chunks(c->capacity, CROWD_COMMIT_CHUNK));
 #undef ALLOC
-    ok = ok && (c->phases = aligned_alloc(64, CROWD_PHASES * sizeof *c->phases)) != NULL;
+    ok = ok && (c->phases = aligned_alloc(64, TEAM_PHASES * sizeof *c->phases)) != NULL;
     if (ok) /* zero between regions (crowd_step.c) */
-        memset(c->phases, 0, CROWD_PHASES * sizeof *c->phases);
+        memset(c->phases, 0, TEAM_PHASES * sizeof *c->phases);
     if (!ok) {
         skim_crowd_destroy(c);
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_create: out of memory for %u agents",

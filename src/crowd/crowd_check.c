@@ -251,7 +251,7 @@ static uint32_t rounds_alone(skim_crowd *c, uint32_t *const lists[2], uint32_t r
     }
 }
 
-uint32_t crowd_check(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
+uint32_t crowd_check(skim_crowd *c, uint32_t n, team_cursor *cursor)
 {
     /* The world move's scatter (crowd_step.c) set lambda to 1, final to
        world_end, the first round's list (work) to every agent in index
@@ -277,17 +277,17 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
         const uint32_t listed = round == 1 ? n : shared->listed[round];
         const uint32_t *list = lists[round & 1];
         if (listed < ROUND_PARALLEL_MIN || round > SHORTEN_ROUNDS) {
-            crowd_phase *phase = crowd_phase_next(cursor);
-            if (crowd_serial(phase)) {
+            team_phase *phase = team_phase_next(cursor);
+            if (team_serial(phase)) {
                 shared->rest_ended = rounds_alone(c, lists, round, listed);
-                crowd_finish(phase);
+                team_finish(phase);
             }
-            crowd_wait(phase, 1);
+            team_wait(phase, 1);
             return shared->rest_ended;
         }
-        const uint32_t chunks = crowd_chunks(listed, ROUND_CHUNK);
-        crowd_phase *phase = crowd_phase_next(cursor);
-        for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+        const uint32_t chunks = team_chunks(listed, ROUND_CHUNK);
+        team_phase *phase = team_phase_next(cursor);
+        for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
             uint32_t first, last;
             crowd_chunk_range(k, ROUND_CHUNK, listed, &first, &last);
             bool any = false;
@@ -296,22 +296,22 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
             if (any)
                 atomic_store_explicit(&shared->violated[round], 1, memory_order_relaxed);
         }
-        crowd_wait(phase, chunks);
+        team_wait(phase, chunks);
         if (!atomic_load_explicit(&shared->violated[round], memory_order_relaxed))
             return round;
-        phase = crowd_phase_next(cursor);
-        for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+        phase = team_phase_next(cursor);
+        for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
             uint32_t first, last;
             crowd_chunk_range(k, ROUND_CHUNK, listed, &first, &last);
             for (uint32_t e = first; e < last; ++e)
                 apply(c, list[e]);
         }
-        crowd_wait(phase, chunks);
-        phase = crowd_phase_next(cursor);
-        if (crowd_serial(phase)) {
+        team_wait(phase, chunks);
+        phase = team_phase_next(cursor);
+        if (team_serial(phase)) {
             shared->listed[round + 1] = next_list(c, list, listed, lists[(round + 1) & 1], round);
-            crowd_finish(phase);
+            team_finish(phase);
         }
-        crowd_wait(phase, 1);
+        team_wait(phase, 1);
     }
 }

@@ -18,7 +18,7 @@
    The contact records are then made from the listed pairs whose reaches
    overlap now (a third of the listed ones in a walking crowd): each chunk
    of CROWD_NEAR_CHUNK agents (claimed by whichever thread is free,
-   crowd_team.h) goes through their half lists, and for every near pair
+   team.h) goes through their half lists, and for every near pair
    works out the constraint once, from the lower index's side
    (crowd_contact_setup), into the chunk's own list of near pairs. Those
    lists, taken in chunk order, hold the near pairs in the order of their
@@ -75,7 +75,7 @@ bool crowd_reserve_near_buffers(skim_crowd *c, uint32_t n)
     /* One buffer per chunk, not per thread: a chunk's pairs then have a
        place in the concatenated order whichever thread finds them. */
     return crowd_reserve_chunk_buffers((void **)&c->near_buffers, &c->near_buffer_count,
-                                       crowd_chunks(n, CROWD_NEAR_CHUNK), sizeof *c->near_buffers);
+                                       team_chunks(n, CROWD_NEAR_CHUNK), sizeof *c->near_buffers);
 }
 
 /* The near pairs of agents [first, last) into buffer, in order; false if
@@ -161,11 +161,11 @@ static bool fill_contacts(skim_crowd *c, uint32_t n, uint32_t chunks)
     return true;
 }
 
-bool crowd_find_contacts(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
+bool crowd_find_contacts(skim_crowd *c, uint32_t n, team_cursor *cursor)
 {
-    const uint32_t chunks = crowd_chunks(n, CROWD_NEAR_CHUNK);
-    crowd_phase *phase = crowd_phase_next(cursor);
-    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+    const uint32_t chunks = team_chunks(n, CROWD_NEAR_CHUNK);
+    team_phase *phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, CROWD_NEAR_CHUNK, n, &first, &last);
         /* Filled through a copy on this thread's stack and stored back
@@ -180,15 +180,15 @@ bool crowd_find_contacts(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
             atomic_store_explicit(&c->shared.out_of_memory, 1, memory_order_relaxed);
         c->near_buffers[k] = buffer;
     }
-    crowd_wait(phase, chunks);
+    team_wait(phase, chunks);
     if (atomic_load_explicit(&c->shared.out_of_memory, memory_order_relaxed))
         return false;
-    phase = crowd_phase_next(cursor);
-    if (crowd_serial(phase)) {
+    phase = team_phase_next(cursor);
+    if (team_serial(phase)) {
         if (!fill_contacts(c, n, chunks))
             atomic_store_explicit(&c->shared.out_of_memory, 1, memory_order_relaxed);
-        crowd_finish(phase);
+        team_finish(phase);
     }
-    crowd_wait(phase, 1);
+    team_wait(phase, 1);
     return !atomic_load_explicit(&c->shared.out_of_memory, memory_order_relaxed);
 }

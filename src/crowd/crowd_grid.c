@@ -367,28 +367,28 @@ static bool short_of_memory(skim_crowd *c)
     return atomic_load_explicit(&c->shared.out_of_memory, memory_order_relaxed) != 0;
 }
 
-bool crowd_build_neighbours(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
+bool crowd_build_neighbours(skim_crowd *c, uint32_t n, team_cursor *cursor)
 {
     /* The grid and the renumbering, serially (a counting sort; the
        gathers of the renumbering are a few microseconds per array for
        thousands of agents, less than a phase each would cost). */
-    const uint32_t chunks = crowd_chunks(n, NEIGHBOUR_CHUNK);
-    crowd_phase *phase = crowd_phase_next(cursor);
-    if (crowd_serial(phase)) {
+    const uint32_t chunks = team_chunks(n, NEIGHBOUR_CHUNK);
+    team_phase *phase = team_phase_next(cursor);
+    if (team_serial(phase)) {
         if (renumber(c, n, lay_out_grid(c, n)) != SKIM_OK || !crowd_reserve_chunk_buffers((void **)&c->index_buffers, &c->index_buffer_count, chunks,
                                              sizeof *c->index_buffers))
             out_of_memory(c);
-        crowd_finish(phase);
+        team_finish(phase);
     }
-    crowd_wait(phase, 1);
+    team_wait(phase, 1);
     if (short_of_memory(c))
         return false;
 
     /* Each chunk of agents lists their neighbours in its own buffer; per
        agent it records the count, and the chunks' lists are then laid end
        to end in agent order, whichever thread made them. */
-    phase = crowd_phase_next(cursor);
-    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+    phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, NEIGHBOUR_CHUNK, n, &first, &last);
         /* Filled through a copy on this thread's stack and stored back
@@ -407,15 +407,15 @@ bool crowd_build_neighbours(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
         }
         c->index_buffers[k] = buffer;
     }
-    crowd_wait(phase, chunks);
+    team_wait(phase, chunks);
     if (short_of_memory(c))
         return false;
-    phase = crowd_phase_next(cursor);
-    if (crowd_serial(phase)) {
+    phase = team_phase_next(cursor);
+    if (team_serial(phase)) {
         if (!concatenate_lists(c, n, chunks))
             out_of_memory(c);
-        crowd_finish(phase);
+        team_finish(phase);
     }
-    crowd_wait(phase, 1);
+    team_wait(phase, 1);
     return !short_of_memory(c);
 }

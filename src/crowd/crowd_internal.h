@@ -13,7 +13,7 @@
 #define SKIM_CROWD_INTERNAL_H
 
 #include "../skim_internal.h"
-#include "crowd_team.h"
+#include "../team.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -64,7 +64,7 @@ typedef struct crowd_near_buffer {
    sweeps, the check at most 2 * 32 + 1 rounds). */
 #define CROWD_ROUNDS 66
 
-/* What the threads of a step's region tell each other (crowd_team.h),
+/* What the threads of a step's region tell each other (team.h),
    cleared before each region. Flags are ORed by chunks; counts are written
    by serial steps. Each sweep or round has its own slot, so a thread that
    runs late reads what its phase published, not a later one's. */
@@ -76,7 +76,7 @@ typedef struct crowd_shared {
     uint32_t    rest_ended;             /* the sweep or round a serial step that ran the rest
                                            stopped after */
     uint32_t    standing;               /* the world move's first group (crowd_step.c) */
-    atomic_uint left;                   /* threads done with the region (crowd_leave_region) */
+    atomic_uint left;                   /* threads done with the region (team_leave_region) */
 } crowd_shared;
 
 /* Agents per chunk of the step's last phase. */
@@ -168,8 +168,8 @@ struct skim_crowd {
     int       index_buffer_count;
     uint32_t  list_builds;              /* count of rebuilds, for the stats */
 
-    /* ---- the step's regions (crowd_team.h) ---- */
-    crowd_phase       *phases;          /* CROWD_PHASES, zero between regions */
+    /* ---- the step's regions (team.h) ---- */
+    team_phase       *phases;          /* TEAM_PHASES, zero between regions */
     crowd_shared       shared;
     crowd_chunk_stats *chunk_stats;     /* per chunk of the last phase */
 
@@ -204,7 +204,7 @@ bool crowd_reserve_chunk_buffers(void **buffers, int *count, uint32_t chunks, si
    in the grid's order (crowd_apply_order) and makes their half lists
    half_begin / half_other from proj, bound and vbound; sets built_proj.
    Sets shared.out_of_memory on failure; every thread returns false then. */
-bool crowd_build_neighbours(skim_crowd *crowd, uint32_t n, crowd_cursor *cursor);
+bool crowd_build_neighbours(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
 /* Puts active and every array the step has filled so far (crowd_step.c)
    in the order given: new index k takes what old index order[k] held. */
 void crowd_apply_order(skim_crowd *crowd, uint32_t n, const uint32_t *order);
@@ -225,7 +225,7 @@ bool crowd_reserve_near_buffers(skim_crowd *crowd, uint32_t n);
    crowd->contacts / contact_begin, pushed (the agents the plan puts in a
    violated contact) and stats.contacts. Sets shared.out_of_memory on
    failure; every thread returns false then. */
-bool crowd_find_contacts(skim_crowd *crowd, uint32_t n, crowd_cursor *cursor);
+bool crowd_find_contacts(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
 
 /* Agent-agent solver (crowd_solver.c). The constraint of the pair of
    active agents a < b given the start positions, planned displacements and
@@ -235,7 +235,7 @@ void crowd_contact_setup(const skim_crowd *crowd, uint32_t a, uint32_t b, crowd_
    set q), pushed apart. The result is in q after the region once
    crowd_solve_settle has run. Returns which of q (0) and q_next (1) holds
    it. */
-uint32_t crowd_solve(skim_crowd *crowd, uint32_t n, crowd_cursor *cursor);
+uint32_t crowd_solve(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
 /* After the region: q is the buffer crowd_solve returned. */
 void crowd_solve_settle(skim_crowd *crowd, uint32_t which);
 /* Inside the region, the check after the world move (crowd_check.c):
@@ -243,7 +243,7 @@ void crowd_solve_settle(skim_crowd *crowd, uint32_t which);
    until none is; fills final and lambda (lambda 0: reverted). The
    world move's scatter prepares it (crowd_step.c). Returns the number of
    rounds. */
-uint32_t crowd_check(skim_crowd *crowd, uint32_t n, crowd_cursor *cursor);
+uint32_t crowd_check(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
 /* Whether agent i ends standing on another's head; lowers *closest to the
    gap of its pairs with a higher index (crowd_check.c). */
 uint8_t crowd_stands_on_agent(const skim_crowd *crowd, uint32_t i, float *closest);

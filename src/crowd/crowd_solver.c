@@ -340,7 +340,7 @@ static uint32_t sweep_alone(skim_crowd *c, float *const buffers[2], uint32_t whi
     return which;
 }
 
-uint32_t crowd_solve(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
+uint32_t crowd_solve(skim_crowd *c, uint32_t n, team_cursor *cursor)
 {
     /* Jacobi double buffer: sweep s reads buffers[which] and writes the
        other; c->q itself is set after the region (crowd_solve_settle), so
@@ -351,19 +351,19 @@ uint32_t crowd_solve(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
        plan violates move (crowd_find_contacts found them, with the test
        relax_agent makes, and counted the pairs in stats.contacts);
        everyone else stays where it is, so both buffers start as the plan. */
-    const uint32_t chunks = crowd_chunks(n, SWEEP_CHUNK);
-    crowd_phase *phase = crowd_phase_next(cursor);
-    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+    const uint32_t chunks = team_chunks(n, SWEEP_CHUNK);
+    team_phase *phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, SWEEP_CHUNK, n, &first, &last);
         memcpy(buffers[1] + 3 * (size_t)first, buffers[0] + 3 * (size_t)first,
                3 * (size_t)(last - first) * sizeof *buffers[0]);
         memset(c->solver_mark + first, 0, (size_t)(last - first) * sizeof *c->solver_mark);
     }
-    crowd_wait(phase, chunks);
+    team_wait(phase, chunks);
     const uint32_t stamp = 1;
-    phase = crowd_phase_next(cursor);
-    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+    phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, SWEEP_CHUNK, n, &first, &last);
         bool violated = false;
@@ -376,7 +376,7 @@ uint32_t crowd_solve(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
         if (violated)
             atomic_store_explicit(&shared->violated[0], 1, memory_order_relaxed);
     }
-    crowd_wait(phase, chunks);
+    team_wait(phase, chunks);
     if (!atomic_load_explicit(&shared->violated[0], memory_order_relaxed) || c->def.solver_iterations < 2)
         return 1;
     /* The next sweeps only over agents that moved in the last sweep and
@@ -391,53 +391,53 @@ uint32_t crowd_solve(skim_crowd *c, uint32_t n, crowd_cursor *cursor)
        marked by the movers (contacts are symmetric), so the cost follows
        the movers, not the crowd; the list keeps agent order, which any
        thread count gives alike. */
-    phase = crowd_phase_next(cursor);
-    if (crowd_serial(phase)) {
+    phase = team_phase_next(cursor);
+    if (team_serial(phase)) {
         uint32_t m = 0;
         for (uint32_t i = 0; i < n; ++i) {
             c->work[m] = i;
             m += c->solver_mark[i] == stamp;
         }
         shared->listed[1] = m;
-        crowd_finish(phase);
+        team_finish(phase);
     }
-    crowd_wait(phase, 1);
+    team_wait(phase, 1);
     uint32_t which = 1;
     for (int iteration = 1; iteration < c->def.solver_iterations; ++iteration) {
         const uint32_t m = shared->listed[iteration];
         if (m == 0)
             break;
         if (m < SWEEP_PARALLEL_MIN) {
-            phase = crowd_phase_next(cursor);
-            if (crowd_serial(phase)) {
+            phase = team_phase_next(cursor);
+            if (team_serial(phase)) {
                 shared->rest_ended = sweep_alone(c, buffers, which, iteration, m);
-                crowd_finish(phase);
+                team_finish(phase);
             }
-            crowd_wait(phase, 1);
+            team_wait(phase, 1);
             return shared->rest_ended;
         }
-        const uint32_t sweep_stamp = (uint32_t)iteration + 1, sweep_chunks = crowd_chunks(m, SWEEP_CHUNK);
+        const uint32_t sweep_stamp = (uint32_t)iteration + 1, sweep_chunks = team_chunks(m, SWEEP_CHUNK);
         const float *q = buffers[which];
         float *next = buffers[which ^ 1];
-        phase = crowd_phase_next(cursor);
-        for (uint32_t k; crowd_claim(phase, sweep_chunks, &k); crowd_finish(phase)) {
+        phase = team_phase_next(cursor);
+        for (uint32_t k; team_claim(phase, sweep_chunks, &k); team_finish(phase)) {
             uint32_t first, last;
             crowd_chunk_range(k, SWEEP_CHUNK, m, &first, &last);
             if (relax_listed(c, q, next, first, last, sweep_stamp))
                 atomic_store_explicit(&shared->violated[iteration], 1, memory_order_relaxed);
         }
-        crowd_wait(phase, sweep_chunks);
+        team_wait(phase, sweep_chunks);
         /* Every listed agent was written, and every agent off the list
            holds the same value in both buffers. */
         which ^= 1;
         if (!atomic_load_explicit(&shared->violated[iteration], memory_order_relaxed))
             break;
-        phase = crowd_phase_next(cursor);
-        if (crowd_serial(phase)) {
+        phase = team_phase_next(cursor);
+        if (team_serial(phase)) {
             shared->listed[iteration + 1] = keep_marked(c->solver_mark, sweep_stamp, c->work, m);
-            crowd_finish(phase);
+            team_finish(phase);
         }
-        crowd_wait(phase, 1);
+        team_wait(phase, 1);
     }
     return which;
 }

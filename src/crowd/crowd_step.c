@@ -96,7 +96,7 @@ void crowd_apply_order(skim_crowd *c, uint32_t n, const uint32_t *order)
 }
 
 /* Agents per chunk of the step's per-agent phases: a few microseconds of
-   work (crowd_team.h). */
+   work (team.h). */
 #define AGENT_CHUNK 256
 
 /* Phase 3: the world. Standing agents move with Nettle's two-pass gravity
@@ -106,10 +106,10 @@ void crowd_apply_order(skim_crowd *c, uint32_t n, const uint32_t *order)
    first in the batch arrays, then the airborne ones, each group in index
    order (a serial step), gathered together in one phase; one batch call
    moves both groups, each with its own definition (move_world). */
-static void gather_world(skim_crowd *c, uint32_t n, const float *q, crowd_cursor *cursor)
+static void gather_world(skim_crowd *c, uint32_t n, const float *q, team_cursor *cursor)
 {
-    crowd_phase *phase = crowd_phase_next(cursor);
-    if (crowd_serial(phase)) {
+    team_phase *phase = team_phase_next(cursor);
+    if (team_serial(phase)) {
         uint32_t m = 0;
         for (uint32_t i = 0; i < n; ++i)
             if (c->grounded[i])
@@ -118,12 +118,12 @@ static void gather_world(skim_crowd *c, uint32_t n, const float *q, crowd_cursor
         for (uint32_t i = 0; i < n; ++i)
             if (!c->grounded[i])
                 c->group_index[m++] = i;
-        crowd_finish(phase);
+        team_finish(phase);
     }
-    crowd_wait(phase, 1);
-    const uint32_t chunks = crowd_chunks(n, AGENT_CHUNK);
-    phase = crowd_phase_next(cursor);
-    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+    team_wait(phase, 1);
+    const uint32_t chunks = team_chunks(n, AGENT_CHUNK);
+    phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, AGENT_CHUNK, n, &first, &last);
         for (uint32_t e = first; e < last; ++e) {
@@ -192,13 +192,13 @@ static void take_world_result(skim_crowd *c, uint32_t e, uint32_t i, float drop)
 /* The world's results (or, with no world, the solver's positions: empty
    space) to every agent, and what the check starts from. */
 static void scatter_world(skim_crowd *c, uint32_t n, bool world, uint32_t standing, float dt,
-                          crowd_cursor *cursor)
+                          team_cursor *cursor)
 {
     const bool agents = c->def.agent_collisions;
     const float drop = c->def.gravity * dt * dt;
-    const uint32_t chunks = crowd_chunks(n, AGENT_CHUNK);
-    crowd_phase *phase = crowd_phase_next(cursor);
-    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+    const uint32_t chunks = team_chunks(n, AGENT_CHUNK);
+    team_phase *phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, AGENT_CHUNK, n, &first, &last);
         for (uint32_t e = first; e < last; ++e) {
@@ -221,7 +221,7 @@ static void scatter_world(skim_crowd *c, uint32_t n, bool world, uint32_t standi
             }
         }
     }
-    crowd_wait(phase, chunks);
+    team_wait(phase, chunks);
 }
 
 /* Phase 5: the new state of agent i, whose move ends at f. */
@@ -283,12 +283,12 @@ static void commit(skim_crowd *c, uint32_t i, float dt, const float *f, bool rev
    chunks' figures are combined after the region. stands_on_agent reads
    only final positions and cylinders, which nobody writes any more, and
    commit writes only agent i's own state, so one pass does both. */
-static void finish_agents(skim_crowd *c, uint32_t n, float dt, crowd_cursor *cursor)
+static void finish_agents(skim_crowd *c, uint32_t n, float dt, team_cursor *cursor)
 {
     const bool agents = c->def.agent_collisions;
-    const uint32_t chunks = crowd_chunks(n, CROWD_COMMIT_CHUNK);
-    crowd_phase *phase = crowd_phase_next(cursor);
-    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+    const uint32_t chunks = team_chunks(n, CROWD_COMMIT_CHUNK);
+    team_phase *phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, CROWD_COMMIT_CHUNK, n, &first, &last);
         crowd_chunk_stats counts = { 0, 0, 0, 0, INFINITY };
@@ -312,22 +312,22 @@ static void finish_agents(skim_crowd *c, uint32_t n, float dt, crowd_cursor *cur
    when the lists were rebuilt. Returns the solver's buffer
    (crowd_solve), or UINT32_MAX if out of memory. */
 static uint32_t before_world(skim_crowd *c, uint32_t n, float dt, bool lists_valid, bool world, bool *rebuilt,
-                             crowd_cursor *cursor)
+                             team_cursor *cursor)
 {
     const bool agents = c->def.agent_collisions;
     /* Whether the lists still hold is asked of each agent as it is
        planned: an AND over agents, the same for any thread count. */
     const bool check_lists = agents && lists_valid;
-    const uint32_t chunks = crowd_chunks(n, AGENT_CHUNK);
-    crowd_phase *phase = crowd_phase_next(cursor);
-    for (uint32_t k; crowd_claim(phase, chunks, &k); crowd_finish(phase)) {
+    const uint32_t chunks = team_chunks(n, AGENT_CHUNK);
+    team_phase *phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, AGENT_CHUNK, n, &first, &last);
         plan(c, first, last, dt);
         if (check_lists && !crowd_lists_hold(c, first, last))
             atomic_store_explicit(&c->shared.lists_bad, 1, memory_order_relaxed);
     }
-    crowd_wait(phase, chunks);
+    team_wait(phase, chunks);
     *rebuilt = agents && (!lists_valid || atomic_load_explicit(&c->shared.lists_bad, memory_order_relaxed));
     /* The rebuild also puts the agents in the grid's order, which keeps
        agents that are near each other near in every working array. */
@@ -380,7 +380,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     const bool lists_valid = c->lists_valid;
 #pragma omp parallel
     {
-        crowd_cursor cursor = { c->phases, 0 };
+        team_cursor cursor = { c->phases, 0 };
         bool mine_rebuilt;
         uint32_t mine = before_world(c, n, dt, lists_valid, world != NULL, &mine_rebuilt, &cursor);
 #ifdef _OPENMP
@@ -392,14 +392,14 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
             used = cursor.at;
             standing = c->shared.standing;
         }
-        crowd_leave_region(&c->shared.left);
+        team_leave_region(&c->shared.left);
     }
     if (rebuilt) {
         c->list_builds++;
         c->lists_valid = which != UINT32_MAX;
     }
     if (which == UINT32_MAX) {
-        clear_region(c, CROWD_PHASES);
+        clear_region(c, TEAM_PHASES);
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the agents' contacts");
     }
     clear_region(c, used);
@@ -415,7 +415,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     uint32_t rounds = 0;
 #pragma omp parallel
     {
-        crowd_cursor cursor = { c->phases, 0 };
+        team_cursor cursor = { c->phases, 0 };
         scatter_world(c, n, world != NULL, standing, dt, &cursor);
         uint32_t mine = agents ? crowd_check(c, n, &cursor) : 0;
         finish_agents(c, n, dt, &cursor);
@@ -426,11 +426,11 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
             rounds = mine;
             used = cursor.at;
         }
-        crowd_leave_region(&c->shared.left);
+        team_leave_region(&c->shared.left);
     }
     clear_region(c, used);
     crowd_chunk_stats sum = { 0, 0, 0, 0, INFINITY };
-    for (uint32_t k = 0; k < crowd_chunks(n, CROWD_COMMIT_CHUNK); ++k) {
+    for (uint32_t k = 0; k < team_chunks(n, CROWD_COMMIT_CHUNK); ++k) {
         const crowd_chunk_stats *s = &c->chunk_stats[k];
         sum.on_floor += s->on_floor;
         sum.on_agent += s->on_agent;

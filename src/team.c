@@ -1,5 +1,5 @@
-/* The wait of crowd_team.h. */
-#include "crowd_team.h"
+/* The wait of team.h. */
+#include "team.h"
 
 #include <time.h>
 #ifdef _OPENMP
@@ -29,7 +29,7 @@ static inline void pause_briefly(void)
 #endif
 }
 
-void crowd_wait_for(atomic_uint *count, uint32_t total)
+void team_wait_for(atomic_uint *count, uint32_t total)
 {
     for (uint32_t spin = 0; atomic_load_explicit(count, memory_order_acquire) < total; ++spin) {
         if (spin < SPIN_PAUSES) {
@@ -45,12 +45,12 @@ void crowd_wait_for(atomic_uint *count, uint32_t total)
     }
 }
 
-void crowd_leave_region(atomic_uint *left)
+void team_leave_region(atomic_uint *left)
 {
 #ifdef _OPENMP
     atomic_fetch_add_explicit(left, 1, memory_order_release);
     if (omp_get_thread_num() == 0)
-        crowd_wait_for(left, (uint32_t)omp_get_num_threads());
+        team_wait_for(left, (uint32_t)omp_get_num_threads());
 #else
     (void)left;
 #endif

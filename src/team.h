@@ -1,7 +1,9 @@
-/* Phases inside one OpenMP parallel region, without OpenMP barriers
-   (crowd_step.c, crowd_contacts.c, crowd_solver.c, crowd_check.c).
+/* Phases inside one OpenMP parallel region, without OpenMP barriers: the
+   crowd's step (crowd_step.c, crowd_contacts.c, crowd_solver.c,
+   crowd_check.c) and the batch's check and order before its moves
+   (src/move/move_batch.c).
 
-   Why: a step is a chain of short data-parallel phases. As separate
+   Why: a crowd's step is a chain of short data-parallel phases. As separate
    regions (or with `omp barrier` between them) every phase ended with all
    threads arriving, and on a busy machine one thread is often not running:
    the others then spun (libgomp: GOMP_SPINCOUNT pauses, ~100 us at the
@@ -27,40 +29,40 @@
    results never depend on which thread ran what, so not on the thread
    count. A thread that has claimed a chunk finishes it without waiting on
    anyone, so a wait always ends. */
-#ifndef SKIM_CROWD_TEAM_H
-#define SKIM_CROWD_TEAM_H
+#ifndef SKIM_TEAM_H
+#define SKIM_TEAM_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 /* The most phases one region uses: the solver's 64 sweeps or the check's
-   65 rounds, a few phases each, fit with room to spare (crowd_phase_next
+   65 rounds, a few phases each, fit with room to spare (team_phase_next
    checks). */
-#define CROWD_PHASES 256
+#define TEAM_PHASES 256
 
-typedef struct crowd_phase {
+typedef struct team_phase {
     _Alignas(64) atomic_uint next; /* chunks claimed */
     atomic_uint done;              /* chunks finished */
-} crowd_phase;
+} team_phase;
 
 /* A thread's place in the region's sequence of phases. */
-typedef struct crowd_cursor {
-    crowd_phase *phases;
+typedef struct team_cursor {
+    team_phase *phases;
     uint32_t at;
-} crowd_cursor;
+} team_cursor;
 
-static inline crowd_phase *crowd_phase_next(crowd_cursor *cursor)
+static inline team_phase *team_phase_next(team_cursor *cursor)
 {
-    /* Callers bound their phases well under CROWD_PHASES; past it the last
+    /* Callers bound their phases well under TEAM_PHASES; past it the last
        phase would be shared, which a wait could not tell apart, so stop. */
-    if (cursor->at >= CROWD_PHASES)
+    if (cursor->at >= TEAM_PHASES)
         __builtin_trap();
     return &cursor->phases[cursor->at++];
 }
 
 /* Claims the next of total chunks; false when none is left. */
-static inline bool crowd_claim(crowd_phase *phase, uint32_t total, uint32_t *chunk)
+static inline bool team_claim(team_phase *phase, uint32_t total, uint32_t *chunk)
 {
     if (atomic_load_explicit(&phase->next, memory_order_relaxed) >= total)
         return false; /* no write: late threads pass finished phases without contention */
@@ -69,38 +71,38 @@ static inline bool crowd_claim(crowd_phase *phase, uint32_t total, uint32_t *chu
 }
 
 /* The chunk's writes are published to whoever waits for the phase. */
-static inline void crowd_finish(crowd_phase *phase)
+static inline void team_finish(team_phase *phase)
 {
     atomic_fetch_add_explicit(&phase->done, 1, memory_order_release);
 }
 
-/* Until *count reaches total (crowd_team.c). */
-void crowd_wait_for(atomic_uint *count, uint32_t total);
+/* Until *count reaches total (team.c). */
+void team_wait_for(atomic_uint *count, uint32_t total);
 
 /* Until all total chunks are done. */
-static inline void crowd_wait(crowd_phase *phase, uint32_t total)
+static inline void team_wait(team_phase *phase, uint32_t total)
 {
-    crowd_wait_for(&phase->done, total);
+    team_wait_for(&phase->done, total);
 }
 
 /* The last call of every thread in a region, with a counter that is zero
-   before it. The master waits here, with crowd_wait's short spin and
+   before it. The master waits here, with team_wait's short spin and
    naps, until every thread has come, rather than at the region's closing
    barrier, where libgomp spins GOMP_SPINCOUNT pauses before it sleeps:
    a thread that was descheduled after its last chunk then holds the
    master up for a nap, not ~100 us. */
-void crowd_leave_region(atomic_uint *left);
+void team_leave_region(atomic_uint *left);
 
 /* A serial step: true for the one thread that should run it, which then
-   calls crowd_finish(phase); every thread then calls crowd_wait(phase, 1). */
-static inline bool crowd_serial(crowd_phase *phase)
+   calls team_finish(phase); every thread then calls team_wait(phase, 1). */
+static inline bool team_serial(team_phase *phase)
 {
     uint32_t chunk;
-    return crowd_claim(phase, 1, &chunk);
+    return team_claim(phase, 1, &chunk);
 }
 
 /* Chunks of size items over n items. */
-static inline uint32_t crowd_chunks(uint32_t n, uint32_t size)
+static inline uint32_t team_chunks(uint32_t n, uint32_t size)
 {
     return (uint32_t)(((uint64_t)n + size - 1) / size);
 }
