@@ -401,10 +401,13 @@ skim_status skim_move_check_mover(const skim_ellipsoid *shape, skim_vec3 positio
 skim_status skim_move_check_motion(skim_vec3 position, skim_vec3 displacement, const char *who,
                                    size_t index, bool indexed);
 
-/* move_order.c: sorts a batch's movers along a Morton curve of their
-   positions in the world's bounds (scratch->order_sorted[i] is the i-th
-   mover to move). False when the order's buffer cannot grow. */
-bool skim_move_order_movers(skim_move_scratch *scratch, const skim_world *world, size_t count,
+/* move_order.c: a batch's movers along a Morton curve of their positions
+   in the world's bounds. skim_move_order_reserve grows scratch->order for
+   count movers (false when it cannot) and points order_sorted into it;
+   skim_move_order_movers then fills it (order_sorted[i] is the i-th mover
+   to move). */
+bool skim_move_order_reserve(skim_move_scratch *scratch, size_t count);
+void skim_move_order_movers(skim_move_scratch *scratch, const skim_world *world, size_t count,
                             const skim_vec3 *positions);
 
 /* move_batch.c: the batch with a named kernel set (tests compare sets in

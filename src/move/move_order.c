@@ -32,8 +32,7 @@ static uint32_t cell_of(float p, float lo, float scale)
     return (uint32_t)mv_min(mv_max((p - lo) * scale, 0.0f), 255.0f);
 }
 
-bool skim_move_order_movers(skim_move_scratch *scratch, const skim_world *world, size_t count,
-                            const skim_vec3 *positions)
+bool skim_move_order_reserve(skim_move_scratch *scratch, size_t count)
 {
     if (count > UINT32_MAX)
         return false;
@@ -46,6 +45,13 @@ bool skim_move_order_movers(skim_move_scratch *scratch, const skim_world *world,
         scratch->order = grown;
         scratch->order_capacity = count;
     }
+    scratch->order_sorted = scratch->order + 3 * count; /* filled by skim_move_order_movers */
+    return true;
+}
+
+void skim_move_order_movers(skim_move_scratch *scratch, const skim_world *world, size_t count,
+                            const skim_vec3 *positions)
+{
     uint32_t *key = scratch->order, *index = scratch->order + count;
     uint32_t *sorted_key = scratch->order + 2 * count, *sorted = scratch->order + 3 * count;
 
@@ -83,6 +89,4 @@ bool skim_move_order_movers(skim_move_scratch *scratch, const skim_world *world,
     }
     for (size_t i = 0; i < count; ++i)
         sorted[high_start[sorted_key[i] >> DIGIT]++] = index[i];
-    scratch->order_sorted = sorted;
-    return true;
 }

@@ -51,7 +51,8 @@ static int compare_gathers_with(const skim_kernel_set *kernels, const skim_world
     }
     skim_move_scratch *scratch = skim_move_thread_scratch();
     cr_assert(scratch);
-    cr_assert(skim_move_order_movers(scratch, world, (size_t)count, positions));
+    cr_assert(skim_move_order_reserve(scratch, (size_t)count));
+    skim_move_order_movers(scratch, world, (size_t)count, positions);
     skim_move_forget_walk(scratch);
     scratch->walk_reuse = true; /* as a batch's moves do */
 
