@@ -438,4 +438,18 @@ Test(move_api, long_batch_reports_its_lowest_bad_mover)
         displacements[i] = saved_d;
         shapes[i] = saved_s;
     }
+    /* Two bad movers in different check chunks (the batch checks 1,024 at
+       a time, on any of its threads): the lower one is named, whichever
+       chunk was checked first. */
+    displacements[1900].y = NAN;
+    positions[700].z = INFINITY;
+    memset(results, 0xA5, sizeof results);
+    cr_expect_eq(skim_move_batch(world.world, N, shapes, positions, displacements, &def, results),
+                 SKIM_ERROR_INVALID_ARGUMENT);
+    cr_expect(strstr(skim_last_error_message(), "700") != NULL &&
+                  strstr(skim_last_error_message(), "1900") == NULL,
+              "message does not name mover 700 alone: %s", skim_last_error_message());
+    const unsigned char *bytes = (const unsigned char *)results;
+    for (size_t b = 0; b < sizeof results; ++b)
+        cr_assert_eq(bytes[b], 0xA5, "two movers spoiled: the batch wrote byte %zu", b);
 }
