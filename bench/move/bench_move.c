@@ -155,16 +155,14 @@ int main(int argc, char **argv)
         /* Every run of a scene must end in the same state, whatever its
            thread count (API.md): a bench that saw otherwise says so and
            fails. */
-        int status_code = 0;
         for (int k = 0; k < thread_count_n; ++k)
             for (int rep = 0; rep < reps; ++rep)
                 if (runs[k][rep].hash != runs[0][0].hash) {
                     fprintf(stderr, "bench_move: %s: %d threads, run %d: state hash %016llx, not %016llx\n",
                             name, thread_counts[k], rep + 1, (unsigned long long)runs[k][rep].hash,
                             (unsigned long long)runs[0][0].hash);
-                    status_code = 1;
+                    exit_code = 1;
                 }
-        exit_code |= status_code;
         double rate[8] = { 0 }, median_rate[8] = { 0 };
         const double steps = (double)movers * frames;
         for (int k = 0; k < thread_count_n; ++k) {

@@ -155,13 +155,9 @@ static uint32_t split_at(skim_bvh_binary_node *nodes, uint8_t *height, skim_bvh_
 void skim_bvh_split_leaf(skim_bvh_binary_node *nodes, uint8_t *height, skim_bvh_prim *prims, uint32_t slot,
                          uint32_t depth, uint32_t max_depth, uint32_t *dense_next)
 {
-    const skim_bvh_binary_node *node = &nodes[slot];
-    const uint32_t n = node->count;
-    simde__m128 lo[SKIM_BVH_LEAF_SPLIT_MAX], hi[SKIM_BVH_LEAF_SPLIT_MAX];
-    if (n < 2 || n > SKIM_BVH_LEAF_SPLIT_MAX || depth >= max_depth ||
-        !worth_a_search(node, prims, node->first, n, lo, hi))
-        return; /* a leaf still: the build set its height (0) */
-    uint32_t h = search(nodes, height, prims, slot, depth, max_depth, dense_next, lo, hi);
-    if (height)
+    if (nodes[slot].count > SKIM_BVH_LEAF_SPLIT_MAX)
+        return;
+    const uint32_t h = split_at(nodes, height, prims, slot, depth, max_depth, dense_next);
+    if (h && height) /* while a leaf, the build has set its height (0) */
         height[slot] = (uint8_t)h;
 }

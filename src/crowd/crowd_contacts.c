@@ -177,18 +177,18 @@ bool crowd_find_contacts(skim_crowd *c, uint32_t n, team_cursor *cursor)
         crowd_near_buffer buffer = c->near_buffers[k];
         buffer.count = 0;
         if (!find_near_pairs(c, first, last, &buffer))
-            atomic_store_explicit(&c->shared.out_of_memory, 1, memory_order_relaxed);
+            crowd_note_out_of_memory(&c->shared);
         c->near_buffers[k] = buffer;
     }
     team_wait(phase, chunks);
-    if (atomic_load_explicit(&c->shared.out_of_memory, memory_order_relaxed))
+    if (crowd_out_of_memory(&c->shared))
         return false;
     phase = team_phase_next(cursor);
     if (team_serial(phase)) {
         if (!fill_contacts(c, n, chunks))
-            atomic_store_explicit(&c->shared.out_of_memory, 1, memory_order_relaxed);
+            crowd_note_out_of_memory(&c->shared);
         team_finish(phase);
     }
     team_wait(phase, 1);
-    return !atomic_load_explicit(&c->shared.out_of_memory, memory_order_relaxed);
+    return !crowd_out_of_memory(&c->shared);
 }

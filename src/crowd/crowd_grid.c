@@ -357,16 +357,6 @@ static bool concatenate_lists(skim_crowd *c, uint32_t n, uint32_t chunks)
     return true;
 }
 
-static void out_of_memory(skim_crowd *c)
-{
-    atomic_store_explicit(&c->shared.out_of_memory, 1, memory_order_relaxed);
-}
-
-static bool short_of_memory(skim_crowd *c)
-{
-    return atomic_load_explicit(&c->shared.out_of_memory, memory_order_relaxed) != 0;
-}
-
 bool crowd_build_neighbours(skim_crowd *c, uint32_t n, team_cursor *cursor)
 {
     /* The grid and the renumbering, serially (a counting sort; the
@@ -377,11 +367,11 @@ bool crowd_build_neighbours(skim_crowd *c, uint32_t n, team_cursor *cursor)
     if (team_serial(phase)) {
         if (renumber(c, n, lay_out_grid(c, n)) != SKIM_OK || !crowd_reserve_chunk_buffers((void **)&c->index_buffers, &c->index_buffer_count, chunks,
                                              sizeof *c->index_buffers))
-            out_of_memory(c);
+            crowd_note_out_of_memory(&c->shared);
         team_finish(phase);
     }
     team_wait(phase, 1);
-    if (short_of_memory(c))
+    if (crowd_out_of_memory(&c->shared))
         return false;
 
     /* Each chunk of agents lists their neighbours in its own buffer; per
@@ -400,7 +390,7 @@ bool crowd_build_neighbours(skim_crowd *c, uint32_t n, team_cursor *cursor)
         for (uint32_t i = first; i < last; ++i) {
             size_t before = buffer.count;
             if (!find_neighbours(c, i, &buffer)) {
-                out_of_memory(c);
+                crowd_note_out_of_memory(&c->shared);
                 break;
             }
             c->half_begin[i + 1] = buffer.count - before; /* a count until the prefix below */
@@ -408,14 +398,14 @@ bool crowd_build_neighbours(skim_crowd *c, uint32_t n, team_cursor *cursor)
         c->index_buffers[k] = buffer;
     }
     team_wait(phase, chunks);
-    if (short_of_memory(c))
+    if (crowd_out_of_memory(&c->shared))
         return false;
     phase = team_phase_next(cursor);
     if (team_serial(phase)) {
         if (!concatenate_lists(c, n, chunks))
-            out_of_memory(c);
+            crowd_note_out_of_memory(&c->shared);
         team_finish(phase);
     }
     team_wait(phase, 1);
-    return !short_of_memory(c);
+    return !crowd_out_of_memory(&c->shared);
 }

@@ -79,6 +79,17 @@ typedef struct crowd_shared {
     atomic_uint left;                   /* threads done with the region (team_leave_region) */
 } crowd_shared;
 
+/* A chunk or serial step of the region ran out of memory; whether one did
+   (read after the wait that follows it). */
+static inline void crowd_note_out_of_memory(crowd_shared *shared)
+{
+    atomic_store_explicit(&shared->out_of_memory, 1, memory_order_relaxed);
+}
+static inline bool crowd_out_of_memory(const crowd_shared *shared)
+{
+    return atomic_load_explicit(&shared->out_of_memory, memory_order_relaxed) != 0;
+}
+
 /* Agents per chunk of the step's last phase. */
 #define CROWD_COMMIT_CHUNK 128
 
