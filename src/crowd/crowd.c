@@ -48,6 +48,22 @@ bool crowd_reserve_chunk_buffers(void **buffers, int *count, uint32_t chunks, si
     return true;
 }
 
+bool crowd_join_chunks(skim_crowd *c, team_cursor *cursor, team_phase *phase, uint32_t n, uint32_t chunks,
+                       bool (*join)(skim_crowd *, uint32_t, uint32_t))
+{
+    team_wait(phase, chunks);
+    if (crowd_out_of_memory(&c->shared))
+        return false;
+    phase = team_phase_next(cursor);
+    if (team_serial(phase)) {
+        if (!join(c, n, chunks))
+            crowd_note_out_of_memory(&c->shared);
+        team_finish(phase);
+    }
+    team_wait(phase, 1);
+    return !crowd_out_of_memory(&c->shared);
+}
+
 void *crowd_permute(skim_crowd *c, void *data, size_t size, uint32_t n, const uint32_t *order)
 {
     /* One spare per element size, as large as the arrays: the gathered copy

@@ -180,15 +180,5 @@ bool crowd_find_contacts(skim_crowd *c, uint32_t n, team_cursor *cursor)
             crowd_note_out_of_memory(&c->shared);
         c->near_buffers[k] = buffer;
     }
-    team_wait(phase, chunks);
-    if (crowd_out_of_memory(&c->shared))
-        return false;
-    phase = team_phase_next(cursor);
-    if (team_serial(phase)) {
-        if (!fill_contacts(c, n, chunks))
-            crowd_note_out_of_memory(&c->shared);
-        team_finish(phase);
-    }
-    team_wait(phase, 1);
-    return !crowd_out_of_memory(&c->shared);
+    return crowd_join_chunks(c, cursor, phase, n, chunks, fill_contacts);
 }

@@ -397,15 +397,5 @@ bool crowd_build_neighbours(skim_crowd *c, uint32_t n, team_cursor *cursor)
         }
         c->index_buffers[k] = buffer;
     }
-    team_wait(phase, chunks);
-    if (crowd_out_of_memory(&c->shared))
-        return false;
-    phase = team_phase_next(cursor);
-    if (team_serial(phase)) {
-        if (!concatenate_lists(c, n, chunks))
-            crowd_note_out_of_memory(&c->shared);
-        team_finish(phase);
-    }
-    team_wait(phase, 1);
-    return !crowd_out_of_memory(&c->shared);
+    return crowd_join_chunks(c, cursor, phase, n, chunks, concatenate_lists);
 }

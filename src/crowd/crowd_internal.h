@@ -211,6 +211,13 @@ bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size);
    empty; never shrinks it. False if out of memory. */
 bool crowd_reserve_chunk_buffers(void **buffers, int *count, uint32_t chunks, size_t size);
 
+/* The end of a phase (phase, chunks chunks over n agents) whose chunks
+   each filled a buffer of their own: once every chunk is done and none ran
+   out of memory, one thread joins the buffers, join(c, n, chunks), as a
+   serial step. Every thread returns whether all went well (crowd.c). */
+bool crowd_join_chunks(skim_crowd *c, team_cursor *cursor, team_phase *phase, uint32_t n, uint32_t chunks,
+                       bool (*join)(skim_crowd *, uint32_t, uint32_t));
+
 /* Broadphase (crowd_grid.c), inside the region: puts the n active agents
    in the grid's order (crowd_apply_order) and makes their half lists
    half_begin / half_other from proj, bound and vbound; sets built_proj.
