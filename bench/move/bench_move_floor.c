@@ -21,6 +21,7 @@
 #include "move_workload.h"
 #include "move/move_internal.h"
 
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,45 @@ enum { REPEAT = 4 };
 /* The wrapper's state: one thread only (the bench sets it). */
 static const skim_kernel_set *wrapped;
 static double replay_seconds;
-static uint64_t kernel_calls, kernel_candidates;
+static uint64_t kernel_calls, kernel_candidates, kernel_survivors;
+
+/* How many of c's candidates survive the kernel's first pass, the box
+   cull (packet_kernel.c's cull_pass, the same formula in scalar): the
+   lanes the plane, face and quadratic tests then run on. What a kernel
+   that packed several movers' tests into full packets would have to
+   test; counted, not timed. */
+static uint32_t cull_survivors(const skim_candidates *c, const float origin[3],
+                               const float delta[3], float t)
+{
+    float box_lo[3], box_hi[3], path_sq = 0.0f;
+    for (int axis = 0; axis < 3; ++axis) {
+        const float reach = delta[axis] * t;
+        box_lo[axis] = (reach < 0.0f ? reach : 0.0f) - 1.0f;
+        box_hi[axis] = (reach > 0.0f ? reach : 0.0f) + 1.0f;
+        path_sq += reach * reach;
+    }
+    const float path_length = sqrtf(path_sq);
+    uint32_t survivors = 0;
+    for (uint32_t lane = 0; lane < c->count; ++lane) {
+        float lo[3], hi[3], magnitude = 0.0f;
+        for (int axis = 0; axis < 3; ++axis) {
+            lo[axis] = hi[axis] = c->vertex[0][axis][lane] - origin[axis];
+            for (int v = 1; v < 3; ++v) {
+                const float x = c->vertex[v][axis][lane] - origin[axis];
+                lo[axis] = x < lo[axis] ? x : lo[axis];
+                hi[axis] = x > hi[axis] ? x : hi[axis];
+            }
+            magnitude = fmaxf(magnitude, fmaxf(hi[axis], -lo[axis]));
+        }
+        const float reach = 1.7320508f * magnitude + path_length;
+        const float margin = 1e-3f + 1e-5f * (reach * reach);
+        bool apart = false;
+        for (int axis = 0; axis < 3; ++axis)
+            apart = apart || lo[axis] > box_hi[axis] + margin || hi[axis] < box_lo[axis] - margin;
+        survivors += !apart;
+    }
+    return survivors;
+}
 
 static void timed_sweep_from(const skim_candidates *c, const float origin[3], const float delta[3],
                              bool cull, skim_unit_hit *best)
@@ -40,6 +79,7 @@ static void timed_sweep_from(const skim_candidates *c, const float origin[3], co
     wrapped->sweep_from(c, origin, delta, cull, best);
     ++kernel_calls;
     kernel_candidates += c->count;
+    kernel_survivors += cull_survivors(c, origin, delta, given.t);
     skim_unit_hit scratch;
     const double started = move_now();
     for (int k = 0; k < REPEAT; ++k) {
@@ -146,7 +186,7 @@ int main(int argc, char **argv)
         const double batch_seconds = crowd_run(&c, scene.world, frames, kernels);
         const uint64_t plain_hash = c.hash;
         replay_seconds = 0.0;
-        kernel_calls = kernel_candidates = 0;
+        kernel_calls = kernel_candidates = kernel_survivors = 0;
         crowd_run(&c, scene.world, frames, &timed);
         if (c.hash != plain_hash) {
             fprintf(stderr, "bench_move_floor: %s: the timed run ended in another state\n", name);
@@ -158,11 +198,13 @@ int main(int argc, char **argv)
         printf("{\"bench\":\"move_floor\",\"scene\":\"%s\",\"kernels\":\"%s\",\"movers\":%d,"
                "\"frames\":%d,\"threads\":1,\"batch_moves_per_s\":%.0f,"
                "\"kernel_calls_per_move\":%.2f,\"candidates_per_call\":%.1f,"
+               "\"tested_lanes_per_move\":%.2f,"
                "\"kernel_only_ns_per_move\":%.1f,\"kernel_only_moves_per_s\":%.0f,"
                "\"kernel_share_of_batch\":%.3f,\"target_moves_per_s\":3000000,"
                "\"state_hash\":\"%016llx\"}\n",
                name, kernels->name, movers, frames, moves / batch_seconds,
                (double)kernel_calls / moves, (double)kernel_candidates / (double)kernel_calls,
+               (double)kernel_survivors / moves,
                1e9 * kernel_seconds / moves, moves / kernel_seconds,
                kernel_seconds / batch_seconds, (unsigned long long)plain_hash);
         fflush(stdout);
