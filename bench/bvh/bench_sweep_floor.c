@@ -136,17 +136,13 @@ static skim_unit_hit sweep_set(const skim_kernel_set *set, const floor_query *q)
 
 int main(int argc, char **argv)
 {
-    const char *scene = "oa_dm1", *only_set = NULL;
-    int queries = 20000, rounds = 9;
-    for (int i = 1; i < argc; i += 2) {
-        if (i + 1 < argc && strcmp(argv[i], "--scene") == 0)
-            scene = argv[i + 1];
-        else if (i + 1 < argc && strcmp(argv[i], "--queries") == 0)
-            queries = atoi(argv[i + 1]);
-        else if (i + 1 < argc && strcmp(argv[i], "--rounds") == 0)
-            rounds = atoi(argv[i + 1]);
-        else if (i + 1 < argc && strcmp(argv[i], "--set") == 0)
-            only_set = argv[i + 1];
+    bench_sweep_options options = bench_sweep_defaults();
+    const char *only_set = NULL;
+    for (int i = 1; i < argc; ++i) {
+        if (bench_sweep_option(argc, argv, &i, &options))
+            continue;
+        if (i + 1 < argc && strcmp(argv[i], "--set") == 0)
+            only_set = argv[++i];
         else
             return bench_usage(
                 "bench_sweep_floor", argv[i],
@@ -157,20 +153,15 @@ int main(int argc, char **argv)
                 "  sweep built on these kernels, beside skim_sweep in alternating rounds.\n"
                 "  Defaults: oa_dm1, 20000 queries, 9 rounds, every set but reference and portable.\n");
     }
-    if (queries < 1 || rounds < 1 || rounds > 1000) {
-        fprintf(stderr, "bench_sweep_floor: bad --queries or --rounds\n");
+    if (!bench_sweep_options_valid("bench_sweep_floor", &options))
         return 2;
-    }
+    const char *scene = options.scene;
+    const int queries = options.queries, rounds = options.rounds;
     bench_scene loaded;
-    if (!bench_scene_load(scene, false, &loaded)) {
-        printf("{\"bench\":\"sweep_floor\",\"scene\":\"%s\",\"skipped\":\"not found\"}\n", scene);
-        return 0;
-    }
-    skim_world *world = NULL;
-    if (skim_world_create(&loaded.mesh, NULL, &world) != SKIM_OK) {
-        fprintf(stderr, "bench_sweep_floor: %s\n", skim_last_error_message());
-        return 1;
-    }
+    skim_world *world;
+    const int opened = bench_scene_open("sweep_floor", scene, &loaded, &world);
+    if (opened <= 0)
+        return opened < 0;
     scene_query *q = bench_sweep_queries(&loaded.mesh, world, queries);
     floor_query *fq = calloc((size_t)queries, sizeof *fq);
     double *floor_rate = malloc((size_t)rounds * sizeof *floor_rate);

@@ -18,37 +18,23 @@
 
 int main(int argc, char **argv)
 {
-    const char *scene = "oa_dm1";
-    int queries = 20000, rounds = 9;
-    for (int i = 1; i < argc; i += 2) {
-        if (i + 1 < argc && strcmp(argv[i], "--scene") == 0)
-            scene = argv[i + 1];
-        else if (i + 1 < argc && strcmp(argv[i], "--queries") == 0)
-            queries = atoi(argv[i + 1]);
-        else if (i + 1 < argc && strcmp(argv[i], "--rounds") == 0)
-            rounds = atoi(argv[i + 1]);
-        else {
+    bench_sweep_options options = bench_sweep_defaults();
+    for (int i = 1; i < argc; ++i)
+        if (!bench_sweep_option(argc, argv, &i, &options))
             return bench_usage("bench_sweep_path", argv[i],
                                "usage: bench_sweep_path [--scene default|oa_dm1|oa_dm4_hull|terrain] [--queries N]\n"
                                "                        [--rounds R]\n"
                                "  skim_sweep alone on bench_bvh's queries (default oa_dm1, 20000 queries, 9 rounds);\n"
                                "  prints one JSON line with the median and best sweeps/s.\n");
-        }
-    }
-    if (queries < 1 || rounds < 1 || rounds > 1000) {
-        fprintf(stderr, "bench_sweep_path: bad --queries or --rounds\n");
+    if (!bench_sweep_options_valid("bench_sweep_path", &options))
         return 2;
-    }
+    const char *scene = options.scene;
+    const int queries = options.queries, rounds = options.rounds;
     bench_scene loaded;
-    if (!bench_scene_load(scene, false, &loaded)) {
-        printf("{\"bench\":\"sweep_path\",\"scene\":\"%s\",\"skipped\":\"not found\"}\n", scene);
-        return 0;
-    }
-    skim_world *world = NULL;
-    if (skim_world_create(&loaded.mesh, NULL, &world) != SKIM_OK) {
-        fprintf(stderr, "bench_sweep_path: %s\n", skim_last_error_message());
-        return 1;
-    }
+    skim_world *world;
+    const int opened = bench_scene_open("sweep_path", scene, &loaded, &world);
+    if (opened <= 0)
+        return opened < 0;
     scene_query *q = bench_sweep_queries(&loaded.mesh, world, queries);
     double *rate = malloc((size_t)rounds * sizeof *rate);
     if (!q || !rate)

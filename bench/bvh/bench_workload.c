@@ -77,6 +77,51 @@ void bench_for_each_scene(const char *bench, const char *only, bool quick, bench
     }
 }
 
+bench_sweep_options bench_sweep_defaults(void)
+{
+    return (bench_sweep_options){ .scene = "oa_dm1", .queries = 20000, .rounds = 9 };
+}
+
+bool bench_sweep_option(int argc, char **argv, int *i, bench_sweep_options *o)
+{
+    if (*i + 1 >= argc)
+        return false;
+    const char *option = argv[*i], *value = argv[*i + 1];
+    if (strcmp(option, "--scene") == 0)
+        o->scene = value;
+    else if (strcmp(option, "--queries") == 0)
+        o->queries = atoi(value);
+    else if (strcmp(option, "--rounds") == 0)
+        o->rounds = atoi(value);
+    else
+        return false;
+    ++*i;
+    return true;
+}
+
+bool bench_sweep_options_valid(const char *program, const bench_sweep_options *o)
+{
+    if (o->queries >= 1 && o->rounds >= 1 && o->rounds <= 1000)
+        return true;
+    fprintf(stderr, "%s: bad --queries or --rounds\n", program);
+    return false;
+}
+
+int bench_scene_open(const char *bench, const char *name, bench_scene *loaded, skim_world **world)
+{
+    *world = NULL;
+    if (!bench_scene_load(name, false, loaded)) {
+        printf("{\"bench\":\"%s\",\"scene\":\"%s\",\"skipped\":\"not found\"}\n", bench, name);
+        return 0;
+    }
+    if (skim_world_create(&loaded->mesh, NULL, world) != SKIM_OK) {
+        fprintf(stderr, "bench %s: %s\n", bench, skim_last_error_message());
+        bench_scene_free(loaded);
+        return -1;
+    }
+    return 1;
+}
+
 double bench_now(void)
 {
     struct timespec t;

@@ -28,6 +28,27 @@ typedef struct bench_scene {
 bool bench_scene_load(const char *name, bool quick, bench_scene *out);
 void bench_scene_free(bench_scene *scene);
 
+/* The options of the one-scene sweep benchmarks (bench_sweep_path,
+   bench_sweep_floor): --scene NAME, --queries N, --rounds R. */
+typedef struct bench_sweep_options {
+    const char *scene;
+    int queries, rounds;
+} bench_sweep_options;
+/* oa_dm1, 20,000 queries, 9 rounds. */
+bench_sweep_options bench_sweep_defaults(void);
+/* Takes argv[*i] and its value when it is one of those options, leaving
+   *i on the value; false when it is not one of them or has no value. */
+bool bench_sweep_option(int argc, char **argv, int *i, bench_sweep_options *o);
+/* Whether the counts are usable; if not, says so on stderr for program. */
+bool bench_sweep_options_valid(const char *program, const bench_sweep_options *o);
+
+/* Loads scene `name` and builds its world (default accelerator) for the
+   one-scene benchmark `bench`: 1 with both ready (free them with
+   skim_world_destroy and bench_scene_free), 0 when the scene is not
+   available ({"bench":BENCH,"scene":...,"skipped":"not found"} printed),
+   -1 when the world cannot be built (the reason on stderr). */
+int bench_scene_open(const char *bench, const char *name, bench_scene *loaded, skim_world **world);
+
 /* bench_bvh's sweep queries on mesh, whose world (any accelerator) gives
    the level size. count queries, malloc'd; NULL without memory. */
 scene_query *bench_sweep_queries(const skim_mesh *mesh, const skim_world *world, int count);

@@ -94,21 +94,14 @@ static int by_value(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    int movers = 10000, frames = 300, reps = 3, exit_code = 0;
-    const char *only = "all";
-    const char *scenes_dir = getenv("SKIM_SCENES_DIR");
+    int reps = 3, exit_code = 0;
+    move_bench_options options = move_bench_defaults();
     int thread_counts[8] = { 1, 2 }, thread_count_n = 2;
     for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--movers") && i + 1 < argc)
-            movers = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
-            frames = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--scene") && i + 1 < argc)
-            only = argv[++i];
-        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+        if (move_bench_option(argc, argv, &i, &options))
+            continue;
+        if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--scenes-dir") && i + 1 < argc)
-            scenes_dir = argv[++i];
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
             thread_count_n = 0;
             for (char *t = strtok(argv[++i], ","); t && thread_count_n < 8; t = strtok(NULL, ","))
@@ -119,30 +112,15 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    const int movers = options.movers, frames = options.frames;
     if (movers < 1 || frames < 1 || reps < 1 || reps > 99 || thread_count_n < 1)
         return 2;
     for (int s = 0; s < MOVE_SCENES; ++s) {
         const char *name = move_scene_names[s];
-        if (strcmp(only, "all") && strcmp(only, name))
-            continue;
-        /* The spawn points: the same seed for every scene, so a scene's
-           crowd (and its state hash) is the same whether it runs alone or
-           after others. */
-        uint64_t rng = 0x9E3779B97F4A7C15ull;
         move_scene scene;
-        char why[512];
-        if (!move_scene_load(s, scenes_dir, &scene, why, sizeof why)) {
-            printf("{\"bench\":\"move_crowd\",\"scene\":\"%s\",\"skipped\":\"%s\"}\n", name, why);
-            continue;
-        }
         move_crowd c;
-        if (!move_crowd_spawn(&c, &scene, movers, &rng)) {
-            printf("{\"bench\":\"move_crowd\",\"scene\":\"%s\",\"skipped\":\"no room for %d movers\"}\n",
-                   name, movers);
-            move_crowd_free(&c);
-            move_scene_free(&scene);
+        if (!move_bench_open("move_crowd", s, &options, &scene, &c))
             continue;
-        }
         /* The thread counts take turns, rep by rep (1, 2, 1, 2, ...), so
            a slow spell of the shared machine falls on both, and each
            rep's ratio compares runs made seconds apart: the scaling line

@@ -335,46 +335,28 @@ timing run_skim_move(const skim_world *world, move_crowd &c, int frames)
 
 int main(int argc, char **argv)
 {
-    int movers = 10000, frames = 300, reps = 3;
-    const char *only = "all";
-    const char *scenes_dir = std::getenv("SKIM_SCENES_DIR");
+    int reps = 3;
+    move_bench_options options = move_bench_defaults();
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--movers") && i + 1 < argc)
-            movers = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc)
-            frames = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc)
+        if (move_bench_option(argc, argv, &i, &options))
+            continue;
+        if (!std::strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--scene") && i + 1 < argc)
-            only = argv[++i];
-        else if (!std::strcmp(argv[i], "--scenes-dir") && i + 1 < argc)
-            scenes_dir = argv[++i];
         else {
             std::fprintf(stderr, "usage: bench_move_bullet [--movers N] [--frames N] [--reps N] "
                                  "[--scene NAME|all] [--scenes-dir DIR]\n");
             return 2;
         }
     }
+    const int movers = options.movers, frames = options.frames;
     if (movers < 1 || frames < 1 || reps < 1)
         return 2;
-    uint64_t rng = 0x9E3779B97F4A7C15ull; // bench_move's spawn points
     for (int s = 0; s < MOVE_SCENES; ++s) {
         const char *name = move_scene_names[s];
-        if (std::strcmp(only, "all") && std::strcmp(only, name))
-            continue;
         move_scene scene;
-        char why[512];
-        if (!move_scene_load(s, scenes_dir, &scene, why, sizeof why)) {
-            std::printf("{\"bench\":\"move_bullet\",\"scene\":\"%s\",\"skipped\":\"%s\"}\n", name, why);
-            continue;
-        }
         move_crowd c;
-        if (!move_crowd_spawn(&c, &scene, movers, &rng)) {
-            std::printf("{\"bench\":\"move_bullet\",\"scene\":\"%s\",\"skipped\":\"no room\"}\n", name);
-            move_crowd_free(&c);
-            move_scene_free(&scene);
+        if (!move_bench_open("move_bullet", s, &options, &scene, &c))
             continue;
-        }
         bullet_engine bullet(scene.data);
         skim_engine skim(scene.world);
         // The three in turn, rep after rep (the machine is shared); medians.

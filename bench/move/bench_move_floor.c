@@ -126,19 +126,9 @@ static double crowd_run(move_crowd *c, const skim_world *world, int frames,
 
 int main(int argc, char **argv)
 {
-    int movers = 10000, frames = 300;
-    const char *only = "all";
-    const char *scenes_dir = getenv("SKIM_SCENES_DIR");
+    move_bench_options options = move_bench_defaults();
     for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--movers") && i + 1 < argc)
-            movers = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
-            frames = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--scene") && i + 1 < argc)
-            only = argv[++i];
-        else if (!strcmp(argv[i], "--scenes-dir") && i + 1 < argc)
-            scenes_dir = argv[++i];
-        else {
+        if (!move_bench_option(argc, argv, &i, &options)) {
             const bool help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
             fprintf(help ? stdout : stderr,
                     "usage: bench_move_floor [--movers N] [--frames N] "
@@ -149,6 +139,7 @@ int main(int argc, char **argv)
             return help ? 0 : 2;
         }
     }
+    const int movers = options.movers, frames = options.frames;
     if (movers < 1 || frames < 1)
         return 2;
     const skim_kernel_set *kernels = skim_kernels();
@@ -165,23 +156,10 @@ int main(int argc, char **argv)
     int exit_code = 0;
     for (int s = 0; s < MOVE_SCENES; ++s) {
         const char *name = move_scene_names[s];
-        if (strcmp(only, "all") && strcmp(only, name))
-            continue;
-        uint64_t rng = 0x9E3779B97F4A7C15ull; /* bench_move's spawn seed */
         move_scene scene;
-        char why[512];
-        if (!move_scene_load(s, scenes_dir, &scene, why, sizeof why)) {
-            printf("{\"bench\":\"move_floor\",\"scene\":\"%s\",\"skipped\":\"%s\"}\n", name, why);
-            continue;
-        }
         move_crowd c;
-        if (!move_crowd_spawn(&c, &scene, movers, &rng)) {
-            printf("{\"bench\":\"move_floor\",\"scene\":\"%s\",\"skipped\":\"no room for %d "
-                   "movers\"}\n", name, movers);
-            move_crowd_free(&c);
-            move_scene_free(&scene);
+        if (!move_bench_open("move_floor", s, &options, &scene, &c))
             continue;
-        }
         const double moves = (double)movers * frames;
         const double batch_seconds = crowd_run(&c, scene.world, frames, kernels);
         const uint64_t plain_hash = c.hash;

@@ -19,6 +19,53 @@ double move_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+move_bench_options move_bench_defaults(void)
+{
+    return (move_bench_options){ .movers = 10000, .frames = 300, .scene = "all",
+                                 .scenes_dir = getenv("SKIM_SCENES_DIR") };
+}
+
+bool move_bench_option(int argc, char **argv, int *i, move_bench_options *o)
+{
+    if (*i + 1 >= argc)
+        return false;
+    const char *option = argv[*i], *value = argv[*i + 1];
+    if (!strcmp(option, "--movers"))
+        o->movers = atoi(value);
+    else if (!strcmp(option, "--frames"))
+        o->frames = atoi(value);
+    else if (!strcmp(option, "--scene"))
+        o->scene = value;
+    else if (!strcmp(option, "--scenes-dir"))
+        o->scenes_dir = value;
+    else
+        return false;
+    ++*i;
+    return true;
+}
+
+bool move_bench_open(const char *bench, int s, const move_bench_options *o, move_scene *scene,
+                     move_crowd *crowd)
+{
+    const char *name = move_scene_names[s];
+    if (strcmp(o->scene, "all") && strcmp(o->scene, name))
+        return false;
+    char why[512];
+    if (!move_scene_load(s, o->scenes_dir, scene, why, sizeof why)) {
+        printf("{\"bench\":\"%s\",\"scene\":\"%s\",\"skipped\":\"%s\"}\n", bench, name, why);
+        return false;
+    }
+    uint64_t rng = 0x9E3779B97F4A7C15ull;
+    if (!move_crowd_spawn(crowd, scene, o->movers, &rng)) {
+        printf("{\"bench\":\"%s\",\"scene\":\"%s\",\"skipped\":\"no room for %d movers\"}\n",
+               bench, name, o->movers);
+        move_crowd_free(crowd);
+        move_scene_free(scene);
+        return false;
+    }
+    return true;
+}
+
 static double uniform(uint64_t *state)
 {
     uint64_t x = *state;

@@ -49,9 +49,8 @@ typedef struct move_crowd {
     uint64_t hash;        /* FNV-1a of every result's position and flags */
 } move_crowd;
 
-/* count spawn points drawn with *rng (xorshift64*; bench_move draws the
-   scenes' crowds one after the other from one state). False when the
-   scene has no room for them. */
+/* count spawn points drawn with *rng (xorshift64*). False when the scene
+   has no room for them. */
 bool move_crowd_spawn(move_crowd *c, const move_scene *scene, int count, uint64_t *rng);
 void move_crowd_free(move_crowd *c);
 /* Back to the spawn points, steering and counters reset. */
@@ -65,6 +64,27 @@ void move_crowd_advance(move_crowd *c);
 skim_move_def move_crowd_def(void);
 
 double move_now(void);
+
+/* The crowd options every move benchmark takes: --movers N, --frames N,
+   --scene NAME|all, --scenes-dir DIR. */
+typedef struct move_bench_options {
+    int movers, frames;
+    const char *scene;      /* one of move_scene_names, or "all" */
+    const char *scenes_dir; /* SKIM_SCENES_DIR unless --scenes-dir */
+} move_bench_options;
+/* 10,000 movers, 300 frames, every scene, SKIM_SCENES_DIR. */
+move_bench_options move_bench_defaults(void);
+/* Takes argv[*i] and its value when it is one of those options, leaving
+   *i on the value; false when it is not one of them or has no value. */
+bool move_bench_option(int argc, char **argv, int *i, move_bench_options *o);
+/* Whether scene s is one the options ask for, then loads it and spawns
+   o->movers movers from the benches' one spawn seed (every scene from the
+   same seed, so a scene's crowd, and its state hash, is the same whether
+   it runs alone or after others). False when the scene is not asked for,
+   or is skipped: then {"bench":BENCH,"scene":...,"skipped":...} is printed
+   and nothing is left to free. */
+bool move_bench_open(const char *bench, int s, const move_bench_options *o, move_scene *scene,
+                     move_crowd *crowd);
 
 /* Who else used the machine: wall clock, this process's CPU time, and the
    machine's busy and stolen CPU time (Linux /proc/stat; -1 elsewhere). */
