@@ -13,7 +13,7 @@
    3. that set, packed into one buffer per query with no padding between
       packets, goes through one kernel call, which must give skim_sweep's
       hit bit for bit (else the set is wrong and the bench fails).
-   The timed part is those kernel calls alone, each buffer run `repeat`
+   The timed part is those kernel calls alone, each buffer run REPEAT (4)
    times in a row so it is in L1 as a just-gathered buffer would be: no
    traversal, no gather, no shape set-up, perfect packing. Its rate is an
    upper bound for any sweep built on these kernels; a traversal costs
@@ -97,8 +97,10 @@ static bool make_floor_query(const skim_world *world, const scene_query *q, floo
        is not lost to rounding; it can only add triangles. */
     const double t_end = out->answer.t * (1.0 + 1e-6) + 1e-9;
     skim_candidates_init(&out->set);
-    if (skim_candidates_reserve(&out->set, gathered->count ? gathered->count : 1) != SKIM_OK)
+    if (skim_candidates_reserve(&out->set, gathered->count ? gathered->count : 1) != SKIM_OK) {
+        fprintf(stderr, "bench_sweep_floor: out of memory\n");
         return false;
+    }
     uint32_t kept = 0;
     for (uint32_t lane = 0; lane < gathered->count; ++lane) {
         double lo[3], hi[3];

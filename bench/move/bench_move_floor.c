@@ -7,7 +7,7 @@
    (skim_move_batch_with: Morton order, kept walks) twice:
    1. with the CPU's kernel set, timed as a whole (the batch's own rate);
    2. with a wrapper around that set which, after each real call, runs the
-      same call `repeat` more times on the same buffer and times those
+      same call REPEAT (4) more times on the same buffer and times those
       alone. Their mean is what the kernel calls of a move cost with the
       buffer already in L1 and nothing else on the way: the gather, the
       slide logic, the step and snap decisions, the batch are all free.
