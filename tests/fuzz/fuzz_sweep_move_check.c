@@ -121,22 +121,34 @@ static bool reaches_far(const scene *s, const skim_ellipsoid *shape, skim_vec3 f
 }
 #endif
 
+/* Whether a switched-on known finding (fuzz_sweep_move.h) covers a query
+   of shape from `from` in scene s: then its answer is not checked. */
+static bool known_finding(const scene *s, const skim_ellipsoid *shape, skim_vec3 from)
+{
+    (void)s;
+    (void)shape;
+    (void)from;
+#if RADIUS_RANGE_KNOWN
+    if (outside_known_radius_range(shape))
+        return true;
+#endif
+#if HUGE_VERTICES_KNOWN
+    if (s->huge_vertices)
+        return true;
+#endif
+#if FAR_TRIANGLES_KNOWN
+    if (reaches_far(s, shape, from))
+        return true;
+#endif
+    return false;
+}
+
 /* Every check of one sweep's answer (from either world). */
 void check_sweep_hit(const scene *s, const skim_ellipsoid *shape, skim_vec3 start, skim_vec3 delta,
                      skim_hit hit)
 {
-#if RADIUS_RANGE_KNOWN
-    if (outside_known_radius_range(shape))
+    if (known_finding(s, shape, start))
         return;
-#endif
-#if HUGE_VERTICES_KNOWN
-    if (s->huge_vertices)
-        return;
-#endif
-#if FAR_TRIANGLES_KNOWN
-    if (reaches_far(s, shape, start))
-        return;
-#endif
     if (hit.hit) {
         FUZZ_CHECK(hit.t >= 0.0f && hit.t <= 1.0f, "t = %.9g", (double)hit.t);
         FUZZ_CHECK(finite_vec(hit.point) && finite_vec(hit.normal), "non-finite point or normal");
@@ -268,18 +280,8 @@ static double move_reach(const scene *s, const skim_ellipsoid *shape, skim_vec3 
 void check_move_result(const scene *s, const skim_ellipsoid *shape, skim_vec3 position,
                        skim_vec3 displacement, const skim_move_result *out)
 {
-#if RADIUS_RANGE_KNOWN
-    if (outside_known_radius_range(shape))
+    if (known_finding(s, shape, position))
         return;
-#endif
-#if HUGE_VERTICES_KNOWN
-    if (s->huge_vertices)
-        return;
-#endif
-#if FAR_TRIANGLES_KNOWN
-    if (reaches_far(s, shape, position))
-        return;
-#endif
 #if HUGE_DEF_KNOWN
     /* Finding move_huge_gravity_falls_through_floor: gravity, step_height
        and snap_distance are only required to be finite, and beyond 1e18
