@@ -153,6 +153,18 @@ static inline void skim_gather_append_lanes(const simde__m128 unit[3][3], unsign
     out->count = at;
 }
 
+/* Each lane's triangle box from its corners: the minima and maxima every
+   box test compares (skim_gather_run here, the move's packed walk in
+   move_walk_pack.c), so both keep the same triangles bit for bit. */
+static inline void skim_gather_corner_bounds(const simde__m128 corner[3][3], simde__m128 lo[3],
+                                             simde__m128 hi[3])
+{
+    for (int axis = 0; axis < 3; ++axis) {
+        lo[axis] = simde_mm_min_ps(corner[0][axis], simde_mm_min_ps(corner[1][axis], corner[2][axis]));
+        hi[axis] = simde_mm_max_ps(corner[0][axis], simde_mm_max_ps(corner[1][axis], corner[2][axis]));
+    }
+}
+
 /* Appends the triangles of stored run [first, first + count) that pass the
    material mask and, when cull_by_box, whose box overlaps the query (and,
    for a swept setup, whose grown box the segment enters by t_limit). The
@@ -174,12 +186,7 @@ static inline skim_status skim_gather_run(const skim_world *world, const skim_pa
             for (int axis = 0; axis < 3; ++axis)
                 corner[v][axis] = simde_mm_loadu_ps(world->vertex[v][axis] + i);
         simde__m128 lo[3], hi[3];
-        for (int axis = 0; axis < 3; ++axis) {
-            lo[axis] = simde_mm_min_ps(corner[0][axis],
-                                       simde_mm_min_ps(corner[1][axis], corner[2][axis]));
-            hi[axis] = simde_mm_max_ps(corner[0][axis],
-                                       simde_mm_max_ps(corner[1][axis], corner[2][axis]));
-        }
+        skim_gather_corner_bounds(corner, lo, hi);
         /* Far triangles take the slow path (rare: a triangle reaching
            thousands of radii from the start; never when the whole world is
            near, see skim_gather_clip_setup). Tested here, while lo and hi

@@ -156,17 +156,14 @@ skim_status skim_walk_pack_build(skim_walk_pack *pack, const skim_world *world,
     simde_mm_storeu_si128((simde__m128i *)(void *)(pack->material + at), simde_mm_setzero_si128());
     /* The boxes, with skim_gather_run's own minima and maxima. */
     for (uint32_t i = 0; i < padded; i += 4) {
-        simde__m128 corner[3][3];
+        simde__m128 corner[3][3], lo[3], hi[3];
         for (int v = 0; v < 3; ++v)
             for (int axis = 0; axis < 3; ++axis)
                 corner[v][axis] = simde_mm_load_ps(pack->vertex[v][axis] + i);
+        skim_gather_corner_bounds(corner, lo, hi);
         for (int axis = 0; axis < 3; ++axis) {
-            simde_mm_store_ps(pack->lo[axis] + i,
-                              simde_mm_min_ps(corner[0][axis],
-                                              simde_mm_min_ps(corner[1][axis], corner[2][axis])));
-            simde_mm_store_ps(pack->hi[axis] + i,
-                              simde_mm_max_ps(corner[0][axis],
-                                              simde_mm_max_ps(corner[1][axis], corner[2][axis])));
+            simde_mm_store_ps(pack->lo[axis] + i, lo[axis]);
+            simde_mm_store_ps(pack->hi[axis] + i, hi[axis]);
         }
     }
     for (uint32_t lane = at; lane < padded; ++lane)
