@@ -1,4 +1,4 @@
-/* The baked-world checksum (src/bvh/bake.c, docs/bake_format.md),
+/* The baked-world checksum (src/world/bake.c, docs/bake_format.md),
    recomputed by tests that edit a baked file and want the loader's later
    checks, not its checksum, to judge the edit: the sum and the running sum
    of the file's 64-bit little-endian words, the two checksum words

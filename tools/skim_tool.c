@@ -52,7 +52,7 @@ static const char help[] =
    (passive 0.84-1.54, the default 1.45-1.92 with 127-144 ms worst frames).
    (10,000 pauses take ~100 us on that VM's Xeon, not the ~10 us once
    written here.) Since the crowd step's phases wait for each other
-   without OpenMP barriers (src/team.h), what the spin count
+   without OpenMP barriers (src/base/team.h), what the spin count
    still governs is skim_move_batch's regions and the gaps between a
    step's regions: `skim crowd`, 5,000 agents, 2 threads, medians of 3 (ms
    a frame), 10,000: quiet 2.28, a busy loop on one core 4.64; 1,000: 2.37

@@ -27,7 +27,7 @@
    portable, or the one named). */
 #include "bench_workload.h"
 #include "../bench_usage.h"
-#include "skim_internal.h"
+#include "base/skim_internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 # a noisy machine slows every set alike. Prints one JSON line per scene and
 # set: the median over the rounds of its rate (sweeps/s: the best of 9
 # passes; mover-steps/s: the median of 3) and the median of the per-round
-# ratios to the set skim picks by default (src/simd/dispatch.c's order).
+# ratios to the set skim picks by default (src/kernel/dispatch.c's order).
 #
 #   bench/simd/compare_sets.sh BUILD_DIR [ROUNDS] [SCENE...]
 #

@@ -3,7 +3,7 @@
 #ifndef SKIM_BVH_BINARY_H
 #define SKIM_BVH_BINARY_H
 
-#include "bvh.h"
+#include "bvh/bvh.h"
 
 #include <simde/x86/sse.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Binary tree -> 8-wide quantised nodes, and the structural check a tree
    loaded from a file must pass before it is walked. */
-#include "bvh_binary.h"
+#include "bvh/bvh_binary.h"
 
 #include <math.h>
 #include <simde/x86/sse2.h>

@@ -30,9 +30,9 @@
    Deterministic: the partitions are tried in a fixed order, ties keep the
    first, and the build calls this from the one thread that builds the
    leaf's subtree. */
-#include "bvh_leaf_split.h"
+#include "bvh/bvh_leaf_split.h"
 
-#include "bvh_sah_binning.h" /* skim_sah_load_lo, skim_sah_half_area */
+#include "bvh/bvh_sah_binning.h" /* skim_sah_load_lo, skim_sah_half_area */
 
 #include <math.h>
 #include <simde/x86/sse.h>

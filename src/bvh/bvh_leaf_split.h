@@ -3,7 +3,7 @@
 #ifndef SKIM_BVH_LEAF_SPLIT_H
 #define SKIM_BVH_LEAF_SPLIT_H
 
-#include "bvh_binary.h"
+#include "bvh/bvh_binary.h"
 
 enum {
     /* Leaves of up to this many primitives (one gather packet) are looked

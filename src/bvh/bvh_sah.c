@@ -10,8 +10,8 @@
 
    A full-sweep variant (exact SAH over centroids sorted on each axis) is
    kept as the yardstick the binned builder is measured against. */
-#include "bvh_leaf_split.h"
-#include "bvh_sah_binning.h"
+#include "bvh/bvh_leaf_split.h"
+#include "bvh/bvh_sah_binning.h"
 
 #include <math.h>
 #include <omp.h>

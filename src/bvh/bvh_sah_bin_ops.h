@@ -6,7 +6,7 @@
 #ifndef SKIM_BVH_SAH_BIN_OPS_H
 #define SKIM_BVH_SAH_BIN_OPS_H
 
-#include "bvh_sah_binning.h"
+#include "bvh/bvh_sah_binning.h"
 
 #include <math.h>
 

@@ -29,7 +29,7 @@
      Large nodes are binned from a sample kept in cache, which their
      partition (partition_large) keeps up to date as it goes, and which
      is also where it computes the children's boxes: one pass a node. */
-#include "bvh_sah_binning.h"
+#include "bvh/bvh_sah_binning.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -42,7 +42,7 @@
 #define SKIM_SAH_STEPS skim_sah_steps_baseline
 #endif
 
-#include "bvh_sah_bin_ops.h"
+#include "bvh/bvh_sah_bin_ops.h"
 
 static void bin_range(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
                       const skim_sah_bin_map *map, skim_sah_bins *b)

@@ -14,7 +14,7 @@
 #ifndef SKIM_BVH_SAH_BINNING_H
 #define SKIM_BVH_SAH_BINNING_H
 
-#include "bvh_binary.h"
+#include "bvh/bvh_binary.h"
 
 #include <simde/x86/sse2.h>
 

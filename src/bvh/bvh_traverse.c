@@ -1,5 +1,5 @@
 /* Box queries through the 8-wide quantised tree. */
-#include "bvh.h"
+#include "bvh/bvh.h"
 
 #include <simde/x86/sse2.h>
 #include <stddef.h>

@@ -27,7 +27,7 @@
 
    Deterministic: the pass is serial, in a fixed order, and every choice
    depends only on boxes (ties keep the first candidate). */
-#include "bvh_sah_binning.h" /* skim_sah_half_area */
+#include "bvh/bvh_sah_binning.h" /* skim_sah_half_area */
 
 #include <math.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* The crowd API: create and destroy, add and remove agents, what they want
    (velocity, jumps), and what they are (positions, states, hash, stats).
    One step's work lives in crowd_step.c. */
-#include "crowd_internal.h"
-#include "../move/move_internal.h" /* skim_move_check_def: the crowd takes what the move takes */
+#include "crowd/crowd_internal.h"
+#include "move/move_internal.h" /* skim_move_check_def: the crowd takes what the move takes */
 
 #include <math.h>
 #include <stdlib.h>

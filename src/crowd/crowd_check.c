@@ -10,7 +10,7 @@
    along it (every point of a straight unobstructed move is free), so it
    keeps the largest part that fits, and only an agent the world turned
    (a wall, a step) must go all the way back. */
-#include "crowd_internal.h"
+#include "crowd/crowd_internal.h"
 
 #include <math.h>
 

@@ -27,7 +27,7 @@
    contacts come in index order of the other agent (the lower partners,
    then the higher), whatever the thread count, side by side in memory,
    and nobody ever searches another agent's list. */
-#include "crowd_internal.h"
+#include "crowd/crowd_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -32,7 +32,7 @@
    cell around it and sorts what it finds. Nothing depends on the thread
    count: the renumbering is a stable counting sort from the old order, and
    each agent's list is built by one thread, into its chunk's buffer. */
-#include "crowd_internal.h"
+#include "crowd/crowd_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -12,8 +12,8 @@
 #ifndef SKIM_CROWD_INTERNAL_H
 #define SKIM_CROWD_INTERNAL_H
 
-#include "../skim_internal.h"
-#include "../team.h"
+#include "base/skim_internal.h"
+#include "base/team.h"
 
 #ifdef _OPENMP
 #include <omp.h>

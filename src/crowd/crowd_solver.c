@@ -15,7 +15,7 @@
    Why Jacobi: every agent computes its new position from the previous
    sweep's positions alone, in its fixed contact order, so the result does
    not depend on how agents are spread over threads. */
-#include "crowd_internal.h"
+#include "crowd/crowd_internal.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* One crowd step: plan, agents (crowd_grid.c, crowd_solver.c), world
    (skim_move_batch), check, commit. The order of the phases is explained in
    skim_crowd.h. */
-#include "crowd_internal.h"
-#include "../move/move_internal.h"
+#include "crowd/crowd_internal.h"
+#include "move/move_internal.h"
 
 #include <math.h>
 #include <string.h>

@@ -10,7 +10,7 @@
    the plane lives. Moving only along v . n >= 0 keeps the mover in the half
    space beyond the contact's tangent plane, and the (convex) triangle lies
    behind that plane, so an excluded triangle cannot be entered. */
-#include "move_internal.h"
+#include "move/move_internal.h"
 
 #include <math.h>
 #include <simde/x86/sse2.h>

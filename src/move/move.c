@@ -25,7 +25,7 @@
      5. Snap down to the floor when nothing held the mover up.
    All in unit-sphere space relative to the start; the result goes back to
    world space once, at the end. */
-#include "move_internal.h"
+#include "move/move_internal.h"
 
 #include <math.h>
 #include <string.h>

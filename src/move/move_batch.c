@@ -19,8 +19,8 @@
    src/move/ is plain scalar float code compiled without contraction, so the
    results are bitwise the same for any thread count and any kernel set but
    the reference. */
-#include "move_internal.h"
-#include "../team.h"
+#include "move/move_internal.h"
+#include "base/team.h"
 
 #include <omp.h>
 #include <stdatomic.h>
@@ -139,7 +139,7 @@ typedef struct batch_call {
        NULL for a small batch or without the buffer, then index order. */
     skim_move_scratch *caller;
     const uint32_t *order;
-    /* Before the moves: the sort and the check's chunks (src/team.h). */
+    /* Before the moves: the sort and the check's chunks (src/base/team.h). */
     team_phase phases[2];
     uint32_t check_chunks;
     atomic_uint bad_movers, left;
@@ -155,7 +155,7 @@ typedef struct batch_call {
 /* Before any move, every mover is checked (so a bad one fails the call
    before any result is written) and, for a large batch, the movers are
    sorted: the sort on the first thread in (the caller, mostly) while the
-   others check, by chunks that any thread claims (src/team.h: a thread
+   others check, by chunks that any thread claims (src/base/team.h: a thread
    that is not running holds nobody up unless it holds a chunk). The two
    do not depend on each other. Both on the calling thread, one after the
    other, were a serial 3% of a two-thread batch (10,000 movers on the
@@ -320,7 +320,7 @@ skim_status skim_move_batch_split(const skim_kernel_set *kernels, const skim_wor
         if (prepare_movers(shared))
             move_movers(shared);
         /* The master waits for the others with a short spin and naps, not
-           at the region's closing barrier (src/team.h). */
+           at the region's closing barrier (src/base/team.h). */
         team_leave_region(&shared->left);
     }
     if (atomic_load_explicit(&b.bad_movers, memory_order_relaxed)) {

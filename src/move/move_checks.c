@@ -3,7 +3,7 @@
    position and displacement, and its shape. Every bad input is an
    SKIM_ERROR_INVALID_ARGUMENT naming the field (and, in a batch, the
    mover's index), never a crash or a silently clamped value. */
-#include "move_internal.h"
+#include "move/move_internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -31,8 +31,8 @@
    ends where it would leave, and unless it landed before, it is dropped,
    as any snap that does not land. The box was +- (2 step_height + snap_distance) along up on both
    sides, which did not cover the snap's sliding sideways either. */
-#include "move_internal.h"
-#include "../gather_run.h"
+#include "move/move_internal.h"
+#include "gather/gather_run.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -11,8 +11,8 @@
 #ifndef SKIM_MOVE_INTERNAL_H
 #define SKIM_MOVE_INTERNAL_H
 
-#include "../skim_internal.h"
-#include "../bvh/bvh_ordered.h"
+#include "base/skim_internal.h"
+#include "gather/bvh_ordered.h"
 
 /* Planes a single pass may hold at once (PM_SlideMove's MAX_CLIP_PLANES is
    5; push-out can add several touching triangles at once). */

@@ -8,7 +8,7 @@
    The order is a pure function of the positions and the world's bounds
    (never of the thread count or of earlier calls): a stable LSD radix sort
    of 24-bit keys, ties kept in index order. */
-#include "move_internal.h"
+#include "move/move_internal.h"
 
 #include <stdlib.h>
 

@@ -17,8 +17,8 @@
    transform and appending code (gather_run.h). Far triangles, which the
    leaf gather clips (gather_clip.h), are not handled here: a move whose
    box setup says far triangles are possible gathers leaf by leaf. */
-#include "move_internal.h"
-#include "../gather_run.h"
+#include "move/move_internal.h"
+#include "gather/gather_run.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +28,7 @@
 
 #if defined(SKIM_WALK_PACK_AVX2)
 /* The gather with the box test on eight lanes at once (this file compiled
-   a second time with -mavx2, src/simd/meson.build): the same comparisons
+   a second time with -mavx2, src/gather/meson.build and src/move/meson.build): the same comparisons
    on the same numbers, so the same lanes are kept; the kept ones go
    through the 4-lane transform and append as below. Half the box tests
    of the 4-lane loop, most of a gather's work (callgrind: three packets

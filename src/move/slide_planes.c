@@ -12,7 +12,7 @@
    problem. Here: the motion kept is the projection of the wanted motion onto
    the cone of motions that enter no plane, which is exactly PM_SlideMove's
    choice made optimal (closest to what was wanted) rather than first-found. */
-#include "move_internal.h"
+#include "move/move_internal.h"
 
 #include <math.h>
 

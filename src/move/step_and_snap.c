@@ -22,7 +22,7 @@
    rolls off the edge onto the step below, the chapter's smooth descent).
    Two skins are always added: a ground probe that keeps the floor flag
    steady for a mover walking at its skin above the floor. */
-#include "move_internal.h"
+#include "move/move_internal.h"
 
 #include <math.h>
 

@@ -11,7 +11,7 @@
    lasts, their triangles kept aside and put back when it ends: exclusions
    are rare and short (a pass clears them when it ends), and nothing reads
    an excluded lane's geometry meanwhile. */
-#include "move_internal.h"
+#include "move/move_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

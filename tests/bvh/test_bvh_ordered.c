@@ -1,4 +1,4 @@
-/* The front-to-back sweep (src/bvh/bvh_ordered.c) skips every subtree the
+/* The front-to-back sweep (src/gather/bvh_ordered.c) skips every subtree the
    path enters after the best contact found so far. These cases aim at what
    such pruning could get wrong, each compared bit for bit with the
    brute-force oracle: ties between triangles in different leaves (the

@@ -267,7 +267,7 @@ static bool same_bits(float a, float b)
 }
 
 /* skim_sweep keeps the last shape's check and ellipsoid space per thread
-   (src/sweep.c): a different shape in the next call, an invalid one, or
+   (src/query/sweep.c): a different shape in the next call, an invalid one, or
    the first one again must each be seen. Every answer of the shapes taken
    in turn equals, bit for bit, its answer when that shape is swept alone;
    a kept space used for the wrong shape would change t or the normal. */

@@ -29,7 +29,7 @@
    (a crafted tree whose boxes do not hold their triangles passes the
    loader's structural checks and then misses hits). */
 #include "fuzz_common.h"
-#include "skim_internal.h"
+#include "base/skim_internal.h"
 #include "../bake_checksum.h"
 
 #include <fcntl.h>
@@ -72,7 +72,7 @@ static void write_file(const uint8_t *bytes, size_t size)
     }
 }
 
-/* ---- version-1 fix-ups: header layout and checksum of src/bvh/bake.c ---- */
+/* ---- version-1 fix-ups: header layout and checksum of src/world/bake.c ---- */
 #define MAGIC "SKIMBAKE"
 enum { OFFSET_VERSION = 8, OFFSET_FILE_BYTES = 16, HEADER_BYTES = 128 };
 

@@ -1,4 +1,4 @@
-/* Far triangles (hardening finding 18, src/gather_clip.c): a triangle that
+/* Far triangles (hardening finding 18, src/gather/gather_clip.c): a triangle that
    reaches beyond SKIM_GATHER_FAR_RADII of the shape's smallest radius from
    the start is clipped to the query's reach in double before the kernels
    see it. Huge triangles against small shapes must answer what a small

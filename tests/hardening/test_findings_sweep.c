@@ -128,7 +128,7 @@ Test(findings, sweep_nan_normal_near_huge_triangle)
     skim_ellipsoid shape = sphere_of(0.05f);
     skim_hit hit;
     /* Fixed by clipping far triangles to the sweep's reach in double
-       before the move to unit space (src/gather_clip.c): the answer is
+       before the move to unit space (src/gather/gather_clip.c): the answer is
        now required. The path passes ~9 units (180 radii) from the
        triangle (edge AC; test_far_triangles.c bounds it in double), so:
        SKIM_OK and no hit. */
@@ -157,7 +157,7 @@ Test(findings, sweep_misses_triangle_its_centre_crosses)
        cancelled to rounding noise when the path grazed the edge's line
        from ~200 radii away; the face test had just missed the same edge,
        so nothing caught the sphere. Fixed by the Lagrange forms of Rouwé
-       3.4/3.5 (src/scalar/sweep_sphere_triangle.c). */
+       3.4/3.5 (src/kernel/sweep_sphere_triangle.c). */
     const float positions[9] = { 40, -63.8843155f, 34.3843155f, -63.8450966f, 61.4901962f, -63.8450966f,
                                  24.3450985f, -13.8039217f, -63.9627457f };
     const uint32_t indices[3] = { 0, 1, 2 };

@@ -7,7 +7,7 @@
 #include <float.h>
 
 /* ---- skim_world_create ----
-   check_mesh (src/world.c) tests positions for NULL only when there are
+   check_mesh (src/world/world.c) tests positions for NULL only when there are
    triangles, then reads 3 * vertex_count floats from it: a mesh with
    vertices but no triangles and positions = NULL is a NULL dereference
    (SEGV) instead of SKIM_ERROR_INVALID_ARGUMENT. */
@@ -22,7 +22,7 @@ Test(findings, world_create_null_positions_without_triangles_crashes)
 
 /* ---- skim_world_load on a directory ----
    skim.h: SKIM_ERROR_IO when "a file could not be opened, read or
-   written". skim_world_load (src/bvh/bake.c) opens a directory fine, then
+   written". skim_world_load (src/world/bake.c) opens a directory fine, then
    decides by its st_size: on ext4 (4096 bytes) mmap fails and the answer
    is SKIM_ERROR_IO with "cannot map: No such device"; on tmpfs (40 bytes)
    it is SKIM_ERROR_FORMAT "too short to be a skim baked world". Fix: after
@@ -95,7 +95,7 @@ Test(findings, world_create_accepts_coordinates_beyond_float_range)
    vertex at 1e30 parses fine and then fails in skim_world_create with
    INVALID_ARGUMENT and no file or line. Found by fuzz_obj (whose invariant
    is that a parsed mesh makes a world). Fix: parse_float
-   (src/mesh/obj_parse.c) rejects |value| > SKIM_COORDINATE_MAX for vertex
+   (src/io/obj_parse.c) rejects |value| > SKIM_COORDINATE_MAX for vertex
    coordinates, as FORMAT "FILE:LINE: coordinate beyond 1e18"; or
    document the two-step failure. Either passes: a parse that succeeds must
    give a mesh skim_world_create accepts. */
@@ -119,7 +119,7 @@ Test(findings, obj_accepts_coordinates_the_world_rejects)
 }
 
 /* ---- baked worlds whose triangles skim_world_create would refuse ----
-   skim_world_load (src/bvh/bake.c) checks the header, the checksum and the
+   skim_world_load (src/world/bake.c) checks the header, the checksum and the
    tree's structure, then uses the triangle arrays as they are. A file with
    a correct checksum (a modder's tool, a corrupted build pipeline that
    recomputes it) whose vertex is 1e30 or NaN loads with SKIM_OK, and

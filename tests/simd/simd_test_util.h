@@ -3,8 +3,8 @@
 #ifndef SKIM_SIMD_TEST_UTIL_H
 #define SKIM_SIMD_TEST_UTIL_H
 
-#include "simd/simd_kernels.h"
-#include "skim_internal.h"
+#include "kernel/simd_kernels.h"
+#include "base/skim_internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,0 +1,435 @@
+/* skim_world_save / skim_world_load: the baked world file (docs/bake_format.md).
+   Saved once, mapped read-only and used in place: the loader checks the
+   header, the checksum and the tree's structure, then points the world's
+   arrays into the mapping. Nothing big is copied or rebuilt. */
+#include "bvh/bvh.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BAKE_MAGIC "SKIMBAKE"
+#define BAKE_VERSION 1u
+#define BAKE_ALIGN 64u
+
+enum { SECTION_VERTICES = 1, SECTION_TRIANGLE_INDEX = 2, SECTION_MATERIALS = 3, SECTION_NODES = 4,
+       SECTION_COUNT = 4 };
+
+/* Every field little-endian, at the offset its position gives (no padding:
+   the static asserts below pin the layout). */
+typedef struct bake_header {
+    char     magic[8];
+    uint32_t version;
+    uint32_t header_bytes;
+    uint64_t file_bytes;
+    uint64_t checksum_sum;      /* sum of the file's 64-bit words, checksum fields read as 0 */
+    uint64_t checksum_fletcher; /* sum of the running sums: catches reordered words too */
+    uint32_t section_count;
+    uint32_t section_table_offset;
+    uint32_t triangle_count;
+    uint32_t degenerate_count;
+    uint32_t stride;
+    uint32_t accelerator;
+    uint32_t node_count;
+    uint32_t root;
+    uint32_t leaf_count;
+    uint32_t depth;
+    uint32_t binary_nodes;
+    uint32_t reserved;
+    double   sah_cost;
+    float    bounds_min[3];
+    float    bounds_max[3];
+    uint64_t reserved2;
+} bake_header;
+
+typedef struct bake_section {
+    uint32_t kind;
+    uint32_t reserved;
+    uint64_t offset;
+    uint64_t bytes;
+} bake_section;
+
+_Static_assert(sizeof(bake_header) == 128, "bake header layout");
+_Static_assert(sizeof(bake_section) == 24, "bake section layout");
+_Static_assert(sizeof(skim_bvh_node) == 96, "BVH node layout");
+_Static_assert(offsetof(bake_header, checksum_sum) == 24, "checksum position");
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#define BAKE_HOST_IS_LITTLE_ENDIAN 0
+#else
+#define BAKE_HOST_IS_LITTLE_ENDIAN 1
+#endif
+
+static uint64_t align_up(uint64_t bytes) { return (bytes + BAKE_ALIGN - 1) / BAKE_ALIGN * BAKE_ALIGN; }
+
+/* ---- checksum ----
+   Two 64-bit sums over the file taken as little-endian 64-bit words:
+   sum = sum of the words, fletcher = sum of the running sums. A change
+   confined to one word (so every single-byte corruption) always changes
+   sum; swapped words change fletcher. The two checksum words count as 0. */
+typedef struct checksum {
+    uint64_t sum, fletcher, word_index;
+} checksum;
+
+static void checksum_add(checksum *c, const void *data, size_t bytes)
+{
+    const unsigned char *p = data;
+    uint64_t sum = c->sum, fletcher = c->fletcher, index = c->word_index;
+    for (size_t i = 0; i + 8 <= bytes; i += 8, ++index) {
+        uint64_t word;
+        memcpy(&word, p + i, 8);
+        if (index == 3 || index == 4) /* the checksum fields themselves */
+            word = 0;
+        sum += word;
+        fletcher += sum;
+    }
+    c->sum = sum;
+    c->fletcher = fletcher;
+    c->word_index = index;
+}
+
+/* ---- save ---- */
+typedef struct writer {
+    FILE    *file;
+    checksum sum;
+    uint64_t written;
+    bool     failed;
+} writer;
+
+static void write_bytes(writer *w, const void *data, size_t bytes)
+{
+    if (w->failed || bytes == 0)
+        return;
+    if (fwrite(data, 1, bytes, w->file) != bytes)
+        w->failed = true;
+    checksum_add(&w->sum, data, bytes);
+    w->written += bytes;
+}
+
+static void write_padding(writer *w)
+{
+    static const unsigned char zeros[BAKE_ALIGN];
+    write_bytes(w, zeros, align_up(w->written) - w->written);
+}
+
+skim_status skim_world_save(const skim_world *world, const char *path)
+{
+    if (!world || !path)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_world_save: NULL argument");
+    if (!BAKE_HOST_IS_LITTLE_ENDIAN)
+        return skim_fail(SKIM_ERROR_FORMAT, "skim_world_save: baked worlds are little-endian and "
+                                            "this host is not");
+    const struct skim_bvh *bvh = world->bvh;
+    const uint64_t float_array = align_up((uint64_t)world->stride * sizeof(float));
+    bake_section sections[SECTION_COUNT] = {
+        { .kind = SECTION_VERTICES, .bytes = 9 * float_array },
+        { .kind = SECTION_TRIANGLE_INDEX, .bytes = (uint64_t)world->stride * sizeof(uint32_t) },
+        { .kind = SECTION_MATERIALS, .bytes = (uint64_t)world->stride * sizeof(uint16_t) },
+        { .kind = SECTION_NODES, .bytes = bvh ? (uint64_t)bvh->node_count * sizeof(skim_bvh_node) : 0 },
+    };
+    uint64_t offset = align_up(sizeof(bake_header) + sizeof sections);
+    for (int s = 0; s < SECTION_COUNT; ++s) {
+        sections[s].offset = offset;
+        offset = align_up(offset + sections[s].bytes);
+    }
+    bake_header header = {
+        .version = BAKE_VERSION,
+        .header_bytes = sizeof(bake_header),
+        .file_bytes = offset,
+        .section_count = SECTION_COUNT,
+        .section_table_offset = sizeof(bake_header),
+        .triangle_count = world->triangle_count,
+        .degenerate_count = world->degenerate_count,
+        .stride = world->stride,
+        .accelerator = (uint32_t)world->accelerator,
+        .node_count = bvh ? bvh->node_count : 0,
+        .root = bvh ? bvh->root : 0,
+        .leaf_count = bvh ? bvh->leaf_count : 0,
+        .depth = bvh ? bvh->depth : 0,
+        .binary_nodes = bvh ? bvh->binary_nodes : 0,
+        .sah_cost = bvh ? bvh->sah_cost : (double)world->triangle_count,
+        .bounds_min = { world->bounds_min.x, world->bounds_min.y, world->bounds_min.z },
+        .bounds_max = { world->bounds_max.x, world->bounds_max.y, world->bounds_max.z },
+    };
+    memcpy(header.magic, BAKE_MAGIC, 8);
+
+    /* Written beside the target and renamed over it: a process that loads
+       the path meanwhile sees the old file or the new one, never half. */
+    size_t path_length = strlen(path);
+    char *temporary = malloc(path_length + 32);
+    if (!temporary)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_save");
+    snprintf(temporary, path_length + 32, "%s.tmp%ld", path, (long)getpid());
+    writer w = { .file = fopen(temporary, "wb") };
+    if (!w.file) {
+        skim_status status = skim_fail(SKIM_ERROR_IO, "skim_world_save: cannot create %s: %s",
+                                       temporary, strerror(errno));
+        free(temporary);
+        return status;
+    }
+    write_bytes(&w, &header, sizeof header);
+    write_bytes(&w, sections, sizeof sections);
+    write_padding(&w);
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis) {
+            write_bytes(&w, world->vertex[v][axis], (size_t)world->stride * sizeof(float));
+            write_padding(&w);
+        }
+    write_bytes(&w, world->triangle_index, (size_t)world->stride * sizeof(uint32_t));
+    write_padding(&w);
+    write_bytes(&w, world->material, (size_t)world->stride * sizeof(uint16_t));
+    write_padding(&w);
+    if (bvh && bvh->node_count)
+        write_bytes(&w, bvh->nodes, (size_t)bvh->node_count * sizeof(skim_bvh_node));
+    write_padding(&w);
+    if (!w.failed && w.written != header.file_bytes)
+        w.failed = true;
+    header.checksum_sum = w.sum.sum;
+    header.checksum_fletcher = w.sum.fletcher;
+    if (!w.failed && (fseek(w.file, offsetof(bake_header, checksum_sum), SEEK_SET) != 0 ||
+                      fwrite(&header.checksum_sum, 8, 2, w.file) != 2))
+        w.failed = true;
+    if (fclose(w.file) != 0)
+        w.failed = true;
+    if (!w.failed && rename(temporary, path) != 0)
+        w.failed = true;
+    skim_status status = SKIM_OK;
+    if (w.failed) {
+        status = skim_fail(SKIM_ERROR_IO, "skim_world_save: writing %s failed: %s", path,
+                           strerror(errno));
+        remove(temporary);
+    }
+    free(temporary);
+    return status;
+}
+
+/* ---- load ---- */
+static skim_status format_error(const char *path, const char *what)
+{
+    return skim_fail(SKIM_ERROR_FORMAT, "skim_world_load: %s: %s", path, what);
+}
+
+/* Everything about the header and the section table that does not need the
+   tree: called before the world points anywhere into the mapping. */
+static skim_status check_layout(const char *path, const unsigned char *base, uint64_t size,
+                                const bake_section **by_kind)
+{
+    const bake_header *h = (const bake_header *)base;
+    if (size < sizeof *h || memcmp(h->magic, BAKE_MAGIC, 8) != 0)
+        return format_error(path, "not a skim baked world");
+    if (h->version != BAKE_VERSION)
+        return format_error(path, "written by another version of skim");
+    if (h->header_bytes != sizeof *h || h->file_bytes != size)
+        return format_error(path, "truncated or extended (size differs from the header's)");
+    if (size % BAKE_ALIGN)
+        return format_error(path, "size is not a whole number of blocks");
+    checksum c = { 0 };
+    checksum_add(&c, base, size);
+    if (c.sum != h->checksum_sum || c.fletcher != h->checksum_fletcher)
+        return format_error(path, "checksum mismatch (corrupted)");
+    if (h->section_count != SECTION_COUNT || h->section_table_offset != sizeof *h)
+        return format_error(path, "unexpected section table");
+    if (h->accelerator != SKIM_ACCELERATOR_BVH && h->accelerator != SKIM_ACCELERATOR_BRUTE_FORCE)
+        return format_error(path, "unknown accelerator");
+    /* The stride comes from the mesh's count before degenerate triangles
+       were dropped, so it may exceed what the kept count needs. */
+    if (h->triangle_count > SKIM_BVH_MAX_TRIANGLES || h->stride % SKIM_MAX_PACKET_WIDTH != 0 ||
+        h->stride < skim_world_stride(h->triangle_count))
+        return format_error(path, "triangle count and array stride disagree");
+    for (int axis = 0; axis < 3; ++axis)
+        if (!isfinite(h->bounds_min[axis]) || !isfinite(h->bounds_max[axis]))
+            return format_error(path, "bounds are not finite");
+    const bake_section *table = (const bake_section *)(base + sizeof *h);
+    const uint64_t table_end = sizeof *h + SECTION_COUNT * sizeof *table;
+    const uint64_t float_array = align_up((uint64_t)h->stride * sizeof(float));
+    const uint64_t expected[SECTION_COUNT + 1] = {
+        0, 9 * float_array, (uint64_t)h->stride * sizeof(uint32_t),
+        (uint64_t)h->stride * sizeof(uint16_t), (uint64_t)h->node_count * sizeof(skim_bvh_node),
+    };
+    for (int k = 0; k <= SECTION_COUNT; ++k)
+        by_kind[k] = NULL;
+    for (int s = 0; s < SECTION_COUNT; ++s) {
+        const bake_section *section = &table[s];
+        if (section->kind < 1 || section->kind > SECTION_COUNT || by_kind[section->kind])
+            return format_error(path, "unknown or repeated section");
+        if (section->offset % BAKE_ALIGN || section->offset < table_end || section->offset > size ||
+            section->bytes > size - section->offset)
+            return format_error(path, "section outside the file");
+        if (section->bytes != expected[section->kind])
+            return format_error(path, "section size disagrees with the header's counts");
+        by_kind[section->kind] = section;
+    }
+    bool has_tree = h->accelerator == SKIM_ACCELERATOR_BVH && h->triangle_count > 0;
+    if (!has_tree && h->node_count != 0)
+        return format_error(path, "nodes in a world without a tree");
+    return SKIM_OK;
+}
+
+/* NULL when every kept triangle passes skim_stored_triangle_problem; grows
+   lo/hi (which start empty) by every triangle's corners. */
+static const char *first_bad_triangle(const skim_world *world, float lo[3], float hi[3])
+{
+    for (uint32_t t = 0; t < world->triangle_count; ++t) {
+        const char *problem = skim_stored_triangle_problem(world, t);
+        if (problem)
+            return problem;
+        for (int v = 0; v < 3; ++v)
+            for (int axis = 0; axis < 3; ++axis) {
+                const float x = world->vertex[v][axis][t];
+                lo[axis] = x < lo[axis] ? x : lo[axis];
+                hi[axis] = x > hi[axis] ? x : hi[axis];
+            }
+    }
+    return NULL;
+}
+
+/* Whether the header's bounds are exactly those skim_world_create gives
+   the stored triangles: their corners' minima and maxima, or zeros when
+   there is none. The far-triangle test (gather_clip.c) and the moves'
+   Morton order read these bounds instead of the triangles, so a writer
+   that shrinks them (and recomputes the checksum) would have sweeps meet
+   far triangles on the fast path, in float, silently wrong. */
+static bool bounds_are_the_triangles(const skim_world *world, const float lo[3], const float hi[3])
+{
+    const float *min = &world->bounds_min.x, *max = &world->bounds_max.x;
+    for (int axis = 0; axis < 3; ++axis) {
+        const float true_lo = world->triangle_count ? lo[axis] : 0.0f;
+        const float true_hi = world->triangle_count ? hi[axis] : 0.0f;
+        if (!(min[axis] == true_lo && max[axis] == true_hi))
+            return false;
+    }
+    return true;
+}
+
+skim_status skim_world_load(const char *path, skim_world **out)
+{
+    if (!out)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_world_load: out is NULL");
+    *out = NULL;
+    if (!path)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_world_load: path is NULL");
+    if (!BAKE_HOST_IS_LITTLE_ENDIAN)
+        return skim_fail(SKIM_ERROR_FORMAT, "skim_world_load: baked worlds are little-endian and "
+                                            "this host is not");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return skim_fail(SKIM_ERROR_IO, "skim_world_load: cannot open %s: %s", path, strerror(errno));
+    struct stat info;
+    if (fstat(fd, &info) != 0) {
+        int error = errno;
+        close(fd);
+        return skim_fail(SKIM_ERROR_IO, "skim_world_load: cannot stat %s: %s", path, strerror(error));
+    }
+    /* A directory or device opens fine; what follows would then depend on
+       the file system's st_size for it. It is not a file we can read. */
+    if (!S_ISREG(info.st_mode)) {
+        close(fd);
+        return skim_fail(SKIM_ERROR_IO, "skim_world_load: %s is not a regular file", path);
+    }
+    if (info.st_size < (off_t)sizeof(bake_header)) {
+        close(fd);
+        return format_error(path, "too short to be a skim baked world");
+    }
+    size_t size = (size_t)info.st_size;
+    /* Populated up front: the checksum reads every page anyway, and one
+       bulk fault is cheaper than one per page. */
+    void *mapping = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    close(fd);
+    if (mapping == MAP_FAILED)
+        return skim_fail(SKIM_ERROR_IO, "skim_world_load: cannot map %s: %s", path, strerror(errno));
+    const unsigned char *base = mapping;
+    const bake_section *section[SECTION_COUNT + 1];
+    skim_status status = check_layout(path, base, size, section);
+    const bake_header *h = (const bake_header *)base;
+    const skim_bvh_node *nodes =
+        status == SKIM_OK ? (const skim_bvh_node *)(base + section[SECTION_NODES]->offset) : NULL;
+    char reason[128];
+    bool has_tree = status == SKIM_OK && h->accelerator == SKIM_ACCELERATOR_BVH && h->triangle_count > 0;
+    if (has_tree && !skim_bvh_validate(nodes, h->node_count, h->root, h->triangle_count, reason,
+                                       sizeof reason))
+        status = format_error(path, reason);
+    skim_world *world = NULL;
+    struct skim_bvh *bvh = NULL;
+    if (status == SKIM_OK) {
+        world = calloc(1, sizeof *world);
+        bvh = has_tree ? calloc(1, sizeof *bvh) : NULL;
+        if (!world || (has_tree && !bvh))
+            status = skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_load");
+    }
+    if (status != SKIM_OK) {
+        free(world);
+        free(bvh);
+        munmap(mapping, size);
+        return status;
+    }
+    world->triangle_count = h->triangle_count;
+    world->degenerate_count = h->degenerate_count;
+    world->stride = h->stride;
+    const uint64_t float_array = align_up((uint64_t)h->stride * sizeof(float));
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis)
+            world->vertex[v][axis] = (const float *)(base + section[SECTION_VERTICES]->offset +
+                                                     (uint64_t)(3 * v + axis) * float_array);
+    world->triangle_index = (const uint32_t *)(base + section[SECTION_TRIANGLE_INDEX]->offset);
+    world->material = (const uint16_t *)(base + section[SECTION_MATERIALS]->offset);
+    world->accelerator = (skim_accelerator)h->accelerator;
+    world->bounds_min = (skim_vec3){ h->bounds_min[0], h->bounds_min[1], h->bounds_min[2] };
+    world->bounds_max = (skim_vec3){ h->bounds_max[0], h->bounds_max[1], h->bounds_max[2] };
+    world->mapping = mapping;
+    world->mapping_size = size;
+    /* The checksum proves the bytes are what some writer wrote, not that
+       they are triangles skim_world_create would have kept, nor that the
+       tree is theirs: a tool that recomputes the checksum can store a NaN
+       or 1e30 vertex, a triangle whose normal cannot be formed (sweeps
+       would answer with non-finite hits), a child box smaller than its
+       triangles or a triangle in no leaf (sweeps would pass through it),
+       bounds that do not hold the triangles (far ones would be met in
+       float on the fast path).
+       One pass over the tree and the triangles refuses them all. */
+    char why[160];
+    bool bad = false;
+    float lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
+    if (bvh) {
+        bad = !skim_bvh_check_geometry(world, nodes, h->node_count, h->root, lo, hi, why, sizeof why);
+    } else {
+        const char *problem = first_bad_triangle(world, lo, hi);
+        bad = problem != NULL;
+        if (bad)
+            snprintf(why, sizeof why, "%s", problem);
+    }
+    if (!bad && !bounds_are_the_triangles(world, lo, hi)) {
+        bad = true;
+        snprintf(why, sizeof why, "the header's bounds are not the triangles' bounds");
+    }
+    if (bad) {
+        free(world);
+        free(bvh);
+        munmap(mapping, size);
+        return format_error(path, why);
+    }
+    if (bvh) {
+        bvh->nodes = nodes;
+        bvh->node_count = h->node_count;
+        bvh->root = h->root;
+        bvh->leaf_count = h->leaf_count;
+        bvh->depth = h->depth;
+        bvh->binary_nodes = h->binary_nodes;
+        bvh->sah_cost = h->sah_cost;
+        world->bvh = bvh;
+    }
+    *out = world;
+    return SKIM_OK;
+}
+
+void skim_world_unmap(skim_world *world)
+{
+    if (world->mapping)
+        munmap(world->mapping, world->mapping_size);
+    world->mapping = NULL;
+}
