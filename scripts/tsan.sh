@@ -18,7 +18,7 @@
 #
 # Why not the Criterion suites (tests/move, tests/crowd): Criterion cannot
 # start under TSan ("Could not initialize inheritable arena: Resource
-# temporarily unavailable", Criterion issue #274), hence the plain program.
+# temporarily unavailable", a Criterion limitation), hence the plain program.
 #
 # Exit status: 0 no race, 1 a race or a mismatch, 2 the build failed;
 # 0 with "SKIPPED" on stderr when clang, libomp or Archer is missing.

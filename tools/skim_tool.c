@@ -38,26 +38,11 @@ static const char help[] =
     "with other work, GOMP_SPINCOUNT=1000 is politer still).\n";
 
 /* How long OpenMP threads wait at a barrier before they sleep. A crowd
-   step has a dozen parallel regions and barriers a few microseconds
-   apart. Threads that spin long (libgomp's default, 300,000 spins) lose a
-   whole time slice each time another program holds the core: on a busy
-   two-core machine `skim crowd` ran 6x slower on average (mean 96 ms a
-   frame against a 10.5 ms median). Threads that sleep at once
-   (OMP_WAIT_POLICY=passive, this tool's default until the fourth session)
-   pay a wake-up per region instead, ~150 us on the development VM when it
-   is otherwise idle: the default crowd took 2.6 ms a frame on two threads
-   against 0.70 ms on one. A short spin covers the gaps inside a step and
-   still sleeps between frames: idle, 0.45 ms a frame (passive 2.6, default
-   0.45); with one core taken by another program, means of 0.92-1.72 ms
-   (passive 0.84-1.54, the default 1.45-1.92 with 127-144 ms worst frames).
-   (10,000 pauses take ~100 us on that VM's Xeon, not the ~10 us once
-   written here.) Since the crowd step's phases wait for each other
-   without OpenMP barriers (src/base/team.h), what the spin count
-   still governs is skim_move_batch's regions and the gaps between a
-   step's regions: `skim crowd`, 5,000 agents, 2 threads, medians of 3 (ms
-   a frame), 10,000: quiet 2.28, a busy loop on one core 4.64; 1,000: 2.37
-   and 4.05 (one thread 3.87). Kept at 10,000 for the quiet case, which is
-   what benchmarks see; a loaded server should say so.
+   step has several parallel regions a few microseconds apart. Threads that
+   spin long (libgomp's default) lose a whole time slice each time another
+   program holds the core; threads that sleep at once (passive) pay a
+   wake-up per region. A short spin covers the gaps inside a step and still
+   sleeps between frames (docs/performance.md has the figures).
    The settings are read when the OpenMP runtime loads, before main, so
    when the user has chosen neither the tool sets the spin count and starts
    itself again. (GOMP_SPINCOUNT is libgomp's, the runtime the tool is

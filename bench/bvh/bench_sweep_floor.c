@@ -1,5 +1,5 @@
 /* How fast a sweep could be if only the exact tests cost anything: a floor
-   for issue 3's 4 M sweeps/s target, measured rather than argued.
+   for the 4 M sweeps/s target, measured rather than argued.
 
    For each of bench_bvh's queries on one scene (spheres of radius 16
    starting 1..4 radii from a surface, displacements up to 32 radii):

@@ -1,4 +1,4 @@
-/* Collide-and-slide throughput (issue 5): the wandering crowd of
+/* Collide-and-slide throughput: the wandering crowd of
    move_workload.h on the default scene and on the real levels, mover-steps
    per second on 1 and 2 threads, and the thread scaling. JSON lines on
    stdout.
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
             for (int k = 0; k < thread_count_n; ++k)
                 runs[k][rep] = crowd_run(&c, scene.world, frames, thread_counts[k]);
         /* Every run of a scene must end in the same state, whatever its
-           thread count (API.md): a bench that saw otherwise says so and
+           thread count: a bench that saw otherwise says so and
            fails. */
         for (int k = 0; k < thread_count_n; ++k)
             for (int rep = 0; rep < reps; ++rep)

@@ -1,4 +1,4 @@
-// The issue 5 comparison with Bullet (built only when Debian's libbullet-dev
+// The comparison with Bullet (built only when Debian's libbullet-dev
 // is found): the wandering crowd of move_workload.h, in one run, moved
 //   - by skim_move_batch (one gather per move, the slide on the gathered
 //     candidates; one thread),

@@ -1,5 +1,5 @@
 /* How fast a move could be if only its kernel calls cost anything: a floor
-   for issue 5's 3 M mover-steps/s per core target, measured rather than
+   for the 3 M mover-steps/s per core target, measured rather than
    argued.
 
    The crowd of bench_move (move_workload.h: 10,000 radius-16 spheres

@@ -1,4 +1,4 @@
-/* The wandering crowd of issue 5 (move_workload.h). */
+/* The wandering crowd (move_workload.h). */
 #include "move_workload.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* The wandering crowd of issue 5, shared by bench_move (skim_move_batch at
+/* The wandering crowd, shared by bench_move (skim_move_batch at
    1 and 2 threads) and bench_move_bullet (the same crowd through a slide
    loop on Bullet's sphere sweep), so that their numbers compare.
 

@@ -2,7 +2,7 @@
  * skim — swept ellipsoids through static triangle worlds, fast.
  *
  * The whole public API. Names, types and meanings follow the project's API
- * contract (API.md); additions are marked "skim extension".
+ * contract; additions are marked "skim extension".
  *
  * Conventions (see README.md, "Design"):
  *  - Front face is counter-clockwise; the front normal is (b-a) x (c-a).
@@ -143,7 +143,7 @@ SKIM_API skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *s
 
 /* ---- collide and slide ---- */
 /* How skim_move and skim_move_batch move a shape (Nettle's collide and
-   slide, seeds 000/003, plus what Jolt's CharacterVirtual, PhysX's CCT,
+   slide (Generic Collision Detection for Games Using Ellipsoids), plus what Jolt's CharacterVirtual, PhysX's CCT,
    Godot's move_and_slide and Unity's CharacterController add). A move is:
    slide the displacement along what it meets; step up if a wall stopped it;
    fall by `gravity` in a second pass; snap down to a floor. World units are

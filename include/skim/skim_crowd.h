@@ -6,7 +6,7 @@
    Each agent has two shapes. Against the world it is an ellipsoid, moved
    by skim_move_batch (collide and slide, steps, slopes, floor snapping).
    Against other agents it is an upright cylinder around the ellipsoid: the
-   collision chapter (seed 004, "Bounding Cylinders") recommends upright
+   collision chapter (the collision chapter, "Bounding Cylinders") recommends upright
    cylinders for tall, thin movers such as players and monsters, and they
    keep agent pushes horizontal, so one agent never presses another into the
    floor or lifts it off its feet the way two spheres of different sizes
@@ -22,8 +22,8 @@
         axis that separates the two cylinders at the START of the step, and
         a few Jacobi projection sweeps push the planned positions apart along
         those axes. A push only removes the component of motion into the
-        other agent, so agents slide around each other (seed 004,
-        "Object-to-Object Sliding"), and since both ends of every straight
+        other agent, so agents slide around each other (the collision
+        chapter, "Object-to-Object Sliding"), and since both ends of every straight
         move stay on their side of that axis, no agent passes through another
         at any speed;
      3. world: skim_move_batch moves every agent from its start by its
@@ -123,7 +123,7 @@ SKIM_API skim_status skim_crowd_remove(skim_crowd *crowd, uint32_t id);
 SKIM_API skim_status skim_crowd_set_velocity(skim_crowd *crowd, uint32_t id, skim_vec3 desired);
 
 /* Jumps to a height above where it stands: upward speed v = sqrt(2 g h)
-   (seed 004, "Make It Jump"). Only an agent standing on a floor or an agent
+   (the collision chapter, "Make It Jump"). Only an agent standing on a floor or an agent
    jumps; *jumped (may be NULL) says whether it did. With gravity 0 or
    SKIM_AGENT_NO_GRAVITY nothing happens. */
 SKIM_API skim_status skim_crowd_jump(skim_crowd *crowd, uint32_t id, float height, bool *jumped);

@@ -7,7 +7,7 @@
    own threads come and go, so their buffers must not leak. One tss key
    for all of them carries the destructor; the callers keep a thread-local
    pointer of their own for a lookup without a call. Not the global mutable
-   state the guide forbids: every object belongs to one thread. */
+   state the library forbids: every object belongs to one thread. */
 #include "base/skim_internal.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* The check after the world move (step 4 in skim_crowd.h): no pair of
    agents may end closer than its contact allows; agents in a pair that
-   does give up part of their moves, or all of it (seed 004, "revert to its
+   does give up part of their moves, or all of it (the collision chapter, "revert to its
    previous location"), until none is left.
 
    Why shorten rather than revert at once: in a dense crowd, putting one

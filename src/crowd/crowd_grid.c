@@ -1,4 +1,4 @@
-/* Broadphase: which agents can meet (seed 004, "Eliminating Tests": a grid
+/* Broadphase: which agents can meet (the collision chapter, "Eliminating Tests": a grid
    where each object sits in one cell and tests only the objects in its own
    and the surrounding cells).
 

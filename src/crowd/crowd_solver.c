@@ -1,5 +1,5 @@
 /* Agent against agent: one linear constraint per nearby pair, solved by
-   Jacobi projection (seed 004, "Object-to-Object Sliding"); the check after
+   Jacobi projection (the collision chapter, "Object-to-Object Sliding"); the check after
    the world move is in crowd_check.c.
 
    Why a linear constraint along the axis that separated the pair at the

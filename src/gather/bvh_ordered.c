@@ -45,14 +45,9 @@
    its start, the pending triangles run once there are at least three
    quarters of a packet of them (flush_before_later below: fewer wait, as
    their kernel call would rarely prune enough to pay for itself).
-   Measured with callgrind (bench/bvh/bench_sweep_path.c, oa_dm1,
-   instructions per sweep) at the first tuning, avx2: 1: 10.5k, 4: 10.0k,
-   8: 10.1k, 12: 10.5k; flushing after every leaf instead: 13.7k, every 8
-   triangles without waiting at the start: 10.8k. Retuned per width in the
-   fourth session, after the traversal and gather changes: avx2 4: 8,193,
-   6: 7,922, 8: 8,145; sse41 3: 11,780, 4: 11,886, 6: 12,100; wall
-   (medians of 5, avx512vl) 6 over 4: oa_dm1 +2.6%, oa_dm4_hull and the
-   default scene flat; the 16-wide set was best at 12 (oa_dm1 +7%). */
+   The threshold trades a kernel call that prunes early against fuller
+   packets; it was tuned per width with callgrind instruction counts on
+   bench/bvh/bench_sweep_path.c (docs/performance.md says how to measure). */
 #define FLUSH_AT 32u
 
 /* The children of node whose box, grown by the reach, the segment enters

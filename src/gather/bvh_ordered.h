@@ -40,7 +40,7 @@ typedef struct skim_path_gather {
     bool        all_materials;
     /* Scalars of the same segment, for the node tests. */
     float       start_s[3], inverse_delta_s[3], reach_s[3];
-    /* Far triangles (src/gather/gather_clip.h, hardening finding 18): a triangle
+    /* Far triangles (src/gather/gather_clip.h, triangles far beyond the query): a triangle
        whose world box leaves [near_min, near_max] (start +-
        SKIM_GATHER_FAR_RADII smallest radii) is clipped. far_possible is
        false when the whole world lies inside (then near_* are not set and

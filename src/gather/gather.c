@@ -1,6 +1,6 @@
 /* Candidate gathering: one query box per sweep or move, every triangle that
    may be touched copied into the SoA buffer in the mover's unit-sphere space,
-   relative to the start (DESIGN.md, "the data path"). The per-leaf work is
+   relative to the start. The per-leaf work is
    gather_run.h's, shared with the ordered traversal. */
 #include "gather/gather_run.h"
 

@@ -1,5 +1,5 @@
 /* Far triangles in the gather: clipped in double to the query's clip box
-   before the move to unit-sphere space (hardening finding 18).
+   before the move to unit-sphere space.
 
    Why. The kernels work in the shape's unit-sphere space relative to the
    start (Rouwé, "Sweeping a sphere against a triangle", section 4: the
@@ -8,7 +8,7 @@
    "Accuracy"). A triangle 1e6 radii long gathered whole cost ~0.2 radii of
    accuracy, and past L ~ 4e9 the plane normal's squared length (degree 4
    in L) overflows float: the sweep missed outright or, at 1e18, returned a
-   NaN contact (finding 18). Only the part of a triangle inside the query
+   NaN contact. Only the part of a triangle inside the query
    box can be touched, so a far triangle is cut down to that part first.
 
    What. A triangle whose world box leaves start +- SKIM_GATHER_FAR_RADII

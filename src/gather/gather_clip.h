@@ -1,4 +1,4 @@
-/* Far triangles in the gather (hardening finding 18): a triangle reaching
+/* Far triangles in the gather: a triangle reaching
    beyond SKIM_GATHER_FAR_RADII of the shape's smallest radius from the
    start is clipped, in double, to the query's clip box before it is moved
    to unit-sphere space, so the kernels never see coordinates that cost

@@ -200,10 +200,8 @@ static inline skim_status skim_gather_run(const skim_world *world, const skim_pa
                candidates the same set (a triangle's grown box entered by
                the segment lies in a leaf's grown box entered by it), so
                their answers agree even where the kernel's float error
-               makes a false contact within its stated accuracy (hardening
-               finding 13). Dropping it saved 2% of a sweep's instructions
-               and broke that guarantee; every suite still passed, so it
-               is written here. */
+               makes a false contact within its stated accuracy. No suite
+               fails without it, so the guarantee is written here. */
             if (keep && g->swept)
                 keep &= skim_segment_crosses(g, lo, hi, t_limit);
         }

@@ -1,7 +1,7 @@
 /* The winner's contact point and normal, shared by every packet kernel.
 
    The packet kernels find, per lane, the first-contact t and which of
-   Rouwé's features (seed 001, section 3) produced it; the point and normal
+   Rouwé's features (Rouwé, Swept Spheres and Ellipsoids, 3) produced it; the point and normal
    are only needed for the one lane that wins, so they are computed here,
    once per call, in scalar code. The operations and their order are the
    reference's (src/kernel/sweep_sphere_triangle.c), and -ffp-contract=off

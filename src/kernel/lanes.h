@@ -5,7 +5,7 @@
    so every width runs the same source: the same IEEE operations (add, sub,
    mul, correctly rounded div and sqrt, ordered compares, exact negation) in
    the same order. That, plus -ffp-contract=off and no approximate
-   reciprocals, is what makes the sets bitwise identical (DESIGN.md).
+   reciprocals, is what makes the sets bitwise identical.
 
    Everything goes through SIMDe, so each implementation also compiles on
    machines without the native instructions (SIMDe then emulates them with

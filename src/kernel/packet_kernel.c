@@ -1,6 +1,6 @@
 /* The packet kernel: a unit sphere swept from the origin by delta against
    SKIM_W candidate triangles at once, after Jorrit Rouwé, "Collision
-   Detection with Swept Spheres and Ellipsoids" (seed 001), in its 3D form
+   Detection with Swept Spheres and Ellipsoids", in its 3D form
    (section 5). This file is compiled once per kernel set (see meson.build)
    with SKIM_LANES choosing the lane type of lanes.h and SKIM_SET naming the
    set; the source is the same for every width.
@@ -199,7 +199,7 @@ static inline root vertices_and_edges(const v3 vertex[3], v3 delta, fw dd, fw t_
     root roots[6];
     /* The quadratics in the reference's forms, rewritten with Lagrange's
        identity so that nothing cancels but the grazing itself (see the
-       reference's comments on Rouwé 3.4 and 3.5, and finding 19). */
+       reference's comments on Rouwé 3.4 and 3.5). */
     for (int i = 0; i < 3; ++i) {
         const v3 dxv = v3_cross(delta, vertex[i]);
         fw t = zero;

@@ -1,6 +1,6 @@
 /* The scalar reference: a unit sphere swept against one triangle, after
    Jorrit Rouwé, "Collision Detection with Swept Spheres and Ellipsoids"
-   (seed 001). Readable first: one triangle at a time, with branches, in the
+  . Readable first: one triangle at a time, with branches, in the
    paper's vocabulary. The packet kernels in src/kernel/ must agree with it.
 
    Everything here happens in the mover's unit-sphere space (Rouwé 4.1: the
@@ -288,7 +288,7 @@ bool skim_reference_sweep_triangle(const float a[3], const float b[3], const flo
        distance between the edge's line and the path's line. Formed as
        b^2 - 4ac its terms are of size |e|^4 |D|^2 |v1|^2 and cancel exactly
        when the path grazes the line (a near double root), which made a long
-       sweep across a big triangle miss it outright (finding 19); here they
+       sweep across a big triangle miss it outright; here they
        are of size |e|^2 |e x D|^2 and only the grazing itself is lost.
        Then the contact is on the segment iff f |e|^2 = t (e . D) - e . v1
        is in [0, |e|^2]. c < 0 means the start is already within distance 1

@@ -1,9 +1,9 @@
-/* skim_move: collide and slide (Nettle, seeds 000 and 003), with what every
+/* skim_move: collide and slide (Nettle, Generic Collision Detection for Games Using Ellipsoids), with what every
    modern character controller adds on top.
 
    One move:
      1. ONE candidate gather with the box that holds everything the move can
-        do (DESIGN.md; move_gather.c): start +- (bounding radius +
+        do (move_gather.c): start +- (bounding radius +
         |displacement| + |gravity| + push-out allowance + skins), grown up
         by the step height and down by the snap distance. No later pass can
         leave it (each pass's path is no longer than its displacement, in

@@ -15,7 +15,7 @@
    quiet pair positive). Result slots are scattered; a slot is written
    once per batch, so two threads meet on a slot's cache line at most
    once, not back and forth. The kernels give
-   bitwise the same hits at every SIMD width (DESIGN.md), and everything in
+   bitwise the same hits at every SIMD width, and everything in
    src/move/ is plain scalar float code compiled without contraction, so the
    results are bitwise the same for any thread count and any kernel set but
    the reference. */

@@ -1,4 +1,4 @@
-/* The move's one candidate gather (DESIGN.md: one traversal with the box
+/* The move's one candidate gather (one traversal with the box
    that holds the whole move), the skin's precision floor, and the region
    the snap pass is kept in.
 

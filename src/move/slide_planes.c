@@ -1,6 +1,6 @@
 /* The planes met in one pass, solved together.
 
-   Nettle (seeds 000/003, "Sliding") slides along one sliding plane at a time:
+   Nettle (Generic Collision Detection for Games Using Ellipsoids, "Sliding") slides along one sliding plane at a time:
    the destination is projected onto the plane through the contact whose
    normal runs from the contact to the center. Done one plane at a time, a
    mover pushed into an acute corner slides along wall A into wall B, along B

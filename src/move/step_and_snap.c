@@ -9,7 +9,7 @@
    much as was climbed; keep that path only if it landed on a walkable floor
    and went farther along the horizontal intent than the plain move (the
    Quake 1/2 comparison; Quake 3 keeps it always). The collision chapter
-   (seed 004, "Gravity and sliding up stairs") does the same job with a
+   (the collision chapter, "Gravity and sliding up stairs") does the same job with a
    scoot-up acceleration; an instant step is what servers ship.
 
    Down: walking off a step or down a slope leaves the mover in the air for

@@ -1,7 +1,7 @@
 /* The thread's scratch, and the lanes of the move's one candidate buffer
    that the running pass ignores.
 
-   A move gathers once (DESIGN.md: one traversal with the box that holds the
+   A move gathers once (one traversal with the box that holds the
    whole move; sliding never leaves it), in unit-sphere space relative to
    the start, and every sweep of the move reads that buffer as it is: the
    kernels' sweep_from entry takes the sweep's start and re-bases each lane

@@ -131,7 +131,7 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
     if (best.hit) {
         skim_unit_hit_to_world(space, start_world, &best, out);
         /* Far triangles are clipped to the sweep's reach before the move to
-           unit space (gather_clip.c, finding 18), so the kernels see at
+           unit space (gather_clip.c), so the kernels see at
            most ~14,000 radii (fast path) or ~1e7 (pieces of a 1e6-radii
            sweep): nothing here overflows for a world built by
            skim_world_create, nor for a loaded one (the loader checks that

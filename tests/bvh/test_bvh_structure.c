@@ -378,7 +378,7 @@ Test(bvh_structure, statistics)
 }
 
 /* Memory, all included (the world, its triangle arrays, the node array as
-   allocated): at most 48 bytes a triangle (issue 3) on the default scene
+   allocated): at most 48 bytes a triangle on the default scene
    and the shared levels, and the triangle arrays sized for the triangles
    kept, not for the mesh's count before degenerate ones were dropped. */
 static void expect_bytes_within_48(const char *name, const skim_mesh *mesh)

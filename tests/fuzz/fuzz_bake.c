@@ -13,7 +13,7 @@
    magic and version 1; for any other format they do nothing (the target
    then still checks that the loader rejects cleanly).
 
-   What must hold (skim.h, API.md):
+   What must hold (skim.h):
      - the status is SKIM_OK or SKIM_ERROR_FORMAT (SKIM_ERROR_OUT_OF_MEMORY
        tolerated), never a crash or an out-of-bounds read (ASan, UBSan);
      - a failed load leaves *out NULL and says why;

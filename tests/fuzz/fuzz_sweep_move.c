@@ -110,7 +110,7 @@ static void check_sweep(const scene *s, const skim_ellipsoid *shape, skim_vec3 s
    their triangles in different orders (leaf order vs the caller's). The
    fuzzer found the two ending 0.0047 radii apart (a sphere starting in
    contact, max_iterations 1); nothing documents equality across
-   accelerators or builds for moves (API.md promises it across thread
+   accelerators or builds for moves (skim.h promises it across thread
    counts and SIMD widths), so it is an observation in docs/hardening.md,
    not an invariant here. */
 static skim_status check_move(const scene *s, const skim_ellipsoid *shape, skim_vec3 position,

@@ -12,7 +12,7 @@
    and the square root. History: the kernel's first edge quadratic, taken
    from a far vertex, rounded by u L^2, and this target's first finding
    was a 0.25-radius needle 180 units off by 0.0128 radii = 0.86 u L^2;
-   its vertex discriminant rounded by u P^2, and finding 19 was a long
+   its vertex discriminant rounded by u P^2, and one such case was a long
    sweep whose edge discriminant cancelled to noise (a miss). The stated
    EPS was tightened with each fix to the form above, which is what is
    checked here. For a move, P is the whole move's unit-space path (displacement,
@@ -94,7 +94,7 @@ static double smallest_radius(const skim_ellipsoid *shape)
     return fmin(shape->radii.x, fmin(shape->radii.y, shape->radii.z));
 }
 
-/* Findings 6-8 (sweep_tiny_radius_reports_contact_at_start and its
+/* Known cases (sweep_tiny_radius_reports_contact_at_start and its
    neighbours): radii far from the world's scale give wrong or non-finite
    answers with SKIM_OK (wild mode: radii ~1e-38 end a move at NaN). Until
    a radius range is enforced, answers for such shapes are not checked. */
@@ -367,7 +367,7 @@ void check_move_result(const scene *s, const skim_ellipsoid *shape, skim_vec3 po
     if (s->query.cull_back_faces)
         return;
 #if SKIN_BELOW_ROUNDING_KNOWN
-    /* Finding 3's class (move_small_skin_elongated_tunnels_through_touched_triangle):
+    /* One class (move_small_skin_elongated_tunnels_through_touched_triangle):
        a skin smaller than the kernel's rounding at this magnitude lets a
        touched triangle be excluded and passed through. Until fixed, the
        no-overlap check needs a skin above the tolerance. */

@@ -110,7 +110,7 @@ static inline skim_world *small_world(skim_accelerator accelerator)
     return world;
 }
 
-/* Hardening finding 18's triangle (A, B, C): one 5.4e16 units long, in a
+/* The far triangle (A, B, C): one 5.4e16 units long, in a
    world of its own (test_findings_*.c keeps the regression,
    test_far_triangles.c checks its answers in double). */
 static const float finding_18_triangle[9] = { 62.643425f, 1.83670992e-40f, 0,

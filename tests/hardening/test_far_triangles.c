@@ -1,4 +1,4 @@
-/* Far triangles (hardening finding 18, src/gather/gather_clip.c): a triangle that
+/* Far triangles (src/gather/gather_clip.c): a triangle that
    reaches beyond SKIM_GATHER_FAR_RADII of the shape's smallest radius from
    the start is clipped to the query's reach in double before the kernels
    see it. Huge triangles against small shapes must answer what a small
@@ -46,7 +46,7 @@ static double uniform(double lo, double hi)
     return lo + (hi - lo) * (double)(rng_state >> 11) * 0x1p-53;
 }
 
-/* ---- finding 18 itself, with answers checked in double ----
+/* ---- a triangle 5.4e16 units long, with answers checked in double ----
    The finding's triangle (5.4e16 long) and 0.05 sphere: the path passes
    about 9 units from the triangle, so the answer is a miss; a path moved
    over the triangle's face must hit it where the plane says. */

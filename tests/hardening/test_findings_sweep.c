@@ -153,7 +153,7 @@ Test(findings, sweep_nan_normal_near_huge_triangle)
    only if the path stayed farther than 1 - EPS = 0.16 radii. */
 Test(findings, sweep_misses_triangle_its_centre_crosses)
 {
-    /* Finding 19: the edge quadratic's discriminant, formed as b^2 - 4ac,
+    /* the edge quadratic's discriminant, formed as b^2 - 4ac,
        cancelled to rounding noise when the path grazed the edge's line
        from ~200 radii away; the face test had just missed the same edge,
        so nothing caught the sphere. Fixed by the Lagrange forms of Rouwé
@@ -201,7 +201,7 @@ Test(findings, sweep_misses_triangle_its_centre_crosses)
 }
 
 /* ---- a face contact on a needle is off by 0.006 radii ----
-   Found by fuzz_sweep_move within a minute of finding 19's fix, once the
+   Found by fuzz_sweep_move within a minute of the edge discriminant's rewrite, once the
    fuzzer held the kernels to the tightened 64 u (P + L): a 0.25 sphere
    swept 615 radii straight at the far end of a needle (one 0.7-radii edge,
    two 505-radii edges) reported its face contact at t = 0.0913081 where

@@ -91,7 +91,7 @@ Test(findings, world_create_accepts_coordinates_beyond_float_range)
 /* ---- OBJ coordinates the world does not take ----
    skim_mesh_io.h: SKIM_ERROR_FORMAT for "a coordinate beyond float range",
    with "FILE:LINE: reason". Since skim_world_create takes only |x| <=
-   SKIM_COORDINATE_MAX (1e18, 7e91ace, after finding 15), a level with a
+   SKIM_COORDINATE_MAX (1e18), a level with a
    vertex at 1e30 parses fine and then fails in skim_world_create with
    INVALID_ARGUMENT and no file or line. Found by fuzz_obj (whose invariant
    is that a parsed mesh makes a world). Fix: parse_float

@@ -1,11 +1,11 @@
 /* Every multi-threaded path of the library, run with 1, 2 and 4 OpenMP
    threads and compared: the BVH build (def.build_threads), skim_move_batch,
    concurrent skim_sweep on one world from many threads, and crowd steps.
-   The API promises the same bits for any thread count (skim.h, API.md).
+   The API promises the same bits for any thread count (skim.h).
 
    A plain program, not a Criterion suite, on purpose: Criterion cannot
    start under ThreadSanitizer ("Could not initialize inheritable arena",
-   Criterion issue #274), and this is the program scripts/tsan.sh runs
+   a Criterion limitation), and this is the program scripts/tsan.sh runs
    under TSan with LLVM's libomp and its Archer tool. In the ordinary
    builds it runs as the test hardening_threads (plain and ASan+UBSan).
 

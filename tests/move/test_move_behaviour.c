@@ -1,4 +1,4 @@
-/* Collide-and-slide behaviour on the default scene (issue 5, "What it must
+/* Collide-and-slide behaviour on the default scene ("What it must
    show"): stairs, ramps, the acute corner, walls, gravity, the low ceiling,
    the thin wall, embedded starts. Quake units: sphere radius 16, step 18,
    run 320 u/s at 60 Hz. */
@@ -294,7 +294,7 @@ Test(move_behaviour, low_ceiling)
 Test(move_behaviour, thin_wall_stops_fast_movers)
 {
     /* The wall x in [1200, 1202] is 2 thick: displacements of 1 to 100 radii
-       at several angles never pass it (seed 002/004's tunnelling). */
+       at several angles never pass it (the tunnelling Gomez and the collision chapter warn of). */
     skim_move_def def = walker_def();
     for (int k = 0; k < 40; ++k) {
         float length = RADIUS * powf(100.0f, (float)k / 39.0f);

@@ -1,9 +1,9 @@
-/* Determinism (issue 5): the same 10,000-mover, 300-frame crowd on the
+/* Determinism: the same 10,000-mover, 300-frame crowd on the
    default scene gives the same hash of every position and contact flag with
    1, 2 and 3 threads and with every available SIMD kernel set. The
    reference set (scalar, src/kernel/sweep_sphere_triangle.c) only has to agree with itself across
    thread counts: it agrees with the packet kernels within a tolerance, not
-   bitwise (API.md). Sanitizer builds run a quarter of the frames
+   bitwise. Sanitizer builds run a quarter of the frames
    (SKIM_MOVE_TEST_SCALE); so does every set but the default one, whose
    full-length run is compared across thread counts. */
 #include "move_test_util.h"

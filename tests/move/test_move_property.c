@@ -1,6 +1,6 @@
-/* No tunnelling, as a property (issue 5): thousands of movers with random
+/* No tunnelling, as a property: thousands of movers with random
    displacements from 0.01 to 100 times their radius, well past the classic
-   tunnelling speeds of seeds 002/004, inside the default scene's closed room
+   tunnelling speeds Gomez and the collision chapter warn of, inside the default scene's closed room
    and in the real levels of ../shared/scenes (skipped when absent). After
    every move the shape must not overlap any triangle (checked in double
    precision by this file's own code, in the shape's unit-sphere space, with

@@ -1,4 +1,4 @@
-/* The complaints users file most against character controllers (issue 5):
+/* The complaints users file most against character controllers:
    bumps and sticking on floors of many coplanar triangles and on the seams
    between touching boxes, a floor flag that flickers, and movers wedged for
    ever between steep slopes or in a narrow V. */

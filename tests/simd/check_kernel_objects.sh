@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every kernel object must be free of fused multiply-adds and approximate
 # reciprocals / square roots: those would make widths round differently
-# (DESIGN.md). Disassembles the kernel libraries given as arguments.
+#. Disassembles the kernel libraries given as arguments.
 # Exit 77 (skipped) without objdump.
 command -v objdump >/dev/null 2>&1 || { echo "objdump not found: skipped"; exit 77; }
 status=0

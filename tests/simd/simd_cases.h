@@ -1,7 +1,7 @@
 /* Random and adversarial candidate buffers for the equivalence suite, built
    directly in the kernels' space: unit sphere at the origin moving by D,
    triangles relative to the start. Each family aims at a decision boundary
-   of Rouwé's test (seed 001): grazing vertices and edges (discriminant near
+   of Rouwé's test: grazing vertices and edges (discriminant near
    0), the touching point at t1 on a triangle edge (3.3's edge signs near 0),
    starts touching (closest distance near 1), motion parallel to the plane
    (N . D near 0), slivers, degenerate and duplicate triangles, coordinates
