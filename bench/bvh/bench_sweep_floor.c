@@ -27,7 +27,7 @@
    portable, or the one named). */
 #include "bench_workload.h"
 #include "../bench_usage.h"
-#include "base/skim_internal.h"
+#include "gather/gather.h"
 
 #include <math.h>
 #include <stdio.h>

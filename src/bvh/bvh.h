@@ -12,7 +12,7 @@
 #ifndef SKIM_BVH_H
 #define SKIM_BVH_H
 
-#include "base/skim_internal.h"
+#include "world/world.h"
 
 #include <string.h>
 

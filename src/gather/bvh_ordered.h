@@ -14,6 +14,7 @@
 #define SKIM_BVH_ORDERED_H
 
 #include "bvh/bvh.h"
+#include "gather/gather.h"
 
 #include <simde/x86/sse2.h>
 

@@ -1,5 +1,5 @@
 /* The SoA candidate buffer the kernels read (see skim_internal.h). */
-#include "base/skim_internal.h"
+#include "gather/gather.h"
 
 #include <simde/x86/sse2.h>
 

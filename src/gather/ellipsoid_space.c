@@ -1,6 +1,6 @@
 /* Ellipsoid space (Rouwé section 4; Nettle's "ellipsoid space" is the
    axis-aligned case, dividing by the radius vector). */
-#include "base/skim_internal.h"
+#include "gather/gather.h"
 
 #include <math.h>
 

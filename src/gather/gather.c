@@ -168,3 +168,20 @@ skim_status skim_gather_candidates_swept(const skim_world *world, const skim_ell
     skim_sweep_box(start, delta, space->bounding_radius, box_min, box_max);
     return gather(world, &g, box_min, box_max, out);
 }
+
+/* The box that holds the whole sweep: start +- the bounding radius, grown by
+   the displacement, padded by a relative margin so rounding in the kernels
+   can never make a triangle just outside it the first hit (the BVH must give
+   exactly what brute force gives). */
+void skim_sweep_box(const float start[3], const float delta[3], float bounding_radius,
+                    float box_min[3], float box_max[3])
+{
+    for (int axis = 0; axis < 3; ++axis) {
+        float from = start[axis], to = start[axis] + delta[axis];
+        float lo = from < to ? from : to, hi = from < to ? to : from;
+        float margin = bounding_radius * 1.001f + 1e-4f * (fabsf(lo) + fabsf(hi)) * 0.5f +
+                       1e-3f * fabsf(delta[axis]);
+        box_min[axis] = lo - margin;
+        box_max[axis] = hi + margin;
+    }
+}

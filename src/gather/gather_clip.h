@@ -8,7 +8,7 @@
 #ifndef SKIM_GATHER_CLIP_H
 #define SKIM_GATHER_CLIP_H
 
-#include "base/skim_internal.h"
+#include "gather/gather.h"
 
 struct skim_path_gather;
 

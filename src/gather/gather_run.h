@@ -15,7 +15,8 @@
 #ifndef SKIM_GATHER_RUN_H
 #define SKIM_GATHER_RUN_H
 
-#include "base/skim_internal.h"
+#include "kernel/kernel.h"
+#include "world/world.h"
 #include "gather/bvh_ordered.h"
 #include "gather/gather_clip.h"
 

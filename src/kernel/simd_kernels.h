@@ -3,7 +3,7 @@
 #ifndef SKIM_SIMD_KERNELS_H
 #define SKIM_SIMD_KERNELS_H
 
-#include "base/skim_internal.h"
+#include "kernel/kernel.h"
 
 /* Which of Rouwé's tests produced a lane's t (the order of section 3.6:
    a later feature replaces an earlier one only when strictly earlier). */

@@ -13,7 +13,7 @@
    Rouwé projects the polygon to 2D plane space (section 2); section 5 notes
    the same algorithm works on 3D points, which is what we do: the vertex and
    edge quadratics below are the 3D forms, with the plane distance folded in. */
-#include "base/skim_internal.h"
+#include "kernel/kernel.h"
 
 #include <math.h>
 

@@ -11,7 +11,7 @@
 #ifndef SKIM_MOVE_INTERNAL_H
 #define SKIM_MOVE_INTERNAL_H
 
-#include "base/skim_internal.h"
+#include "gather/gather.h"
 #include "gather/bvh_ordered.h"
 
 /* Planes a single pass may hold at once (PM_SlideMove's MAX_CLIP_PLANES is

@@ -1,5 +1,5 @@
 /* skim_sweep: one swept ellipsoid against the world. */
-#include "base/skim_internal.h"
+#include "gather/gather.h"
 #include "gather/bvh_ordered.h"
 
 #include <math.h>
@@ -43,23 +43,6 @@ static sweep_scratch *sweep_thread_scratch(void)
         thread_scratch = skim_thread_object(SKIM_THREAD_SWEEP_SCRATCH, sizeof(sweep_scratch),
                                             init_thread_scratch, free_thread_scratch);
     return thread_scratch;
-}
-
-/* The box that holds the whole sweep: start +- the bounding radius, grown by
-   the displacement, padded by a relative margin so rounding in the kernels
-   can never make a triangle just outside it the first hit (the BVH must give
-   exactly what brute force gives). */
-void skim_sweep_box(const float start[3], const float delta[3], float bounding_radius,
-                    float box_min[3], float box_max[3])
-{
-    for (int axis = 0; axis < 3; ++axis) {
-        float from = start[axis], to = start[axis] + delta[axis];
-        float lo = from < to ? from : to, hi = from < to ? to : from;
-        float margin = bounding_radius * 1.001f + 1e-4f * (fabsf(lo) + fabsf(hi)) * 0.5f +
-                       1e-3f * fabsf(delta[axis]);
-        box_min[axis] = lo - margin;
-        box_max[axis] = hi + margin;
-    }
 }
 
 skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 start,

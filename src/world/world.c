@@ -1,6 +1,6 @@
 /* skim_world_create / destroy / stats: validate the mesh, drop degenerate
    triangles (counted), and hand the rest to the accelerator. */
-#include "base/skim_internal.h"
+#include "world/world.h"
 #include "bvh/bvh_binary.h"
 
 #include <omp.h>

@@ -4,7 +4,7 @@
 #ifndef SKIM_SWEPT_SWEEP_H
 #define SKIM_SWEPT_SWEEP_H
 
-#include "base/skim_internal.h"
+#include "gather/gather.h"
 
 static inline skim_status swept_sweep(const skim_world *world, const skim_ellipsoid *shape,
                                       skim_vec3 start, skim_vec3 delta, const skim_query *query,

@@ -3,6 +3,7 @@
    triangles whose boxes overlap, the same tree bit for bit for any thread
    count, and sane trees for adversarial geometry. */
 #include "bvh/bvh.h"
+#include "gather/gather.h"
 #include "bvh/bvh_binary.h"
 #include "bvh_scenes.h"
 

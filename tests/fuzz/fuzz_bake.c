@@ -29,7 +29,7 @@
    (a crafted tree whose boxes do not hold their triangles passes the
    loader's structural checks and then misses hits). */
 #include "fuzz_common.h"
-#include "base/skim_internal.h"
+#include "world/world.h"
 #include "../bake_checksum.h"
 
 #include <fcntl.h>

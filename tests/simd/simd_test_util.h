@@ -4,7 +4,7 @@
 #define SKIM_SIMD_TEST_UTIL_H
 
 #include "kernel/simd_kernels.h"
-#include "base/skim_internal.h"
+#include "gather/gather.h"
 
 #include <math.h>
 #include <stdio.h>
