@@ -102,7 +102,7 @@ static void sah_of(const skim_world *world, skim_bvh_split_method method, double
     def.build_threads = 1;
     skim_bvh_binary_tree tree;
     struct skim_bvh bvh;
-    if (skim_bvh_build_binary(world, &def, method, &tree) != SKIM_OK ||
+    if (skim_bvh_build_binary(world->vertex, world->triangle_count, &def, method, &tree) != SKIM_OK ||
         skim_bvh_collapse(&tree, &bvh) != SKIM_OK) {
         fprintf(stderr, "SAH yardstick failed: %s\n", skim_last_error_message());
         exit(1);
@@ -280,7 +280,7 @@ static void bench_scene_run(const bench_scene *scene, int queries, void *context
         skim_ellipsoid_space_init(&space, &q[i].shape);
         skim_sweep_box(start, delta, space.bounding_radius, lo, hi);
         skim_bvh_walk walk;
-        skim_bvh_walk_begin(&walk, one, lo, hi);
+        skim_bvh_walk_begin(&walk, one->bvh, one->bounds_min, one->bounds_max, lo, hi);
         uint32_t refs[64], count;
         while ((count = skim_bvh_walk_leaves(&walk, refs, 64)) != 0)
             for (uint32_t k = 0; k < count; ++k) {

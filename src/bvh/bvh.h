@@ -12,7 +12,7 @@
 #ifndef SKIM_BVH_H
 #define SKIM_BVH_H
 
-#include "world/world.h"
+#include "base/skim_internal.h"
 
 #include <string.h>
 
@@ -85,30 +85,6 @@ struct skim_bvh {
     void    *owned_nodes;   /* NULL when the nodes live in a mapped file */
 };
 
-/* Builds world->bvh over the boxes prims[0, world->triangle_count) of the
-   mesh triangles world keeps (bvh_binary.h; each tagged with its mesh
-   triangle index) and stores those triangles, from the mesh, in leaf
-   order as world's storage. Takes prims (64-byte aligned; freed here,
-   also on failure). The result is the same bit for bit for any
-   def->build_threads. */
-struct skim_bvh_prim;
-skim_status skim_bvh_build(skim_world *world, const skim_mesh *mesh, struct skim_bvh_prim *prims,
-                           const skim_world_def *def);
-void        skim_bvh_destroy(skim_world *world);
-
-/* NULL when stored triangle t is one skim_world_create keeps (finite
-   coordinates within SKIM_COORDINATE_MAX, a normal that can be formed in
-   float), else why not. */
-const char *skim_stored_triangle_problem(const skim_world *world, uint32_t t);
-/* For a loaded tree that passed skim_bvh_validate: true when every
-   triangle is in exactly one leaf, every triangle passes
-   skim_stored_triangle_problem and every child box contains everything
-   below it (bvh_geometry_check.c); else false with why in reason. */
-bool        skim_bvh_check_geometry(const skim_world *world, const skim_bvh_node *nodes,
-                                    uint32_t node_count, uint32_t root, float bounds_lo[3],
-                                    float bounds_hi[3], char *reason, size_t reason_size);
-void        skim_bvh_add_stats(const skim_world *world, skim_world_stats *out);
-
 /* Checks a tree that came from a file: every reference in range, children
    after their parent (so no cycles), leaves within the triangles, depth
    within SKIM_BVH_MAX_DEPTH. Returns false with a reason on the first fault. */
@@ -132,18 +108,21 @@ typedef struct skim_bvh_walk {
     uint32_t stack[SKIM_BVH_STACK_SIZE];
 } skim_bvh_walk;
 
-void     skim_bvh_walk_begin(skim_bvh_walk *walk, const skim_world *world, const float box_min[3],
-                             const float box_max[3]);
+/* bounds_min, bounds_max: the exact bounds of everything under the root
+   (a world's bounds), which the root's own test needs. */
+void     skim_bvh_walk_begin(skim_bvh_walk *walk, const struct skim_bvh *bvh, skim_vec3 bounds_min,
+                             skim_vec3 bounds_max, const float box_min[3], const float box_max[3]);
 /* Makes a begun walk swept (see gather.c for how reach and inverse_delta
    are chosen: the slab test must stay conservative). */
 void     skim_bvh_walk_sweep(skim_bvh_walk *walk, const float start[3], const float inverse_delta[3],
                              const float reach[3]);
 uint32_t skim_bvh_walk_leaves(skim_bvh_walk *walk, uint32_t *refs, uint32_t capacity);
 
+/* A run of count triangles in storage order, from first: a leaf. */
+typedef void (*skim_triangle_run_fn)(void *ctx, uint32_t first, uint32_t count);
 /* Calls visit for every leaf whose box overlaps [box_min, box_max]. */
-void        skim_bvh_visit_box(const skim_world *world, const float box_min[3],
+void        skim_bvh_visit_box(const struct skim_bvh *bvh, skim_vec3 bounds_min,
+                               skim_vec3 bounds_max, const float box_min[3],
                                const float box_max[3], skim_triangle_run_fn visit, void *ctx);
-/* Releases a mapped (loaded) world's file mapping, if any. */
-void        skim_world_unmap(skim_world *world);
 
 #endif

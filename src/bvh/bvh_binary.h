@@ -64,8 +64,9 @@ typedef struct skim_bvh_binary_tree {
     double                sah_cost; /* traversal 1 per node, 1 per triangle, relative to the root */
 } skim_bvh_binary_tree;
 
-/* Builds the binary tree over the world's triangles (storage order). */
-skim_status skim_bvh_build_binary(const skim_world *world, const skim_world_def *def,
+/* Builds the binary tree over n triangles stored as structure of arrays
+   (vertex[v][axis][i], as a world stores them; ids are storage indices). */
+skim_status skim_bvh_build_binary(const float *const vertex[3][3], uint32_t n, const skim_world_def *def,
                                   skim_bvh_split_method method, skim_bvh_binary_tree *out);
 /* The same over prims[0, n) already boxed (ids as the caller chose them),
    which it takes (64-byte aligned; freed with the tree, or here on

@@ -427,11 +427,10 @@ static void measure_binary(skim_bvh_binary_tree *tree)
     tree->sah_cost = cost;
 }
 
-skim_status skim_bvh_build_binary(const skim_world *world, const skim_world_def *def,
+skim_status skim_bvh_build_binary(const float *const vertex[3][3], uint32_t n, const skim_world_def *def,
                                   skim_bvh_split_method method, skim_bvh_binary_tree *out)
 {
     memset(out, 0, sizeof *out);
-    uint32_t n = world->triangle_count;
     if (n == 0 || n > SKIM_BVH_MAX_TRIANGLES)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "BVH: %u triangles (a BVH holds 1 to %u)", n, SKIM_BVH_MAX_TRIANGLES);
@@ -442,8 +441,7 @@ skim_status skim_bvh_build_binary(const skim_world *world, const skim_world_def 
     #pragma omp parallel for schedule(static) num_threads(threads) if(threads > 1 && n >= TASK_MIN_PRIMS)
     for (uint32_t i = 0; i < n; ++i) {
         for (int axis = 0; axis < 3; ++axis) {
-            float a = world->vertex[0][axis][i], b = world->vertex[1][axis][i],
-                  c = world->vertex[2][axis][i];
+            float a = vertex[0][axis][i], b = vertex[1][axis][i], c = vertex[2][axis][i];
             /* Plain comparisons: the coordinates are finite, and fminf is a
                library call without -ffast-math. */
             float lo = a < b ? a : b, hi = a < b ? b : a;

@@ -147,20 +147,20 @@ void skim_bvh_walk_sweep(skim_bvh_walk *walk, const float start[3], const float 
     memcpy(walk->reach, reach, sizeof walk->reach);
 }
 
-void skim_bvh_walk_begin(skim_bvh_walk *walk, const skim_world *world, const float box_min[3],
-                         const float box_max[3])
+void skim_bvh_walk_begin(skim_bvh_walk *walk, const struct skim_bvh *bvh, skim_vec3 bounds_min,
+                         skim_vec3 bounds_max, const float box_min[3], const float box_max[3])
 {
-    const struct skim_bvh *bvh = world->bvh;
+    const float bounds_lo[3] = { bounds_min.x, bounds_min.y, bounds_min.z };
+    const float bounds_hi[3] = { bounds_max.x, bounds_max.y, bounds_max.z };
     walk->nodes = bvh->nodes;
     walk->top = 0;
     walk->swept = false;
     memcpy(walk->query_min, box_min, sizeof walk->query_min);
     memcpy(walk->query_max, box_max, sizeof walk->query_max);
-    /* The root has no parent to test it: compare with the world's exact
-       bounds here. */
-    const float *lo = &world->bounds_min.x, *hi = &world->bounds_max.x;
+    /* The root has no parent to test it: compare with the exact bounds of
+       everything under it here. */
     for (int axis = 0; axis < 3; ++axis)
-        if (!(box_min[axis] <= hi[axis] && box_max[axis] >= lo[axis]))
+        if (!(box_min[axis] <= bounds_hi[axis] && box_max[axis] >= bounds_lo[axis]))
             return;
     walk->stack[walk->top++] = bvh->root;
 }
@@ -213,11 +213,12 @@ uint32_t skim_bvh_walk_leaves(skim_bvh_walk *walk, uint32_t *refs, uint32_t capa
     return written;
 }
 
-void skim_bvh_visit_box(const skim_world *world, const float box_min[3], const float box_max[3],
-                        skim_triangle_run_fn visit, void *ctx)
+void skim_bvh_visit_box(const struct skim_bvh *bvh, skim_vec3 bounds_min, skim_vec3 bounds_max,
+                        const float box_min[3], const float box_max[3], skim_triangle_run_fn visit,
+                        void *ctx)
 {
     skim_bvh_walk walk;
-    skim_bvh_walk_begin(&walk, world, box_min, box_max);
+    skim_bvh_walk_begin(&walk, bvh, bounds_min, bounds_max, box_min, box_max);
     uint32_t refs[64];
     uint32_t count;
     while ((count = skim_bvh_walk_leaves(&walk, refs, 64)) != 0)

@@ -8,7 +8,8 @@ void skim_world_visit_box(const skim_world *world, const float box_min[3], const
                           skim_triangle_run_fn visit, void *ctx)
 {
     if (world->accelerator == SKIM_ACCELERATOR_BVH && world->bvh)
-        skim_bvh_visit_box(world, box_min, box_max, visit, ctx);
+        skim_bvh_visit_box(world->bvh, world->bounds_min, world->bounds_max, box_min, box_max,
+                           visit, ctx);
     else if (world->triangle_count)
         visit(ctx, 0, world->triangle_count); /* brute force: the oracle tests everything */
 }
@@ -65,7 +66,8 @@ static skim_status gather(const skim_world *world, const gather_setup *g, const 
     skim_status status;
     if (world->accelerator == SKIM_ACCELERATOR_BVH && world->bvh) {
         skim_bvh_walk walk;
-        skim_bvh_walk_begin(&walk, world, box_min, box_max);
+        skim_bvh_walk_begin(&walk, world->bvh, world->bounds_min, world->bounds_max, box_min,
+                            box_max);
         if (g->swept)
             skim_bvh_walk_sweep(&walk, g->start_s, g->inverse_delta_s, g->reach_s);
         uint32_t refs[LEAF_BATCH];

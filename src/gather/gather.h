@@ -3,6 +3,7 @@
 #ifndef SKIM_GATHER_H
 #define SKIM_GATHER_H
 
+#include "bvh/bvh.h"
 #include "kernel/kernel.h"
 #include "world/world.h"
 

@@ -125,7 +125,7 @@ static skim_status walk(skim_move_scratch *scratch, const skim_world *world, con
     scratch->walk_count = 0;
     scratch->walk_triangles = 0;
     skim_bvh_walk w;
-    skim_bvh_walk_begin(&w, world, lo, hi);
+    skim_bvh_walk_begin(&w, world->bvh, world->bounds_min, world->bounds_max, lo, hi);
     for (;;) {
         if (scratch->walk_capacity - scratch->walk_count < 64) {
             /* Grown, never shrunk: no allocation once a crowd's walks fit. */

@@ -2,7 +2,7 @@
    Saved once, mapped read-only and used in place: the loader checks the
    header, the checksum and the tree's structure, then points the world's
    arrays into the mapping. Nothing big is copied or rebuilt. */
-#include "bvh/bvh.h"
+#include "world/world_bvh.h"
 
 #include <errno.h>
 #include <fcntl.h>

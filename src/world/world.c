@@ -1,7 +1,7 @@
 /* skim_world_create / destroy / stats: validate the mesh, drop degenerate
    triangles (counted), and hand the rest to the accelerator. */
 #include "world/world.h"
-#include "bvh/bvh_binary.h"
+#include "world/world_bvh.h"
 
 #include <omp.h>
 #include <simde/x86/sse2.h>

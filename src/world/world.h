@@ -45,8 +45,7 @@ void     skim_world_bind_storage(skim_world *world, void *block, uint32_t stride
    count are the caller's to write. */
 void     skim_world_zero_padding(void *block, uint32_t stride, uint32_t count);
 
-/* A run of count triangles in storage order, from first: what the BVH
-   walks and the gathers visit. */
-typedef void (*skim_triangle_run_fn)(void *ctx, uint32_t first, uint32_t count);
+/* Releases a mapped (loaded) world's file mapping, if any (bake.c). */
+void     skim_world_unmap(skim_world *world);
 
 #endif /* SKIM_WORLD_H */

@@ -4,6 +4,7 @@
    random soups, small nodes and large ones alike: the tree a world gets
    must not depend on the CPU that built it. */
 #include "bvh/bvh_sah_binning.h"
+#include "world/world.h"
 #include "bvh_scenes.h"
 
 #include <criterion/criterion.h>
@@ -175,7 +176,7 @@ static void compare_mesh(const skim_mesh *mesh, int nodes, uint64_t seed)
     cr_assert_eq(skim_world_create(mesh, NULL, &world), SKIM_OK, "%s", skim_last_error_message());
     skim_world_def def = skim_world_def_default();
     skim_bvh_binary_tree tree;
-    cr_assert_eq(skim_bvh_build_binary(world, &def, SKIM_BVH_SPLIT_BINNED, &tree), SKIM_OK);
+    cr_assert_eq(skim_bvh_build_binary(world->vertex, world->triangle_count, &def, SKIM_BVH_SPLIT_BINNED, &tree), SKIM_OK);
     scene_rng rng = { seed };
     const uint32_t n = tree.prim_count;
     for (int node = 0; node < nodes; ++node) {

@@ -4,6 +4,7 @@
    each triangle is in one leaf, and the tree is the same on one thread
    and two. */
 #include "bvh/bvh_binary.h"
+#include "world/world.h"
 #include "bvh/bvh_leaf_split.h"
 #include "bvh_scenes.h"
 
@@ -71,9 +72,9 @@ static void check_mesh(const skim_mesh *mesh, const char *what)
     def = skim_world_def_default();
     skim_bvh_binary_tree one, two;
     def.build_threads = 1;
-    cr_assert_eq(skim_bvh_build_binary(world, &def, SKIM_BVH_SPLIT_BINNED, &one), SKIM_OK);
+    cr_assert_eq(skim_bvh_build_binary(world->vertex, world->triangle_count, &def, SKIM_BVH_SPLIT_BINNED, &one), SKIM_OK);
     def.build_threads = 2;
-    cr_assert_eq(skim_bvh_build_binary(world, &def, SKIM_BVH_SPLIT_BINNED, &two), SKIM_OK);
+    cr_assert_eq(skim_bvh_build_binary(world->vertex, world->triangle_count, &def, SKIM_BVH_SPLIT_BINNED, &two), SKIM_OK);
     uint8_t *seen = calloc(one.prim_count, 1);
     cr_assert(seen);
     leaf_stats st = { 0 };

@@ -266,7 +266,7 @@ Test(bvh_structure, collapse_same_whatever_its_scratch)
     def.max_leaf_triangles = 1;
     def.build_threads = 1;
     skim_bvh_binary_tree tree;
-    cr_assert_eq(skim_bvh_build_binary(w, &def, SKIM_BVH_SPLIT_BINNED, &tree), SKIM_OK);
+    cr_assert_eq(skim_bvh_build_binary(w->vertex, w->triangle_count, &def, SKIM_BVH_SPLIT_BINNED, &tree), SKIM_OK);
     struct skim_bvh reference;
     cr_assert_eq(skim_bvh_collapse(&tree, &reference), SKIM_OK);
     const size_t sizes[] = { 7 * 48, 1000 * 48, (size_t)tree.prim_count * 48 };
@@ -368,8 +368,8 @@ Test(bvh_structure, statistics)
     skim_world *flat = build(&mesh, 1, 4);
     skim_world_def def = skim_world_def_default();
     skim_bvh_binary_tree binned, full;
-    cr_assert_eq(skim_bvh_build_binary(flat, &def, SKIM_BVH_SPLIT_BINNED, &binned), SKIM_OK);
-    cr_assert_eq(skim_bvh_build_binary(flat, &def, SKIM_BVH_SPLIT_FULL_SWEEP, &full), SKIM_OK);
+    cr_assert_eq(skim_bvh_build_binary(flat->vertex, flat->triangle_count, &def, SKIM_BVH_SPLIT_BINNED, &binned), SKIM_OK);
+    cr_assert_eq(skim_bvh_build_binary(flat->vertex, flat->triangle_count, &def, SKIM_BVH_SPLIT_FULL_SWEEP, &full), SKIM_OK);
     cr_expect(binned.sah_cost <= full.sah_cost * 1.05, "binned %g vs full sweep %g", binned.sah_cost,
               full.sah_cost);
     skim_bvh_binary_free(&binned);

@@ -5,6 +5,7 @@
    production build does after the greedy one, and gives the same tree for
    any thread count. */
 #include "bvh/bvh_binary.h"
+#include "world/world.h"
 #include "bvh_scenes.h"
 
 #include <criterion/criterion.h>
@@ -81,7 +82,7 @@ static void check_pass(const skim_mesh *mesh, uint32_t min_prims, const char *wh
     def = skim_world_def_default();
     def.build_threads = 1;
     skim_bvh_binary_tree tree;
-    cr_assert_eq(skim_bvh_build_binary(world, &def, SKIM_BVH_SPLIT_BINNED_GREEDY, &tree), SKIM_OK);
+    cr_assert_eq(skim_bvh_build_binary(world->vertex, world->triangle_count, &def, SKIM_BVH_SPLIT_BINNED_GREEDY, &tree), SKIM_OK);
     size_t slots = 2 * (size_t)tree.prim_count - 1, bitmap = (slots + 7) / 8;
     uint8_t *leaves_before = malloc(bitmap), *leaves_after = malloc(bitmap);
     skim_bvh_binary_node *nodes_before = malloc(slots * sizeof *nodes_before);
@@ -173,11 +174,11 @@ Test(bvh_treelet, production_build_is_greedy_then_pass_for_any_thread_count, .ti
     skim_bvh_binary_tree greedy, one, two;
     def = skim_world_def_default();
     def.build_threads = 1;
-    cr_assert_eq(skim_bvh_build_binary(world, &def, SKIM_BVH_SPLIT_BINNED_GREEDY, &greedy), SKIM_OK);
+    cr_assert_eq(skim_bvh_build_binary(world->vertex, world->triangle_count, &def, SKIM_BVH_SPLIT_BINNED_GREEDY, &greedy), SKIM_OK);
     cr_assert(skim_bvh_restructure_treelets(&greedy, 64, 64) > 0);
-    cr_assert_eq(skim_bvh_build_binary(world, &def, SKIM_BVH_SPLIT_BINNED, &one), SKIM_OK);
+    cr_assert_eq(skim_bvh_build_binary(world->vertex, world->triangle_count, &def, SKIM_BVH_SPLIT_BINNED, &one), SKIM_OK);
     def.build_threads = 2;
-    cr_assert_eq(skim_bvh_build_binary(world, &def, SKIM_BVH_SPLIT_BINNED, &two), SKIM_OK);
+    cr_assert_eq(skim_bvh_build_binary(world->vertex, world->triangle_count, &def, SKIM_BVH_SPLIT_BINNED, &two), SKIM_OK);
     size_t bitmap = (2 * (size_t)one.prim_count - 1 + 7) / 8;
     uint8_t *reached = malloc(bitmap);
     cr_assert(reached);

@@ -21,7 +21,7 @@
    are read from memory once at load. It also gives the triangles' true
    bounds, which the loader holds against the header's (the far-triangle
    test trusts those). */
-#include "bvh/bvh.h"
+#include "world/world_bvh.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* The BVH's life cycle: build (binary SAH tree, triangles reordered into
    leaf order, collapse to 8-wide nodes), statistics and destruction. */
-#include "bvh/bvh_binary.h"
+#include "world/world_bvh.h"
 
 #include <omp.h>
 #include <stdlib.h>
