@@ -18,7 +18,7 @@
    median of the ratios of runs made one after the other
    ("paired_speedup", the steadiest on a noisy machine).
 
-   Usage: bench_move [--movers N] [--frames N] [--scene default|oa_dm1|oa_dm4_hull|all]
+   Usage: bench_move [--movers N] [--frames N] [--scene default|oa_dm1|oa_dm4_hull|terrain|all]
                      [--threads 1,2] [--reps N] [--scenes-dir DIR]
    --reps: timed runs per thread count, the counts taking turns (default 3;
    1 for callgrind, e.g.

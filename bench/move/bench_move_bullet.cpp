@@ -20,7 +20,7 @@
 // friction, ellipsoids. Both engines run the very same loop code.
 //
 // Usage: bench_move_bullet [--movers N] [--frames N] [--reps N]
-//                          [--scene default|oa_dm1|oa_dm4_hull|all] [--scenes-dir DIR]
+//                          [--scene default|oa_dm1|oa_dm4_hull|terrain|all] [--scenes-dir DIR]
 // One thread throughout (Bullet's queries are not documented as safe from
 // several threads).
 #include "move_workload.h"

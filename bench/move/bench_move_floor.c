@@ -16,7 +16,7 @@
    these kernels making the calls this move makes.
 
    Usage: bench_move_floor [--movers N] [--frames N]
-                           [--scene default|oa_dm1|oa_dm4_hull|all] [--scenes-dir DIR]
+                           [--scene default|oa_dm1|oa_dm4_hull|terrain|all] [--scenes-dir DIR]
    One JSON line per scene. */
 #include "move_workload.h"
 #include "move/move_internal.h"
@@ -132,7 +132,7 @@ int main(int argc, char **argv)
             const bool help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
             fprintf(help ? stdout : stderr,
                     "usage: bench_move_floor [--movers N] [--frames N] "
-                    "[--scene default|oa_dm1|oa_dm4_hull|all] [--scenes-dir DIR]\n"
+                    "[--scene default|oa_dm1|oa_dm4_hull|terrain|all] [--scenes-dir DIR]\n"
                     "  bench_move's crowd on one thread, and the same moves' kernel calls alone\n"
                     "  (replayed on their buffers in L1): an upper bound for any move making\n"
                     "  those calls. Defaults: 10000 movers, 300 frames, every scene.\n");

@@ -1,5 +1,6 @@
 /* The wandering crowd (move_workload.h). */
 #include "move_workload.h"
+#include "terrain_scene.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-const char *const move_scene_names[MOVE_SCENES] = { "default", "oa_dm1", "oa_dm4_hull" };
+const char *const move_scene_names[MOVE_SCENES] = { "default", "oa_dm1", "oa_dm4_hull", "terrain" };
 
 static const skim_ellipsoid player = { { 16, 16, 16 }, { 0, 0, 0, 1 } };
 
@@ -82,6 +83,12 @@ bool move_scene_load(int s, const char *scenes_dir, move_scene *out, char *why, 
     skim_status status;
     if (s == 0) {
         status = skim_scene_default(&out->data);
+    } else if (s == 3) {
+        status = terrain_scene_generate(&out->data) ? SKIM_OK : SKIM_ERROR_OUT_OF_MEMORY;
+        if (status != SKIM_OK) {
+            snprintf(why, why_size, "out of memory generating the terrain");
+            return false;
+        }
     } else {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s.obj", scenes_dir ? scenes_dir : ".",
@@ -109,7 +116,11 @@ bool move_scene_load(int s, const char *scenes_dir, move_scene *out, char *why, 
         memcpy(out->spawn_lo, open_lo, sizeof open_lo);
         memcpy(out->spawn_hi, open_hi, sizeof open_hi);
     }
-    out->need_roof = s != 0;
+    if (s == 3) { /* above everything, anywhere across */
+        out->spawn_lo[2] = hi[2] + 20.0f;
+        out->spawn_hi[2] = hi[2] + 40.0f;
+    }
+    out->need_roof = s == 1 || s == 2;
     return true;
 }
 

@@ -7,7 +7,8 @@
    per-mover fall speed under 800 u/s^2 added to the displacement and reset
    on landing, step 18, snap 8. Spawned on floors: on the default scene in
    the open half (y < 0), on a level at random points that have a floor
-   below, a roof above and room around. */
+   below, a roof above and room around, on the terrain anywhere (on the
+   ground or on a box). */
 #ifndef SKIM_BENCH_MOVE_WORKLOAD_H
 #define SKIM_BENCH_MOVE_WORKLOAD_H
 
@@ -21,8 +22,8 @@
 extern "C" {
 #endif
 
-enum { MOVE_SCENES = 3 };
-/* "default", "oa_dm1", "oa_dm4_hull". */
+enum { MOVE_SCENES = 4 };
+/* "default", "oa_dm1", "oa_dm4_hull", "terrain" (generated: terrain_scene.h). */
 extern const char *const move_scene_names[MOVE_SCENES];
 
 typedef struct move_scene {
