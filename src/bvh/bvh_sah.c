@@ -137,6 +137,7 @@ skim_sah_bin_map skim_sah_make_bin_map(const skim_sah_range *r, int bin_count)
     const simde__m128 xyz = simde_mm_castsi128_ps(simde_mm_set_epi32(0, -1, -1, -1));
     simde__m128 extent = simde_mm_sub_ps(r->centroid_hi, r->centroid_lo);
     simde__m128 scale = simde_mm_div_ps(simde_mm_set1_ps((float)bin_count * 0.99999f), extent);
+    /* |scale|: scale and not the sign bit (andnot(a, b) is ~a & b). */
     simde__m128 magnitude = simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), scale);
     simde__m128 usable = simde_mm_and_ps(simde_mm_cmpgt_ps(extent, simde_mm_setzero_ps()),
                                          simde_mm_cmplt_ps(magnitude, simde_mm_set1_ps(infinity)));

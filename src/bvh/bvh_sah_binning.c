@@ -149,6 +149,8 @@ static float cheapest_boundary(const axis_sweep *w, int n, int *at)
             simde_mm_mul_ps(simde_mm_loadu_ps(w->right_area + PAD + k), simde_mm_cvtepi32_ps(nr)));
         simde__m128 side_empty = simde_mm_castsi128_ps(
             simde_mm_or_si128(simde_mm_cmpeq_epi32(nl, zero), simde_mm_cmpeq_epi32(nr, zero)));
+        /* Selects, as (m and a) or (b and not m); andnot(a, b) is ~a & b:
+           c = side_empty ? none : c, lowest_at = lower ? k_lanes : lowest_at. */
         c = simde_mm_or_ps(simde_mm_and_ps(side_empty, none), simde_mm_andnot_ps(side_empty, c));
         simde__m128i lower = simde_mm_castps_si128(simde_mm_cmplt_ps(c, lowest));
         lowest = simde_mm_min_ps(c, lowest);

@@ -13,7 +13,11 @@
 
    Compares are the ordered ones (false when either side is NaN), exactly
    like C's <, <=, >, >= in the scalar reference; "not less than" is written
-   mw_andnot(fw_lt(a, b), ...) so NaN behaves as in `if (!(a < b))`.
+   mw_and_not(..., fw_lt(a, b)) so NaN behaves as in `if (!(a < b))`.
+
+   Mask operations read in the order they are meant: mw_and_not(a, b) is
+   "a and not b" (x86's andnot(a, b) is the other way round, ~a & b; each
+   lane type's mw_andnot_x86 takes that order, and mw_and_not swaps it).
 
    Triangle and lane indices ride in fw too, as bit patterns (u32_*): they
    are only moved, selected and compared as unsigned integers, never used
@@ -78,7 +82,7 @@ static inline mw fw_ge(fw a, fw b) { return simde_mm_cmpge_ps(a, b); }
 static inline fw fw_select(mw m, fw a, fw b) { return simde_mm_blendv_ps(b, a, m); }
 static inline mw mw_and(mw a, mw b) { return simde_mm_and_ps(a, b); }
 static inline mw mw_or(mw a, mw b) { return simde_mm_or_ps(a, b); }
-static inline mw mw_andnot(mw a, mw b) { return simde_mm_andnot_ps(a, b); } /* ~a & b */
+static inline mw mw_andnot_x86(mw off, mw m) { return simde_mm_andnot_ps(off, m); } /* m & ~off */
 static inline mw mw_none(void) { return simde_mm_setzero_ps(); }
 static inline unsigned mw_bits(mw m) { return (unsigned)simde_mm_movemask_ps(m); }
 static inline fw fw_iota(void) { return simde_mm_setr_ps(0, 1, 2, 3); }
@@ -141,7 +145,7 @@ static inline mw fw_ge(fw a, fw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_G
 static inline fw fw_select(mw m, fw a, fw b) { return simde_mm256_blendv_ps(b, a, m); }
 static inline mw mw_and(mw a, mw b) { return simde_mm256_and_ps(a, b); }
 static inline mw mw_or(mw a, mw b) { return simde_mm256_or_ps(a, b); }
-static inline mw mw_andnot(mw a, mw b) { return simde_mm256_andnot_ps(a, b); }
+static inline mw mw_andnot_x86(mw off, mw m) { return simde_mm256_andnot_ps(off, m); }
 static inline mw mw_none(void) { return simde_mm256_setzero_ps(); }
 static inline unsigned mw_bits(mw m) { return (unsigned)simde_mm256_movemask_ps(m); }
 static inline fw fw_iota(void) { return simde_mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7); }
@@ -245,7 +249,7 @@ static inline mw fw_ge(fw a, fw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_
 static inline fw fw_select(mw m, fw a, fw b) { return simde_mm512_mask_blend_ps(m, b, a); }
 static inline mw mw_and(mw a, mw b) { return (mw)(a & b); }
 static inline mw mw_or(mw a, mw b) { return (mw)(a | b); }
-static inline mw mw_andnot(mw a, mw b) { return (mw)(~a & b); }
+static inline mw mw_andnot_x86(mw off, mw m) { return (mw)(m & ~off); }
 static inline mw mw_none(void) { return 0; }
 static inline unsigned mw_bits(mw m) { return (unsigned)m; }
 static inline fw fw_iota(void)
@@ -336,7 +340,7 @@ static inline mw fw_ge(fw a, fw b) { return simde_vcgeq_f32(a, b); }
 static inline fw fw_select(mw m, fw a, fw b) { return simde_vbslq_f32(m, a, b); }
 static inline mw mw_and(mw a, mw b) { return simde_vandq_u32(a, b); }
 static inline mw mw_or(mw a, mw b) { return simde_vorrq_u32(a, b); }
-static inline mw mw_andnot(mw a, mw b) { return simde_vbicq_u32(b, a); } /* b & ~a */
+static inline mw mw_andnot_x86(mw off, mw m) { return simde_vbicq_u32(m, off); } /* m & ~off */
 static inline mw mw_none(void) { return simde_vdupq_n_u32(0); }
 static inline unsigned mw_bits(mw m)
 {
@@ -393,6 +397,12 @@ static inline void fw_compress(float *dst, ck key, fw v)
 #else
 #error "unknown SKIM_LANES"
 #endif
+
+/* a and not b: the lanes of a that are not in b. A macro over the x86-order
+   primitive rather than a function with its operands swapped, so that the
+   compiler evaluates the operands in the primitive's order and emits the
+   same instructions as the x86 intrinsic called directly. */
+#define mw_and_not(a, b) mw_andnot_x86((b), (a))
 
 static inline int mw_any(mw m) { return mw_bits(m) != 0; }
 static inline unsigned mw_count(mw m) { return (unsigned)__builtin_popcount(mw_bits(m)); }

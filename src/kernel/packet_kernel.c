@@ -112,7 +112,7 @@ static inline mw triangle_contains(const v3 vertex[3], v3 n, v3 p, mw lanes)
         v3 side = v3_cross(v3_sub(vertex[(i + 1) % 3], vertex[i]), v3_sub(p, vertex[i]));
         outside = mw_or(outside, fw_lt(v3_dot(side, n), zero));
     }
-    return mw_andnot(outside, lanes);
+    return mw_and_not(lanes, outside);
 }
 
 /* Touching at the start (Nettle's "embedded" case; Rouwé 3.3 at t = 0 in
@@ -126,7 +126,7 @@ static inline mw starts_touching(const v3 vertex[3], v3 n, fw start_distance, mw
     const v3 projection = v3_scale(fw_neg(start_distance), n);
     const mw inside = triangle_contains(vertex, n, projection, near);
     v3 closest = projection;
-    if (mw_any(mw_andnot(inside, near))) {
+    if (mw_any(mw_and_not(near, inside))) {
         /* The reference keeps the first edge with a strictly smaller
            squared distance, starting from infinity. */
         const fw infinity = fw_set1(__builtin_inff());
@@ -162,8 +162,8 @@ static inline mw starts_touching(const v3 vertex[3], v3 n, fw start_distance, mw
 static inline mw lowest_root(fw approach, fw c, fw quarter_discriminant, mw lanes, fw *t)
 {
     const fw zero = fw_set1(0.0f);
-    mw ok = mw_andnot(fw_lt(c, zero), mw_andnot(fw_le(approach, zero), lanes));
-    ok = mw_andnot(fw_lt(quarter_discriminant, zero), ok);
+    mw ok = mw_and_not(mw_and_not(lanes, fw_le(approach, zero)), fw_lt(c, zero));
+    ok = mw_and_not(ok, fw_lt(quarter_discriminant, zero));
     *t = fw_div(c, fw_add(approach, fw_sqrt(quarter_discriminant)));
     return mw_and(ok, fw_ge(*t, zero));
 }
@@ -183,7 +183,7 @@ typedef struct root {
    instead of a chain of six. */
 static inline root earliest(root first, root second)
 {
-    const mw keep_first = mw_and(first.ok, mw_or(mw_andnot(second.ok, first.ok),
+    const mw keep_first = mw_and(first.ok, mw_or(mw_and_not(first.ok, second.ok),
                                                  fw_le(first.t, second.t)));
     return (root){ fw_select(keep_first, first.t, second.t), mw_or(first.ok, second.ok),
                    fw_select(keep_first, first.feature, second.feature) };
@@ -294,7 +294,7 @@ static inline __attribute__((always_inline)) void cull_pass(sweep_call *k, uint3
     lanes_in w;
     w.triangle = u32_load(c->triangle + base);
     if (k->zero_found) {
-        live = mw_andnot(u32_lt(u32_set1(k->zero_triangle), w.triangle), live);
+        live = mw_and_not(live, u32_lt(u32_set1(k->zero_triangle), w.triangle));
         if (!mw_any(live))
             return;
     }
@@ -328,7 +328,7 @@ static inline __attribute__((always_inline)) void cull_pass(sweep_call *k, uint3
     for (int axis = 0; axis < 3; ++axis)
         apart = mw_or(apart, mw_or(fw_gt(lo[axis], fw_add(k->box_hi[axis], margin)),
                                    fw_lt(hi[axis], fw_sub(k->box_lo[axis], margin))));
-    w.live = mw_andnot(apart, live);
+    w.live = mw_and_not(live, apart);
     const unsigned survivors = mw_count(w.live);
     if (survivors == 0)
         return;
@@ -366,7 +366,7 @@ static inline __attribute__((always_inline)) void test_pass(sweep_call *k, const
     const fw bc_sq = v3_dot(v3_sub(vertex[2], vertex[1]), v3_sub(vertex[2], vertex[1]));
     const fw ca_sq = v3_dot(v3_sub(vertex[0], vertex[2]), v3_sub(vertex[0], vertex[2]));
     const mw at_c = mw_and(fw_ge(ab_sq, bc_sq), fw_ge(ab_sq, ca_sq));
-    const mw at_a = mw_andnot(at_c, fw_ge(bc_sq, ca_sq));
+    const mw at_a = mw_and_not(fw_ge(bc_sq, ca_sq), at_c);
     /* corner, next, after: v[k], v[k+1], v[k+2] for k = 2 (at_c), 0 (at_a), else 1. */
     const v3 corner = v3_select(at_c, vertex[2], v3_select(at_a, vertex[0], vertex[1]));
     const v3 next = v3_select(at_c, vertex[0], v3_select(at_a, vertex[1], vertex[2]));
@@ -378,7 +378,7 @@ static inline __attribute__((always_inline)) void test_pass(sweep_call *k, const
     const fw start_distance = fw_neg(v3_dot(n, corner));
     const mw behind = fw_lt(start_distance, zero);
     if (k->cull)
-        valid = mw_andnot(behind, valid);
+        valid = mw_and_not(valid, behind);
     if (!mw_any(valid))
         return;
     /* Two-sided: the plane turned toward the start. */
@@ -412,8 +412,8 @@ static inline __attribute__((always_inline)) void test_pass(sweep_call *k, const
        and either not clear of the plane or clear but reaching it in range
        with the face missed. A root above the caller's t loses in the slots
        below. */
-    const mw quadratic =
-        mw_andnot(touch, mw_andnot(mw_andnot(mw_andnot(face, in_range), far), valid));
+    const mw face_missed = mw_and_not(in_range, face);
+    const mw quadratic = mw_and_not(mw_and_not(valid, mw_and_not(far, face_missed)), touch);
     root quad = { .t = zero, .ok = mw_none(), .feature = zero };
     if (mw_any(quadratic))
         quad = vertices_and_edges(vertex, k->delta, k->dd, k->t_max, quadratic);
@@ -431,7 +431,7 @@ static inline __attribute__((always_inline)) void test_pass(sweep_call *k, const
     const mw tie = mw_and(fw_eq(t, b->t), mw_or(u32_lt(w->triangle, b->triangle),
                                                  mw_and(u32_eq(w->triangle, b->triangle),
                                                         u32_lt(w->lane, b->lane))));
-    const mw first = mw_andnot(b->found, fw_le(t, k->bound));
+    const mw first = mw_and_not(fw_le(t, k->bound), b->found);
     const mw better = mw_and(hit, mw_or(first, mw_or(fw_lt(t, b->t), tie)));
     b->t = fw_select(better, t, b->t);
     b->triangle = fw_select(better, w->triangle, b->triangle);
@@ -532,7 +532,7 @@ static inline __attribute__((always_inline)) void sweep_body(const skim_candidat
        one) has nothing new, and skipping it in one mask costs less than
        a branch per slot. */
     skim_simd_running run = skim_simd_running_start(best);
-    const unsigned won = mw_bits(mw_andnot(u32_eq(k.best.lane, u32_set1(0)), k.best.found));
+    const unsigned won = mw_bits(mw_and_not(k.best.found, u32_eq(k.best.lane, u32_set1(0))));
     if (won) {
         float t[SKIM_W], feature[SKIM_W];
         uint32_t triangle[SKIM_W], lane[SKIM_W];

@@ -290,7 +290,8 @@ bool skim_move_starts_touching(const skim_move_ctx *ctx, const float pos[3],
             simde_mm_mul_ps(roundoff, extent),
             simde_mm_add_ps(n_length, simde_mm_mul_ps(e1_length, e2_length)));
         /* Then the plane: |n . v0| > (1 + clearance) |n| + allowance (NaN-
-           free for real lanes: world triangles are not degenerate). */
+           free for real lanes: world triangles are not degenerate). |n . v0|
+           is nv and not the sign bit (andnot(a, b) is ~a & b). */
         clear = simde_mm_or_ps(
             clear, simde_mm_cmpgt_ps(simde_mm_andnot_ps(sign, nv),
                                      simde_mm_add_ps(simde_mm_mul_ps(reach, n_length), allowance)));

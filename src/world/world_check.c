@@ -114,7 +114,8 @@ static const char *check_leaf(const skim_world *world, uint32_t ref, uint8_t *se
         for (int v = 0; v < 3; ++v)
             for (int axis = 0; axis < 3; ++axis) {
                 corner[v][axis] = simde_mm_loadu_ps(world->vertex[v][axis] + t);
-                /* |x| <= limit is false for NaN. */
+                /* |x| <= limit is false for NaN. |x| is x and not the sign
+                   bit (x86's andnot(a, b) is ~a & b). */
                 ok = simde_mm_and_ps(ok, simde_mm_cmple_ps(simde_mm_andnot_ps(sign, corner[v][axis]), limit));
             }
         simde__m128 ab[3], ac[3];
@@ -140,6 +141,8 @@ static const char *check_leaf(const skim_world *world, uint32_t ref, uint8_t *se
             }
             return "a stored triangle is degenerate (its normal cannot be formed)";
         }
+        /* Dead lanes contribute +-infinity: live ? low : infinity, as
+           (live and low) or (infinity and not live); andnot(a, b) is ~a & b. */
         for (int axis = 0; axis < 3; ++axis) {
             simde__m128 low = simde_mm_min_ps(corner[0][axis], simde_mm_min_ps(corner[1][axis], corner[2][axis]));
             simde__m128 high = simde_mm_max_ps(corner[0][axis], simde_mm_max_ps(corner[1][axis], corner[2][axis]));
