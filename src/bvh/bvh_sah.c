@@ -20,12 +20,6 @@
 #include <string.h>
 
 enum {
-    /* Below this many primitives a subtree is built by the thread that
-       found it (a task costs more than the work) and numbers its nodes
-       densely. 1024 rather than 4096: the default scene (3088 triangles)
-       then builds on two threads at all, 5.7 -> 6.6 M triangles/s, and
-       oa_dm1 5.5 -> 5.9 (medians of 3 x best of 300, 2 threads). */
-    TASK_MIN_PRIMS = 1024,
     /* Past this depth splits go to the middle of the primitive order, which
        halves the count: the depth stays below SKIM_BVH_MAX_DEPTH for any
        input, however adversarial its geometry. */
@@ -42,7 +36,7 @@ enum {
     TREELET_MIN_PRIMS = 64,
     TREELET_MAX_PRIMS = SKIM_SAH_LARGE_MIN_PRIMS,
     /* In builds that large, subtrees under this many primitives (not
-       TASK_MIN_PRIMS) number their nodes densely: no treelet pass reads
+       SKIM_SAH_TASK_MIN_PRIMS) number their nodes densely: no treelet pass reads
        slots by formula there, and each dense run leaves the rest of its
        2n - 1 slots untouched, so fewer, longer runs fault fewer pages (the
        2-million-triangle terrain's binary nodes, 38 MB, had touched 59 MB
@@ -60,13 +54,10 @@ enum {
    triangles unless their triangles are far apart (on the real levels they
    often are: about 3 a leaf), which also keeps the nodes few.
 
-   The cost reported in the statistics (and the binary tree's sah_cost)
-   uses the conventional weights instead, 1 per node and 1 per triangle,
-   so it compares with other builders. */
+   The cost reported in the statistics (the binary tree's sah_cost, in
+   bvh_binary.c) uses the conventional weights instead. */
 static const float split_cost = 0.5f;
 enum { LEAF_PACKET = 4 };
-static const float traversal_cost = 1.0f;
-static const float triangle_cost = 1.0f;
 
 static float leaf_cost(uint32_t triangles)
 {
@@ -358,7 +349,7 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
     node->first = slot + 1;
     node->right = slot + 2 * (mid - begin);
     uint32_t left_slot = node->first, right_slot = node->right;
-    if (ctx->parallel && n >= TASK_MIN_PRIMS) {
+    if (ctx->parallel && n >= SKIM_SAH_TASK_MIN_PRIMS) {
         #pragma omp task firstprivate(left_slot, begin, mid, left, depth)
         build_subtree(ctx, left_slot, begin, mid, &left, depth + 1);
         build_subtree(ctx, right_slot, mid, end, &right, depth + 1);
@@ -380,82 +371,19 @@ static void build_subtree(build_context *ctx, uint32_t slot, uint32_t begin, uin
 }
 
 /* The treelet pass's steps at the nodes built with fixed slots (at least
-   TASK_MIN_PRIMS primitives, children at slot + 1 and slot + 2 * n_left),
-   in post-order after the build: their subtrees may have been built by
-   other threads, and are all done now. The smaller subtrees took their
-   steps as they were built. */
+   SKIM_SAH_TASK_MIN_PRIMS primitives, children at slot + 1 and
+   slot + 2 * n_left), in post-order after the build: their subtrees may
+   have been built by other threads, and are all done now. The smaller
+   subtrees took their steps as they were built. */
 static void restructure_top(build_context *ctx, uint32_t slot, uint32_t n, uint32_t depth)
 {
     const skim_bvh_binary_node *node = &ctx->nodes[slot];
-    if (n < TASK_MIN_PRIMS || node->count)
+    if (n < SKIM_SAH_TASK_MIN_PRIMS || node->count)
         return;
     uint32_t left = node->first, right = node->right, n_left = (right - slot) / 2;
     restructure_top(ctx, left, n_left, depth + 1);
     restructure_top(ctx, right, n - n_left, depth + 1);
     skim_bvh_treelet_at(ctx->nodes, ctx->height, slot, depth, MEDIAN_SPLIT_DEPTH);
-}
-
-/* Depth, counts and SAH cost, by an explicit-stack walk (serial: cheap next
-   to the build, and its sum is then in one fixed order). */
-static void measure_binary(skim_bvh_binary_tree *tree)
-{
-    struct { uint32_t slot, depth; } stack[2 * SKIM_BVH_MAX_DEPTH + 2];
-    uint32_t top = 0;
-    stack[top++].slot = 0;
-    stack[0].depth = 1;
-    const skim_bvh_binary_node *root = &tree->nodes[0];
-    double root_area = skim_bvh_half_area(root->lo, root->hi);
-    double cost = 0.0;
-    tree->internal_count = tree->leaf_count = tree->depth = 0;
-    while (top) {
-        --top;
-        uint32_t slot = stack[top].slot, depth = stack[top].depth;
-        const skim_bvh_binary_node *node = &tree->nodes[slot];
-        double relative = root_area > 0.0 ? skim_bvh_half_area(node->lo, node->hi) / root_area : 1.0;
-        tree->depth = depth > tree->depth ? depth : tree->depth;
-        if (node->count) {
-            tree->leaf_count++;
-            cost += relative * node->count * triangle_cost;
-            continue;
-        }
-        tree->internal_count++;
-        cost += relative * traversal_cost;
-        stack[top].slot = node->right;
-        stack[top++].depth = depth + 1;
-        stack[top].slot = node->first;
-        stack[top++].depth = depth + 1;
-    }
-    tree->sah_cost = cost;
-}
-
-skim_status skim_bvh_build_binary(const float *const vertex[3][3], uint32_t n, const skim_world_def *def,
-                                  skim_bvh_split_method method, skim_bvh_binary_tree *out)
-{
-    memset(out, 0, sizeof *out);
-    if (n == 0 || n > SKIM_BVH_MAX_TRIANGLES)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "BVH: %u triangles (a BVH holds 1 to %u)", n, SKIM_BVH_MAX_TRIANGLES);
-    skim_bvh_prim *prims = aligned_alloc(64, ((size_t)n * sizeof(skim_bvh_prim) + 63) / 64 * 64);
-    if (!prims)
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: %u triangles", n);
-    int threads = def->build_threads > 0 ? def->build_threads : omp_get_max_threads();
-    #pragma omp parallel for schedule(static) num_threads(threads) if(threads > 1 && n >= TASK_MIN_PRIMS)
-    for (uint32_t i = 0; i < n; ++i) {
-        for (int axis = 0; axis < 3; ++axis) {
-            float a = vertex[0][axis][i], b = vertex[1][axis][i], c = vertex[2][axis][i];
-            /* Plain comparisons: the coordinates are finite, and fminf is a
-               library call without -ffast-math. */
-            float lo = a < b ? a : b, hi = a < b ? b : a;
-            prims[i].lo[axis] = c < lo ? c : lo;
-            prims[i].hi[axis] = c > hi ? c : hi;
-        }
-        memcpy(&prims[i].lo[3], &i, sizeof i);
-        prims[i].hi[3] = 0.0f;
-    }
-    skim_status status = skim_bvh_build_binary_over(prims, n, def, method, out);
-    if (status == SKIM_OK)
-        measure_binary(out);
-    return status;
 }
 
 skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const skim_world_def *def,
@@ -476,7 +404,7 @@ skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const s
     }
     int threads = def->build_threads > 0 ? def->build_threads : omp_get_max_threads();
     bool binned = method != SKIM_BVH_SPLIT_FULL_SWEEP;
-    bool parallel = threads > 1 && n >= TASK_MIN_PRIMS && binned;
+    bool parallel = threads > 1 && n >= SKIM_SAH_TASK_MIN_PRIMS && binned;
 
     skim_sah_range root;
     skim_sah_range_of(prims, 0, n, &root);
@@ -485,7 +413,7 @@ skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const s
         .steps = steps_for_this_cpu(), .prims = prims, .nodes = out->nodes, .bin_count = def->sah_bins,
         .max_leaf = (uint32_t)def->max_leaf_triangles, .method = method, .parallel = parallel,
         .split_leaves = binned && n < TREELET_MAX_PRIMS,
-        .dense_below = n < TREELET_MAX_PRIMS ? TASK_MIN_PRIMS : DENSE_LARGE_PRIMS,
+        .dense_below = n < TREELET_MAX_PRIMS ? SKIM_SAH_TASK_MIN_PRIMS : DENSE_LARGE_PRIMS,
     };
     if (method == SKIM_BVH_SPLIT_BINNED && n < TREELET_MAX_PRIMS) {
         ctx.height = malloc(2 * (size_t)n - 1);
@@ -517,11 +445,4 @@ skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const s
         restructure_top(&ctx, 0, n, 1);
     free(ctx.height);
     return SKIM_OK;
-}
-
-void skim_bvh_binary_free(skim_bvh_binary_tree *tree)
-{
-    free(tree->prims);
-    free(tree->nodes);
-    memset(tree, 0, sizeof *tree);
 }
