@@ -6,16 +6,13 @@
 #include <omp.h>
 #endif
 
-/* Pauses before a waiting thread sleeps: ~60 us on the development VM
-   (a pause is ~10 ns on its Xeon, ~1 on older cores). Longer than most
+/* Pauses before a waiting thread sleeps. Long enough to outlast most
    chunks' work and the serial steps on a quiet machine, so there a wait
    mostly ends spinning; shorter than libgomp's spin at the tool's
-   GOMP_SPINCOUNT (10,000 pauses, ~100 us), which a busy machine pays
-   whenever a thread waits on one the scheduler has put aside. Measured
-   with `skim crowd` (5,000 agents, 2 threads, GOMP_SPINCOUNT=10000,
-   medians of 3 interleaved runs, ms a frame): 2,000 pauses quiet 2.56,
-   with a busy loop on one core 4.92; 6,000: 2.48 and 4.95; 20,000: 2.48
-   and 5.19. */
+   GOMP_SPINCOUNT, which a busy machine pays whenever a thread waits on one
+   the scheduler has put aside. The count was chosen with `skim crowd`
+   quiet and with a busy loop on one core (docs/performance.md); a pause
+   lasts from about one to tens of nanoseconds depending on the core. */
 #ifndef SPIN_PAUSES
 #define SPIN_PAUSES 6000
 #endif
@@ -38,7 +35,7 @@ void team_wait_for(atomic_uint *count, uint32_t total)
             /* Sleep rather than yield: the thread holding the chunk is
                most likely runnable on the other, busy core, and only a
                core that goes idle pulls it over at once. The request is
-               the shortest; the timer slack (50 us) sets the nap. */
+               the shortest; the timer slack sets the nap. */
             struct timespec nap = { 0, 1000 };
             nanosleep(&nap, NULL);
         }

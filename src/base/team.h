@@ -6,10 +6,9 @@
    Why: a crowd's step is a chain of short data-parallel phases. As separate
    regions (or with `omp barrier` between them) every phase ended with all
    threads arriving, and on a busy machine one thread is often not running:
-   the others then spun (libgomp: GOMP_SPINCOUNT pauses, ~100 us at the
-   tool's 10,000 on the development VM's Xeon, where a pause takes ~10 ns)
-   and slept until it was scheduled again, at every phase. Two threads
-   under a one-core hog took 10-11 ms a frame against 3.8 ms on one.
+   the others then spun (libgomp: GOMP_SPINCOUNT pauses) and slept until
+   it was scheduled again, at every phase, so two threads under a one-core
+   hog were slower than one.
 
    Here a phase is a number of chunks that threads claim from an atomic
    counter (as skim_move_batch does) and count as done; a thread goes on to
@@ -90,7 +89,7 @@ static inline void team_wait(team_phase *phase, uint32_t total)
    naps, until every thread has come, rather than at the region's closing
    barrier, where libgomp spins GOMP_SPINCOUNT pauses before it sleeps:
    a thread that was descheduled after its last chunk then holds the
-   master up for a nap, not ~100 us. */
+   master up for a nap, not for libgomp's whole spin. */
 void team_leave_region(atomic_uint *left);
 
 /* A serial step: true for the one thread that should run it, which then

@@ -2,13 +2,14 @@
 
    Layout: an 8-wide tree whose child boxes are quantised to 8 bits on a
    per-node power-of-two grid, 96 bytes a node, in the spirit of Ylitie et
-   al.'s compressed wide BVH. Measured (bench/bvh, "leaves_walked_per_box"
-   against "leaves_overlapping_exactly"): the 8-bit boxes make box queries
-   visit 0.6 to 1.1% more leaves than exact boxes would, while float child
-   boxes (224-byte nodes) would add about 13 bytes a triangle and 16-bit
-   ones (144 bytes) about 4.5: neither pays for itself. Leaves are not nodes: a child slot
-   refers either to another node or directly to a run of at most 16
-   triangles that are contiguous in the world's storage order. */
+   al.'s compressed wide BVH. The 8-bit boxes make box queries visit only a
+   few more leaves than exact boxes would, while float or 16-bit child
+   boxes make every node larger for every triangle: neither pays for
+   itself (measured with bench/bvh, "leaves_walked_per_box" against
+   "leaves_overlapping_exactly", docs/performance.md). Leaves are not
+   nodes: a child slot refers either to another node or directly to a run
+   of at most 16 triangles that are contiguous in the world's storage
+   order. */
 #ifndef SKIM_BVH_H
 #define SKIM_BVH_H
 

@@ -112,11 +112,10 @@ skim_status skim_bvh_collapse_with(const skim_bvh_binary_tree *tree, void *scrat
 /* Asks for transparent huge pages under [p, p + bytes) (the whole 2 MB
    pages inside it), where the kernel gives them on request (THP in
    "madvise" mode, as on Debian's and Ubuntu's defaults). A large build
-   writes a few hundred megabytes of freshly mapped pages, and on the VM we
-   measure on both faulting them in 4 KB at a time and the TLB misses of
-   streaming over them cost: a 64 MB buffer took 40 ms to first touch and
-   read at 7 GB/s with 4 KB pages, 10 ms and 20 GB/s with 2 MB ones. Only
-   for buffers written densely (a sparse one would have all its 2 MB pages
+   writes a few hundred megabytes of freshly mapped pages, and both
+   faulting them in 4 KB at a time and the TLB misses of streaming over
+   them cost several times what they do with 2 MB pages. Only for buffers
+   written densely (a sparse one would have all its 2 MB pages
    faulted in). A hint only: nothing changes where the kernel declines. */
 static inline void skim_bvh_prefer_huge_pages(void *p, size_t bytes)
 {

@@ -52,7 +52,7 @@ static int grid_exponent(double extent)
    Without a branch until the checks, which almost never correct anything
    (so their tests come first): whether a child touches its node's face
    on an axis is a coin toss, and the branches a compiler makes of clamps
-   written as cases were most of encode_bounds' time (perf, oa_dm1). The
+   written as cases would be mispredicted about half the time. The
    same values: truncation and the ceiling keep the clamped 0 and 255. */
 static void quantize_child(double origin, double scale, double inverse_scale, float lo, float hi,
                            uint8_t *q_lo, uint8_t *q_hi)
@@ -120,12 +120,11 @@ static void encode_bounds(skim_bvh_node *node, const skim_bvh_binary_node *const
    two boxes, which for nodes much smaller than the query no longer
    shrinks with their own area but stays near the query's own share of
    the root. 0.02 of the root's half area is a cube of 160 to 360 units on
-   the shared levels, the size of bench_bvh's sweep boxes (radius 16,
-   moves up to 32 radii). Measured against 0 (callgrind, bench_sweep_path,
-   5000 sweeps): nodes 546 -> 445 on oa_dm1 and 626 -> 497 on oa_dm4_hull
-   (about 1.3 bytes a triangle), instructions per sweep -0.8% and +1.2%,
-   wide SAH (conventional weights, no floor) +1.2% and +1.9%; the
-   2-million-triangle terrain, whose nodes are already full, is unchanged. */
+   the real levels, the size of bench_bvh's sweep boxes (radius 16, moves
+   up to 32 radii). The floor makes the collapse fill nodes, so the tree
+   has fewer of them at about the same cost a sweep (measured with
+   bench/bvh/bench_sweep_path.c, docs/performance.md); a tree whose nodes
+   are already full is unchanged. */
 static const float NODE_VISIT_FLOOR = 0.02f;
 
 /* The plan of one binary internal node: the costs of its best forests of

@@ -4,10 +4,9 @@
    Why: the build decides whether a node of at most one packet (4
    triangles) is a leaf with its binned split only, and prices a split at
    half a packet (bvh_sah.c, split_cost). Its leaves hold more triangles
-   than a full-sweep build's with the same rules: on oa_dm4_hull 2,811
-   leaves against 2,893, and the SAH's leaf term (area x triangles, the
-   part the treelet pass cannot touch: it moves whole subtrees) 11.93
-   against 11.74, which left its wide SAH cost 0.9% above the full sweep's.
+   than a full-sweep build's with the same rules, so the SAH's leaf term
+   (area x triangles, the part the treelet pass cannot touch: it moves
+   whole subtrees) and the wide SAH cost stay above the full sweep's.
    Wald's SAH (2007, section 2) prices a leaf at its triangles; in the
    8-wide tree the node a split adds is almost always folded into a wide
    node that is visited anyway (the collapse's leaves cost nothing to
@@ -17,15 +16,12 @@
    split + A_left / A + A_right / A (one packet a side), with the split at
    LEAF_SPLIT_WEIGHT packets instead of 0.5 and over all 2^(n-1) - 1
    partitions (the build's test at 0.5 over all of them changes no leaf on
-   the three scenes: its binned split is already the best there).
-   Measured, wide SAH against the full sweep, oa_dm1 / oa_dm4_hull /
-   default: weight 0.5 unchanged 0.9885 / 1.0092 / 0.9521; here, 0.375,
-   0.9811 / 0.9963 / 0.9517 (leaves 2,409 -> 2,447, 2,811 -> 2,895, 985 ->
-   988). Tried as a pass after the build: 0.4 0.9853 / 0.9981 / 0.9518;
-   0.3 0.9732 / 0.9882 / 0.9504; 0.25 0.9729 / 0.9816 / 0.9504; the conventional SAH's own test (node 1, triangle 1) splits
-   far more (oa_dm4_hull 3,844 leaves, 0.856). Sweep instructions
-   (callgrind, bench_sweep_path, 5000 sweeps) at 0.375: oa_dm4_hull -0.07%,
-   oa_dm1 +0.06%, default +0.02%; at 0.25: -0.15%, +0.2%, +0.7%.
+   the three scenes: its binned split is already the best there). The
+   weight is where the wide SAH cost comes down to the full sweep's
+   without the sweeps' instructions going up; lower weights split more
+   leaves, and the conventional SAH's own test (node 1, triangle 1) far
+   more (measured with bench/bvh/bench_bvh.c and bench_sweep_path.c,
+   docs/performance.md).
 
    Deterministic: the partitions are tried in a fixed order, ties keep the
    first, and the build calls this from the one thread that builds the

@@ -9,7 +9,7 @@
    bits in any order.
 
    A full-sweep variant (exact SAH over centroids sorted on each axis) is
-   kept as the yardstick the binned builder is measured against. */
+   kept as the yardstick the binned builder is compared with. */
 #include "bvh/bvh_leaf_split.h"
 #include "bvh/bvh_sah_binning.h"
 
@@ -26,33 +26,31 @@ enum {
     MEDIAN_SPLIT_DEPTH = 64,
     /* The treelet pass (bvh_treelet.c) restructures nodes over at least
        this many primitives, in builds of fewer than TREELET_MAX_PRIMS.
-       Wide SAH against the full sweep, oa_dm1 / oa_dm4_hull / default,
-       with 6-leaf treelets and 32 bins: 64 -> 0.9885 / 1.0092 / 0.9521,
-       32 -> 0.9900 / 1.0090 / 0.9533 at twice the treelets, 128 (7
-       leaves) -> 0.9936 / 1.0134 / 0.9514. The pass is serial and costs
-       about 1 microsecond a treelet: on the 2-million-triangle terrain
-       (65k treelets) that would be a tenth of its build, so builds that
-       large (binned from a sample at the top) skip it. */
+       Smaller nodes double the treelets for no better tree; larger ones
+       leave more of the gap to the full sweep (measured with
+       bench/bvh/bench_bvh.c, docs/performance.md). The pass is serial, a
+       fixed cost per treelet, so in builds that large (binned from a
+       sample at the top) it would be a large share of the build: they
+       skip it. */
     TREELET_MIN_PRIMS = 64,
     TREELET_MAX_PRIMS = SKIM_SAH_LARGE_MIN_PRIMS,
     /* In builds that large, subtrees under this many primitives (not
-       SKIM_SAH_TASK_MIN_PRIMS) number their nodes densely: no treelet pass reads
-       slots by formula there, and each dense run leaves the rest of its
-       2n - 1 slots untouched, so fewer, longer runs fault fewer pages (the
-       2-million-triangle terrain's binary nodes, 38 MB, had touched 59 MB
-       of 4 KB pages). Still a task per subtree above it: 32 or more. */
+       SKIM_SAH_TASK_MIN_PRIMS) number their nodes densely: no treelet pass
+       reads slots by formula there, and each dense run leaves the rest of
+       its 2n - 1 slots untouched, so fewer, longer runs fault fewer pages.
+       Still a task per subtree above it: 32 or more. */
     DENSE_LARGE_PRIMS = SKIM_SAH_LARGE_MIN_PRIMS,
 };
 
-/* The SAH weights of the build's decisions, from what a query does (counted
-   with callgrind on oa_dm1): a leaf is read by the gather four triangles at
-   a time (one SSE box test and transform of ~110 instructions, whether 1
-   or 4 lanes are used), and a binary node is about a seventh of an 8-wide
-   node visit (~60 instructions), i.e. a quarter of a leaf packet. So a leaf
-   costs ceil(n / 4) packets and a split half a packet (0.25 and 1 measured:
-   within 1% in bytes and query instructions): leaves fill up to four
-   triangles unless their triangles are far apart (on the real levels they
-   often are: about 3 a leaf), which also keeps the nodes few.
+/* The SAH weights of the build's decisions, from what a query does: a
+   leaf is read by the gather four triangles at a time (one SSE box test
+   and transform, whether 1 or 4 lanes are used), and a binary node is
+   about a seventh of an 8-wide node visit, i.e. a quarter of a leaf
+   packet. So a leaf costs ceil(n / 4) packets and a split half a packet
+   (neighbouring weights give the same bytes and query instructions within
+   noise; measured with bench/bvh/bench_sweep_path.c, docs/performance.md):
+   leaves fill up to four triangles unless their triangles are far apart,
+   which also keeps the nodes few.
 
    The cost reported in the statistics (the binary tree's sah_cost, in
    bvh_binary.c) uses the conventional weights instead. */
@@ -149,11 +147,9 @@ static skim_sah_split choose_binned_split(build_context *ctx, const skim_bvh_pri
 {
     skim_sah_bins b;
     /* Small nodes get fewer bins: 4 + n / 20, as Embree's binned builder
-       does (BinMapping, heuristic_binning.h). Clearing and sweeping bins is
-       per node, so at the many small nodes near the leaves it outweighed
-       the binning itself. Measured against min(n, bins) (callgrind, 1
-       thread): oa_dm1 -9.7% build instructions; wide SAH cost default
-       +0.2%, oa_dm1 -0.5%, oa_dm4_hull +0.4%, terrain unchanged. */
+       does (BinMapping). Clearing and sweeping bins is per node, so at the
+       many small nodes near the leaves it outweighs the binning itself;
+       fewer bins there cost the tree almost nothing. */
     uint32_t n_prims = end - begin;
     uint32_t wanted = 4 + n_prims / 20;
     const int n = wanted < (uint32_t)ctx->bin_count ? (int)wanted : ctx->bin_count;
@@ -229,9 +225,8 @@ static bool choose_full_sweep_split(skim_bvh_prim *prims, uint32_t begin, uint32
    least half the node's, the leaf test below (1 <= 1/2 + (A_left +
    A_right) / A for one-packet children) holds for every split. In float
    too: every step (box extents, their products and sums, the division,
-   the addition of 1/2) is monotone under rounding. Callgrind on oa_dm1
-   and the terrain: 90 to 95% of the nodes small enough to be leaves
-   are settled here, without binning them. */
+   the addition of 1/2) is monotone under rounding. Most nodes small
+   enough to be leaves are settled here, without binning them. */
 static bool surely_leaf(const skim_bvh_prim *prims, uint32_t begin, uint32_t end, float area)
 {
     if (end - begin > LEAF_PACKET || !(area > 0.0f))
@@ -283,8 +278,8 @@ static void build_node(build_context *ctx, uint32_t slot, uint32_t begin, uint32
     }
 
     /* Only found is set: every other field is read only when it is true
-       (an initialiser zeroed the whole struct with a rep stos, whose
-       start-up was a tenth of build_node's own time). */
+       (an initialiser would zero the whole struct with a rep stos, whose
+       start-up is costly next to build_node's own work). */
     skim_sah_split s;
     s.found = false;
     skim_sah_bin_map map;

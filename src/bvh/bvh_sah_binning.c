@@ -9,8 +9,7 @@
    operations (min, max, add, sub, mul, truncation; no FMA), so the tree
    is the same bit for bit on every machine.
 
-   Where the instructions went (callgrind, oa_dm1 and the 2-million-
-   triangle terrain) and what this file does about it:
+   Where the instructions go and what this file does about it:
    - Binning touched each primitive's three bins through index arithmetic
      per axis; here a bin is one cache line, its upper corner stored
      negated so one min extends both corners, and the three byte offsets
@@ -25,7 +24,7 @@
      boundary and gathers only centroid bounds (which the children's bin
      maps need), in registers.
    - At the top of a large mesh every pass over a node streams tens of
-     megabytes from memory (binning there was 23 cycles a primitive).
+     megabytes from memory.
      Large nodes are binned from a sample kept in cache, which their
      partition (partition_large) keeps up to date as it goes, and which
      is also where it computes the children's boxes: one pass a node. */
@@ -52,8 +51,8 @@ static void bin_range(const skim_bvh_prim *prims, uint32_t begin, uint32_t end,
     char *base = (char *)b;
     uint32_t i = begin;
 #if defined(SKIM_SAH_AVX2)
-    /* Two primitives at a time (pair_bins): about a fifth fewer
-       instructions a primitive; the bins are updated in the same order. */
+    /* Two primitives at a time (pair_bins): fewer instructions a
+       primitive; the bins are updated in the same order. */
     const pair_map pairs = pair_map_of(map);
     for (; i + 1 < end; i += 2) {
         simde__m256 first = simde_mm256_load_ps((const float *)(const void *)&prims[i]);
@@ -133,8 +132,8 @@ static void sweep_axis(const skim_sah_bin *bin, int n, axis_sweep *w)
    first if tied), 0 and +infinity if none. Each lane keeps its lowest cost
    and the first boundary that gave it (a strict "<", which also passes a
    NaN cost over); the lanes are reduced at the end. A scan for the first
-   boundary with the least cost, after the fact, was a loop whose exit was
-   a mispredicted branch at every node (perf, oa_dm1). */
+   boundary with the least cost, after the fact, would be a loop whose
+   exit is a mispredicted branch at every node. */
 static float cheapest_boundary(const axis_sweep *w, int n, int *at)
 {
     const simde__m128i zero = simde_mm_setzero_si128();
@@ -252,8 +251,8 @@ static inline void centroid_bounds_store(const centroid_bounds *b, skim_sah_rang
 
 /* In 16-byte halves, spelled out: a struct copy, which GCC 12 does in one
    256-bit register in the AVX2 build, left the upper halves dirty without
-   the vzeroupper it owes on return (the legacy SSE code of build_node
-   then ran a seventh slower). */
+   the vzeroupper it owes on return, and the legacy SSE code of build_node
+   then pays the transition penalty. */
 static inline void copy_prim(skim_bvh_prim *to, const skim_bvh_prim *from)
 {
     simde_mm_store_ps(to->lo, simde_mm_load_ps(from->lo));
@@ -272,9 +271,8 @@ static inline void swap_prims(skim_bvh_prim *a, skim_bvh_prim *b)
 /* Hoare's partition with its branches, for nodes of HOARE_MIN_PRIMS or
    more: there the sides come in long runs (always on the terrain's grid),
    its branches are predicted and it beats the block partition below, which
-   does the same permutation with more instructions. 1-thread CPU-time
-   medians against the block partition everywhere: terrain +2.5% with 2048,
-   +1.3% more with 256; oa_dm1 +0.8% and +0.9%. */
+   does the same permutation with more instructions (HOARE_MIN_PRIMS
+   measured with bench/bvh/bench_bvh.c, docs/performance.md). */
 static inline uint32_t hoare(skim_bvh_prim *prims, uint32_t begin, uint32_t end, const skim_sah_bin_map *map,
                              const skim_sah_split *s, skim_sah_range *left, skim_sah_range *right,
                              const bool gather_boxes, skim_bvh_prim *sample)
@@ -360,8 +358,8 @@ static uint32_t partition_large(skim_bvh_prim *prims, uint32_t begin, uint32_t e
 
 
 /* The centroid bounds of prims [begin, end), in four independent min and
-   max chains: one chain waits out min's and max's latency at every
-   primitive (a third of the partition's time, perf on oa_dm1). */
+   max chains: one chain would wait out min's and max's latency at every
+   primitive. */
 static centroid_bounds centroid_bounds_of(const skim_bvh_prim *prims, uint32_t begin, uint32_t end)
 {
     centroid_bounds b0 = centroid_bounds_empty(), b1 = b0, b2 = b0, b3 = b0;
@@ -389,10 +387,10 @@ static centroid_bounds centroid_bounds_of(const skim_bvh_prim *prims, uint32_t b
    position and advancing the write cursor by the test's bit (no branch to
    mispredict: the sides of successive primitives are close to random), and
    swapping the listed pairs: Edelkamp and Weiss 2016, "BlockQuicksort:
-   avoiding branch mispredictions in quicksort". Hoare's loop mispredicted
-   at the end of every run and was a fifth of a level's build (perf,
-   oa_dm1). The children's centroid bounds are gathered afterwards, each
-   over its contiguous side (min and max: the same bits in any order). */
+   avoiding branch mispredictions in quicksort". Hoare's loop mispredicts
+   at the end of every run. The children's centroid bounds are gathered
+   afterwards, each over its contiguous side (min and max: the same bits
+   in any order). */
 enum { PARTITION_BLOCK = 64, HOARE_MIN_PRIMS = 256 };
 
 static uint32_t partition(skim_bvh_prim *prims, uint32_t begin, uint32_t end,

@@ -26,9 +26,9 @@ enum {
     SKIM_SAH_SAMPLE = 16,
     /* Below this many primitives a subtree is built by the thread that
        found it (a task costs more than the work) and numbers its nodes
-       densely. 1024 rather than 4096: the default scene (3088 triangles)
-       then builds on two threads at all, 5.7 -> 6.6 M triangles/s, and
-       oa_dm1 5.5 -> 5.9 (medians of 3 x best of 300, 2 threads). */
+       densely. Small enough that a level of a few thousand triangles
+       still builds on several threads (measured with bench/bvh/bench_bvh.c,
+       docs/performance.md). */
     SKIM_SAH_TASK_MIN_PRIMS = 1024,
 };
 

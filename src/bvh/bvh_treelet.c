@@ -4,9 +4,9 @@
 
    Why a pass after the build: the top-down build is greedy, each split
    chosen without looking below it (and binning chooses on a coarse grid),
-   so its tree cost more than a full-sweep build's: wide SAH +2.1% on
-   oa_dm1, +2.9% on oa_dm4_hull. A treelet is a node with the largest
-   subtrees below it taken as its leaves (up to TREELET_LEAVES); dynamic
+   so its tree costs more than a full-sweep build's. A treelet is a node
+   with the largest subtrees below it taken as its leaves (up to
+   TREELET_LEAVES); dynamic
    programming over their subsets finds the binary tree over them with the
    least total area of internal nodes, which replaces the treelet when it
    is smaller. Subtrees move whole, so the leaves (which triangles share
@@ -16,14 +16,13 @@
    the builder's: the same minimiser), and the nodes the 8-wide collapse
    picks from.
 
-   Measured (wide SAH against the full sweep, oa_dm1 / oa_dm4_hull /
-   default, 32 bins): no pass 1.0082 / 1.0219 / 0.9754 (with 16 bins
-   1.0205 / 1.0294 / 0.9576); Kensler's rotations ("Tree rotations for
-   improving bounding volume hierarchies", 2008: the 3- and 4-leaf cases of
-   the same search), 1 pass 1.0037 / 1.0172 / 0.9722, 20 passes 0.9972 /
-   1.0136 / 0.9711; these 6-leaf treelets 0.9885 / 1.0092 / 0.9521; 7
-   leaves 0.9869 / 1.0095 / 0.9488 at three times the work (the DP over
-   subsets is ~3^n / 2 sums).
+   Treelets of six leaves rather than Kensler's rotations ("Tree rotations
+   for improving bounding volume hierarchies", 2008: the 3- and 4-leaf
+   cases of the same search), which leave more of the gap to the full
+   sweep even over many passes; seven leaves gain little more at three
+   times the work (the DP over subsets is ~3^n / 2 sums). Measured with
+   bench/bvh/bench_bvh.c (wide SAH against the full sweep,
+   docs/performance.md).
 
    Deterministic: the pass is serial, in a fixed order, and every choice
    depends only on boxes (ties keep the first candidate). */

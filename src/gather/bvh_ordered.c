@@ -36,18 +36,18 @@
 #endif
 
 /* Leaves are not run through the kernel one by one: a kernel call has a
-   fixed cost (broadcasts, the cull box, the reduction), about 1k
-   instructions for one 8-lane packet (the winner's point and normal are
-   left to one finish per sweep: sweep_deferred). Their triangles collect in the
+   fixed cost (broadcasts, the cull box, the reduction) that a call of a
+   few triangles pays in full (the winner's point and normal are left to
+   one finish per sweep: sweep_deferred). Their triangles collect in the
    pending buffer while the traversal is among boxes that hold the path's
    start (entry t <= SLACK: never pruned whatever the kernel finds), up to
-   FLUSH_AT of them; and, before the traversal moves on to a box the path enters after
-   its start, the pending triangles run once there are at least three
-   quarters of a packet of them (flush_before_later below: fewer wait, as
-   their kernel call would rarely prune enough to pay for itself).
-   The threshold trades a kernel call that prunes early against fuller
-   packets; it was tuned per width with callgrind instruction counts on
-   bench/bvh/bench_sweep_path.c (docs/performance.md says how to measure). */
+   FLUSH_AT of them; and, before the traversal moves on to a box the path
+   enters after its start, the pending triangles run once there are at
+   least three quarters of a packet of them (flush_before_later below:
+   fewer wait, as their kernel call would rarely prune enough to pay for
+   itself). The threshold trades a kernel call that prunes early against fuller
+   packets, measured per width with bench/bvh/bench_sweep_path.c
+   (docs/performance.md). */
 #define FLUSH_AT 32u
 
 /* The children of node whose box, grown by the reach, the segment enters

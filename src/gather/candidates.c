@@ -81,8 +81,8 @@ void skim_candidates_pad_whole(skim_candidates *c)
 {
     /* The same lanes as skim_candidates_pad, in whole 4-lane stores over
        SKIM_MAX_PACKET_WIDTH lanes: it runs after every gather and every
-       kernel flush of the ordered traversal, and the lane-by-lane loop
-       was ~185 instructions of a move. */
+       kernel flush of the ordered traversal, where a lane-by-lane loop
+       would be a visible share of a move. */
     const uint32_t count = c->count;
     for (int v = 0; v < 3; ++v)
         for (int axis = 0; axis < 3; ++axis) {

@@ -14,8 +14,8 @@ void skim_mat3_mul_vec(const float m[3][3], const float v[3], float out[3])
    general path below computes exactly these values, since the renormalised
    identity quaternion gives a rotation matrix of exact 0s and 1s and
    (float)(1.0 * r), (float)(1.0 / r), (float)(0.0 / r) are what its double
-   expressions round to; skipping its double arithmetic saves ~150
-   instructions on every sweep and move. */
+   expressions round to; skipping its double arithmetic pays on every
+   sweep and move. */
 static void axis_aligned_space(skim_ellipsoid_space *space, const skim_vec3 radii)
 {
     const double r[3] = { radii.x, radii.y, radii.z };

@@ -17,7 +17,7 @@ struct skim_path_gather;
    radius on every axis is gathered by the fast path exactly as before
    (its unit-space coordinates are then at most sqrt(3) * 2^12 ~ 7,100
    radii, twice that where start +- that distance rounds); any other is
-   clipped. Why 2^12: below it the fast path's rounding (measured 2.8 u L,
+   clipped. Why 2^12: below it the fast path's rounding (a few u L,
    u = 2^-24) is under 1e-3 radii and clipping (a few hundred double
    operations a triangle) would buy little; above it a triangle's own
    magnitude, not the query's, sets the sweep's accuracy. The scenes of

@@ -191,9 +191,9 @@ static inline skim_status skim_gather_run(const skim_world *world, const skim_pa
         /* Far triangles take the slow path (rare: a triangle reaching
            thousands of radii from the start; never when the whole world is
            near, see skim_gather_clip_setup). Tested here, while lo and hi
-           are in registers anyway (keeping them for later spilled them).
-           Versioning the loop on far_possible instead of this branch per
-           packet cost more instructions with gcc, not fewer. */
+           are in registers anyway (keeping them for later would spill
+           them). A branch per packet rather than a loop versioned on
+           far_possible: with gcc the versioned loop is not cheaper. */
         unsigned far = g->far_possible ? skim_far_lanes(g, lo, hi) : 0u;
         if (cull_by_box) {
             keep &= skim_box_overlaps(g, lo, hi);

@@ -36,20 +36,15 @@ static const skim_kernel_set avx512vl_set = SKIM_PACKET_SET(avx512vl, 8);
 #endif
 
 /* Every set this build knows, best last: the default is the last one the
-   CPU can run. avx512vl comes after avx512 because it measured faster on
-   every real path (Xeon VM with AVX-512, one thread, 2026-11-22, best of 5
-   interleaved runs): sweeps through the BVH (bench_sweep_path) oa_dm1
-   0.791 -> 0.885 M/s, oa_dm4_hull 1.117 -> 1.237 M/s, default scene
-   2.37 -> 2.72 M/s; moves (bench_move, 10,000 movers x 300 frames)
-   oa_dm1 0.74 -> 0.82 M/s, oa_dm4_hull 0.57 -> 0.61 M/s, default 1.46 ->
-   1.70 M/s; avx2 lay 3-4% below avx512vl. A sweep's kernel calls hold ~9
-   candidates and a move's ~10: 16 lanes are mostly padding, and the wider
-   registers cost more per instruction (division, square root, the
-   frequency they run at) than the idle lanes give back. The 16-wide set
-   still wins on large buffers (bench_simd's sweeps workload, ~117
-   candidates a call: 7.0 against 9.7 ns a triangle for avx2), such as a
-   brute-force world's; SKIM_ISA=avx512 picks it. bench/simd/compare_sets.sh
-   runs the same comparison on any machine. */
+   CPU can run. avx512vl comes after avx512 because it is the faster on the
+   real paths, sweeps through the BVH and moves (measured with
+   bench/bvh/bench_sweep_path.c and bench/move, docs/performance.md): a
+   kernel call holds about ten candidates, so 16 lanes are mostly padding,
+   and the wider registers cost more per instruction (division, square
+   root, the frequency they run at) than the idle lanes give back. The
+   16-wide set wins on large buffers, such as a brute-force world's;
+   SKIM_ISA=avx512 picks it. bench/simd/compare_sets.sh runs the
+   comparison on any machine. */
 static const skim_kernel_set *const known_sets[] = {
     &reference_set, &portable_set, &neon_set,
 #if SKIM_SIMD_HAVE_X86

@@ -128,9 +128,9 @@ static inline mw starts_touching(const v3 vertex[3], v3 n, fw start_distance, mw
    caller in the reference's non-cancelling form. Returns the lanes with a
    root t >= 0 (the caller applies the upper bound). No packet-wide early
    out: six of these run per packet, and a branch on "no lane has a root"
-   was mispredicted about one time in five, costing more than the square
-   root and division it skipped (lanes without a root compute NaN or inf
-   and are masked off). */
+   is often mispredicted, costing more than the square root and division
+   it would skip (lanes without a root compute NaN or inf and are masked
+   off). */
 static inline mw lowest_root(fw approach, fw c, fw quarter_discriminant, mw lanes, fw *t)
 {
     const fw zero = fw_set1(0.0f);

@@ -126,7 +126,7 @@ void SKIM_KERNEL_FROM(const skim_candidates *c, const float origin[3], const flo
     /* Subtracting +0 changes no bit, so an origin of +0s (a move's first
        iteration) takes the plain path; -0 does change a -0 coordinate.
        So the test is on the bit patterns: all three zero (one OR, where a
-       compare and a sign test per axis cost ~25 instructions a call). */
+       compare and a sign test per axis would cost several a call). */
     uint32_t bits[3];
     memcpy(bits, origin, sizeof bits);
     if ((bits[0] | bits[1] | bits[2]) != 0)

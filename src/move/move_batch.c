@@ -9,10 +9,9 @@
    contiguous run of that order (a region), 64 movers at a time, and then
    helps with the others' regions: the balance of dynamic chunks (movers
    that meet a lot of geometry against movers in open space) with one
-   thread's locality. Dynamic chunks of 64 over the whole order gave each
-   thread every other chunk, and two threads 1.78-1.85 times one (paired
-   runs, oa_dm1 two threads: regions +1..+3.6% over those chunks, every
-   quiet pair positive). Result slots are scattered; a slot is written
+   thread's locality (dynamic chunks over the whole order would give each
+   thread every other chunk, and neighbours on different threads).
+   Result slots are scattered; a slot is written
    once per batch, so two threads meet on a slot's cache line at most
    once, not back and forth. The kernels give
    bitwise the same hits at every SIMD width, and everything in
@@ -34,12 +33,9 @@ enum { CHUNK = 64, SKIM_MOVE_REGIONS = 64 };
 /* How many movers ahead in the order a thread prefetches the inputs and the
    result slot of. The order jumps about the caller's arrays, and a caller
    that steps a crowd wrote its positions on its own core since the last
-   batch, so on another thread the first read of a mover's position missed
-   (perf, default scene, two threads: 4.9% of the samples on the
-   instruction after that load, under 1% on one thread). Four ahead, 10,000
-   movers x 300 frames, interleaved against none: two threads default
-   +3..+6%, oa_dm1 +2..+4%, oa_dm4_hull -1..+2%, one thread +0..+2%; 2 and
-   8 about the same, 16 worse. */
+   batch, so on another thread the first read of a mover's position
+   misses. A few movers ahead covers that miss without evicting what the
+   current movers use (measured with bench/move, docs/performance.md). */
 #ifndef SKIM_MOVE_PREFETCH_AHEAD
 #define SKIM_MOVE_PREFETCH_AHEAD 4
 #endif
@@ -59,9 +55,9 @@ enum { CHECK_BLOCK = 256 };
    vectorises: with the sign bit cleared the unsigned order of finite
    floats is their numeric order, and a NaN's pattern is above every
    finite one, so it fails too. A block that is not clean goes through the
-   per-mover check, which names the first bad mover. (The serial check was
-   ~70 instructions a mover, 1.5% of a one-thread batch and twice that of
-   a two-thread one's time.) */
+   per-mover check, which names the first bad mover. (A serial
+   per-mover check would be a visible share of a batch's time, more so
+   on several threads.) */
 static bool block_is_clean(const skim_ellipsoid *shapes, const skim_vec3 *positions,
                            const skim_vec3 *displacements, size_t first, size_t end)
 {
@@ -157,9 +153,8 @@ typedef struct batch_call {
    sorted: the sort on the first thread in (the caller, mostly) while the
    others check, by chunks that any thread claims (src/base/team.h: a thread
    that is not running holds nobody up unless it holds a chunk). The two
-   do not depend on each other. Both on the calling thread, one after the
-   other, were a serial 3% of a two-thread batch (10,000 movers on the
-   default scene: check 18-28 us, order 55 us, against 2.6 ms of moves).
+   do not depend on each other; both on the calling thread, one after the
+   other, would be a serial step in every batch.
    True when every mover passed; all threads return the same. */
 static bool prepare_movers(batch_call *b)
 {

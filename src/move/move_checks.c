@@ -95,8 +95,8 @@ skim_status skim_move_check_mover(const skim_ellipsoid *shape, skim_vec3 positio
                                   skim_vec3 displacement, const char *who, size_t index,
                                   bool indexed)
 {
-    /* Name the shape only when it is bad: formatting it for every mover of
-       a batch cost more than a tenth of a move. */
+    /* Name the shape only when it is bad: formatting a name costs more
+       than checking, and a batch checks every mover. */
     skim_status status = skim_check_ellipsoid(shape, "shape");
     if (status != SKIM_OK) {
         char what[96];

@@ -47,16 +47,12 @@
    the next SKIM_MOVE_WALK_LOOKAHEAD movers of the thread's run (their start
    positions are known), while the union stays within
    SKIM_MOVE_WALK_LOOKAHEAD_LIMIT of this box's extents on every axis. A
-   sparse world's Morton neighbours are often farther apart than the slack:
-   on the default scene 8 moves in 10 walked the tree again. Measured
-   against the same build with SKIM_MOVE_WALK_LOOKAHEAD 0 (10,000 x 300, 3
-   interleaved pairs): one thread default +7..+9%, oa_dm1 0..+2.5%,
-   oa_dm4_hull -0.7..+1%; two threads default +7%, oa_dm1 +0.5..+3.7%,
-   oa_dm4_hull -0.9..+0.4%. callgrind (avx2, 10,000 x 30) default 4,536 ->
-   4,319 instructions a move, oa_dm1 7,462 -> 7,502, oa_dm4_hull 8,872 ->
-   9,384 (more leaves run through the per-triangle test, which wall time
-   does not show there). 8 movers with a limit of 3 or 4, and 16 with 2,
-   were no better. */
+   sparse world's Morton neighbours are often farther apart than the
+   slack, so without the lookahead most moves there walk the tree again.
+   On dense levels the larger walk runs more leaves through the
+   per-triangle test, which about cancels the walks it saves (measured
+   with bench/move against SKIM_MOVE_WALK_LOOKAHEAD 0,
+   docs/performance.md). */
 #ifndef SKIM_MOVE_WALK_LOOKAHEAD
 #define SKIM_MOVE_WALK_LOOKAHEAD 32
 #endif
@@ -70,7 +66,7 @@
    move over every gathered coordinate, so it compares bit patterns: for
    finite floats with the sign bit cleared the unsigned order is the
    numeric order, and an unsigned max reduction vectorises where a float
-   one (NaN rules) does not (callgrind: a third of the float loop's cost). */
+   one (NaN rules) does not. */
 static float largest_coordinate(const skim_candidates *g)
 {
     uint32_t largest = 0;
@@ -202,7 +198,7 @@ static void cover_next_movers(const skim_move_scratch *scratch, const float star
    depth first in slot order, an order on the leaves that does not depend
    on the query; a larger box only adds leaves, which add no triangle that
    fails the mover's own box test. So the buffer is bit for bit the plain
-   gather's. callgrind (oa_dm1 crowd): about 6 in 10 moves reuse a walk. */
+   gather's. In a crowd most moves reuse a walk. */
 static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *world,
                                  const float start[3], const float box_min[3],
                                  const float box_max[3])
@@ -226,8 +222,8 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
             return status;
     }
     /* gather.c's box setup; the transform's part (nine broadcasts) only
-       when the shape's to_unit changes, bitwise: about 50 instructions a
-       move in a crowd of one shape. */
+       when the shape's to_unit changes, bitwise, which in a crowd of one
+       shape is never after the first move. */
     const skim_ellipsoid_space *space = ctx->space;
     skim_path_gather *g = &scratch->setup;
     if (!scratch->setup_valid ||

@@ -2,11 +2,11 @@
 
    A batch walks the BVH once for a box that holds the next movers' boxes
    too (move_gather.c), and each of those movers then gathers from the
-   walk's leaves. Leaf by leaf, that gather ran one 4-lane step per leaf of
-   2 to 4 triangles, loading all nine corners and taking their minima and
-   maxima before the box test rejected about half of them (callgrind, avx2,
-   oa_dm1 crowd: 8.9 leaves and ~1,460 instructions a move, a seventh of
-   all). Here the walk's triangles are copied once into one dense run,
+   walk's leaves. Leaf by leaf, that gather runs one 4-lane step per leaf
+   of 2 to 4 triangles, loading all nine corners and taking their minima
+   and maxima before the box test rejects about half of them, and it is a
+   large share of a move. Here the walk's triangles are copied once into
+   one dense run,
    with their boxes, and a mover tests four at a time against its box,
    loading the corners of the packets that keep something.
 
@@ -28,11 +28,11 @@
 
 #if defined(SKIM_WALK_PACK_AVX2)
 /* The gather with the box test on eight lanes at once (this file compiled
-   a second time with -mavx2, src/gather/meson.build and src/move/meson.build): the same comparisons
+   a second time with -mavx2, src/move/meson.build): the same comparisons
    on the same numbers, so the same lanes are kept; the kept ones go
    through the 4-lane transform and append as below. Half the box tests
-   of the 4-lane loop, most of a gather's work (callgrind: three packets
-   in four keep nothing). */
+   of the 4-lane loop, which are most of a gather's work: most packets
+   keep nothing. */
 void skim_walk_pack_gather_avx2(const skim_walk_pack *pack, const skim_path_gather *g,
                                 skim_candidates *out)
 {
@@ -121,9 +121,9 @@ skim_status skim_walk_pack_build(skim_walk_pack *pack, const skim_world *world,
         return status;
     /* Four lanes at a time: the world's arrays hold a packet past every
        stored triangle (skim_world_stride), and the pack has room for four
-       lanes past the last one; the next leaf overwrites the overrun. A
-       memcpy per array and leaf (11 calls of a few bytes) was ~300
-       instructions a leaf. */
+       lanes past the last one; the next leaf overwrites the overrun,
+       where a memcpy per array and leaf would be eleven calls of a few
+       bytes. */
     uint32_t at = 0;
     for (uint32_t k = 0; k < leaf_count; ++k) {
         const uint32_t first = skim_bvh_leaf_first(leaves[k]), count = skim_bvh_leaf_count(leaves[k]);

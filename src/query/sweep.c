@@ -11,11 +11,10 @@
    last shape's check, ellipsoid space and path-gather transform. Callers
    sweep one shape many times (a server's player or NPC hull), and a shape
    bitwise equal to the last one checked is valid and has the same space
-   and transform. Kept, they save ~210 instructions a sweep (callgrind,
-   avx2: oa_dm1 7,732 -> 7,519, oa_dm4_hull 5,694 -> 5,481, default 2,987
-   -> 2,773). Made on a thread's first sweep and freed when the thread
-   ends (thread_objects.c); the thread-local pointer makes the lookup
-   free. */
+   and transform, so keeping them saves the check and the setup on every
+   sweep after the first. Made on a thread's first sweep and freed when
+   the thread ends (thread_objects.c); the thread-local pointer makes the
+   lookup free. */
 typedef struct sweep_scratch {
     skim_path_gather     path;        /* its shape part (transform broadcasts) is space's */
     skim_candidates      candidates;

@@ -45,9 +45,8 @@ skim_status skim_bvh_build(skim_world *world, const skim_mesh *mesh, struct skim
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build");
     }
     /* The triangles' block, allocated before the build although only
-       store_in_leaf_order writes it: allocated after, the default scene's
-       build faulted 7 pages more (where glibc then put the build's
-       buffers), and was 3 to 5% slower. */
+       store_in_leaf_order writes it: allocated after, it moves where
+       glibc puts the build's buffers, and the build faults more pages. */
     const uint32_t stride = skim_world_stride(world->triangle_count);
     const size_t bytes = skim_world_storage_bytes(stride);
     void *block = aligned_alloc(64, bytes);
