@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <skim/skim_version.h> /* SKIM_VERSION_MAJOR, _MINOR, _PATCH, _STRING */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -42,6 +44,10 @@ SKIM_API const char *skim_status_string(skim_status status);
     sentence (which argument, which line of which file). Never NULL; "" when
     nothing failed yet; valid until the next failing call on this thread. */
 SKIM_API const char *skim_last_error_message(void);
+
+/** skim extension: the library's version, "MAJOR.MINOR.PATCH"; compare with
+    SKIM_VERSION_STRING, the headers' version. */
+SKIM_API const char *skim_version(void);
 
 /** A point or vector in world units. */
 typedef struct skim_vec3 {
@@ -153,6 +159,18 @@ typedef struct skim_hit {
 SKIM_API skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 start,
                                 skim_vec3 delta, const skim_query *query, skim_hit *out);
 
+/* ---- threads (skim extension) ---- */
+#define SKIM_THREADS_MAX 256
+/* How a call's threads wait for each other between its phases (docs/guide.md,
+   "Threads"). Between calls, OpenMP's own idle threads follow the runtime's
+   settings, which libgomp reads once at program start from OMP_WAIT_POLICY
+   and GOMP_SPINCOUNT. */
+typedef enum skim_wait_policy {
+    SKIM_WAIT_SPIN_BRIEFLY = 0, /* spin a few tens of microseconds, then nap: quickest when
+                                   the cores are free */
+    SKIM_WAIT_PASSIVE = 1       /* nap at once: politest when other programs share the cores */
+} skim_wait_policy;
+
 /* ---- collide and slide ---- */
 /** How skim_move and skim_move_batch move a shape; docs/guide.md, "Moves", says what each field does. */
 typedef struct skim_move_def {
@@ -166,6 +184,10 @@ typedef struct skim_move_def {
     const float *material_friction; /**< optional, per material, 0..1: a slide is shortened by (1 - friction); default NULL */
     uint32_t  material_friction_count; /**< entries in material_friction; default 0 */
     skim_query query;            /**< which triangles collide; default skim_query_default() */
+    int       threads;           /**< skim extension: OpenMP threads skim_move_batch and a crowd's step use,
+                                      0..SKIM_THREADS_MAX; default 0 = OpenMP's default; results do not depend on it */
+    skim_wait_policy wait;       /**< skim extension: how those threads wait for each other inside a call;
+                                      default SKIM_WAIT_SPIN_BRIEFLY */
 } skim_move_def;
 /** The defaults of every skim_move_def field. */
 SKIM_API skim_move_def skim_move_def_default(void);
