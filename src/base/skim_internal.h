@@ -43,5 +43,12 @@ bool skim_within_coordinate_range(skim_vec3 v);
 skim_status skim_check_ellipsoid(const skim_ellipsoid *shape, const char *what);
 /* Checks |delta| <= SKIM_SWEEP_MAX_RADII smallest radii. */
 skim_status skim_check_sweep_length(const skim_ellipsoid *shape, skim_vec3 delta, const char *what);
+/* Refuses a query whose material_mask is 0: it would collide with no
+   triangle of materials 0..63, which is what a zero-initialised skim_query
+   says by accident. what names the argument in the message. */
+skim_status skim_check_query(const skim_query *query, const char *what);
+/* True when all bytes of a def are zero: a `= {0}` struct, refused with a
+   message naming the defaults function rather than field by field. */
+bool skim_all_zero(const void *def, size_t bytes);
 
 #endif /* SKIM_INTERNAL_H */

@@ -64,6 +64,8 @@ skim_move_def skim_move_def_default(void)
         .material_friction = NULL,
         .material_friction_count = 0,
         .query = skim_query_default(),
+        .threads = 0,
+        .wait = SKIM_WAIT_SPIN_BRIEFLY,
     };
     return def;
 }

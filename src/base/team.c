@@ -17,6 +17,16 @@
 #define SPIN_PAUSES 6000
 #endif
 
+/* The wait policy of the region this thread is in. Per thread, and set by
+   every thread as it enters each region from that call's def, so one call
+   never inherits another's choice. */
+static _Thread_local bool waits_passively = false;
+
+void team_enter_region(bool passive)
+{
+    waits_passively = passive;
+}
+
 static inline void pause_briefly(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -28,8 +38,9 @@ static inline void pause_briefly(void)
 
 void team_wait_for(atomic_uint *count, uint32_t total)
 {
+    const uint32_t pauses = waits_passively ? 0 : SPIN_PAUSES;
     for (uint32_t spin = 0; atomic_load_explicit(count, memory_order_acquire) < total; ++spin) {
-        if (spin < SPIN_PAUSES) {
+        if (spin < pauses) {
             pause_briefly();
         } else {
             /* Sleep rather than yield: the thread holding the chunk is

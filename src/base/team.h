@@ -75,6 +75,11 @@ static inline void team_finish(team_phase *phase)
     atomic_fetch_add_explicit(&phase->done, 1, memory_order_release);
 }
 
+/* The first call of every thread in a region: how its waits go for the
+   rest of the region, from the call's skim_wait_policy (passive: nap at
+   once instead of spinning first). */
+void team_enter_region(bool passive);
+
 /* Until *count reaches total (team.c). */
 void team_wait_for(atomic_uint *count, uint32_t total);
 

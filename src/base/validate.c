@@ -81,3 +81,22 @@ skim_status skim_check_sweep_length(const skim_ellipsoid *shape, skim_vec3 delta
                          (double)SKIM_SWEEP_MAX_RADII);
     return SKIM_OK;
 }
+
+bool skim_all_zero(const void *def, size_t bytes)
+{
+    const unsigned char *byte = def;
+    for (size_t i = 0; i < bytes; ++i)
+        if (byte[i])
+            return false;
+    return true;
+}
+
+skim_status skim_check_query(const skim_query *query, const char *what)
+{
+    if (query && query->material_mask == 0)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: material_mask is 0, so no triangle of materials 0..63 would collide "
+                         "(a zero-initialised skim_query?); start from skim_query_default()",
+                         what);
+    return SKIM_OK;
+}

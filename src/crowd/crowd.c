@@ -149,6 +149,10 @@ static void make_basis(skim_crowd *c)
 
 static skim_status check_def(const skim_crowd_def *def)
 {
+    if (skim_all_zero(def, sizeof *def))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "crowd def: all zeros (zero-initialised); start from "
+                         "skim_crowd_def_default() or pass NULL");
     if (def->capacity < 1 || def->capacity > (1u << 28))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "crowd def: capacity must be 1..%u (got %u)", 1u << 28, def->capacity);
@@ -296,6 +300,10 @@ skim_status skim_crowd_add(skim_crowd *c, const skim_agent_def *agent, uint32_t 
 {
     if (!c || !agent || !out_id)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_add: crowd, agent or out_id is NULL");
+    if (skim_all_zero(agent, sizeof *agent))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "skim_crowd_add: the agent def is all zeros (zero-initialised); start "
+                         "from skim_agent_def_default()");
     skim_status status = skim_check_ellipsoid(&agent->shape, "agent shape");
     if (status != SKIM_OK)
         return status;

@@ -374,12 +374,21 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     if (agents && !crowd_reserve_near_buffers(c, n))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory");
 
+    /* The team size and wait of the crowd's move def, as its batch uses. */
+#ifdef _OPENMP
+    const int threads = c->def.move.threads > 0 ? c->def.move.threads : omp_get_max_threads();
+#else
+    const int threads = 1;
+#endif
+    (void)threads;
+    const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
     /* Before the world: one region. */
     uint32_t which = 0, used = 0, standing = 0;
     bool rebuilt = false;
     const bool lists_valid = c->lists_valid;
-#pragma omp parallel
+#pragma omp parallel num_threads(threads)
     {
+        team_enter_region(passive);
         team_cursor cursor = { c->phases, 0 };
         bool mine_rebuilt;
         uint32_t mine = before_world(c, n, dt, lists_valid, world != NULL, &mine_rebuilt, &cursor);
@@ -413,8 +422,9 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     }
     double t2 = crowd_seconds();
     uint32_t rounds = 0;
-#pragma omp parallel
+#pragma omp parallel num_threads(threads)
     {
+        team_enter_region(passive);
         team_cursor cursor = { c->phases, 0 };
         scatter_world(c, n, world != NULL, standing, dt, &cursor);
         uint32_t mine = agents ? crowd_check(c, n, &cursor) : 0;

@@ -300,7 +300,7 @@ skim_status skim_move_batch_split(const skim_kernel_set *kernels, const skim_wor
        cache line), and no barrier is needed before the moves: the regions
        are set for the team size asked for, so a smaller team only leaves
        a region without an owner, which the others take. */
-    b.planned = omp_get_max_threads();
+    b.planned = def->threads > 0 ? def->threads : omp_get_max_threads();
     if (b.planned > SKIM_MOVE_REGIONS)
         b.planned = SKIM_MOVE_REGIONS;
     /* Region r starts at floor(n r / planned), without overflowing n r. */
@@ -312,6 +312,7 @@ skim_status skim_move_batch_split(const skim_kernel_set *kernels, const skim_wor
     batch_call *shared = &b;
 #pragma omp parallel num_threads(shared->planned)
     {
+        team_enter_region(shared->def->wait == SKIM_WAIT_PASSIVE);
         if (prepare_movers(shared))
             move_movers(shared);
         /* The master waits for the others with a short spin and naps, not

@@ -10,6 +10,10 @@
 
 skim_status skim_move_check_def(const skim_move_def *def, const char *who)
 {
+    if (skim_all_zero(def, sizeof *def))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: the def is all zeros (zero-initialised); start from "
+                         "skim_move_def_default()", who);
     const skim_vec3 up = def->up;
     if (!skim_finite3(up))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: def->up is not finite", who);
@@ -64,7 +68,17 @@ skim_status skim_move_check_def(const skim_move_def *def, const char *who)
             return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                              "%s: def->material_friction[%u] must be in [0, 1] (got %g)", who, m,
                              def->material_friction[m]);
-    return SKIM_OK;
+    if (def->threads < 0 || def->threads > SKIM_THREADS_MAX)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: def->threads must be in [0, %d] (0 = OpenMP's default; got %d)", who,
+                         SKIM_THREADS_MAX, def->threads);
+    if (def->wait != SKIM_WAIT_SPIN_BRIEFLY && def->wait != SKIM_WAIT_PASSIVE)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: def->wait must be SKIM_WAIT_SPIN_BRIEFLY or SKIM_WAIT_PASSIVE (got %d)",
+                         who, (int)def->wait);
+    char what[160];
+    snprintf(what, sizeof what, "%s: def->query", who);
+    return skim_check_query(&def->query, what);
 }
 
 skim_status skim_move_check_motion(skim_vec3 position, skim_vec3 displacement, const char *who,

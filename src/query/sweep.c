@@ -78,6 +78,9 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
     status = skim_check_sweep_length(shape, delta, "skim_sweep");
     if (status != SKIM_OK)
         return status;
+    status = skim_check_query(query, "skim_sweep: query");
+    if (status != SKIM_OK)
+        return status;
     skim_query defaults = skim_query_default();
     if (!query)
         query = &defaults;

@@ -20,6 +20,10 @@ static double seconds_now(void)
 
 static skim_status check_def(const skim_world_def *def)
 {
+    if (skim_all_zero(def, sizeof *def))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "world def: all zeros (zero-initialised); start from "
+                         "skim_world_def_default() or pass NULL");
     if (def->accelerator != SKIM_ACCELERATOR_BVH && def->accelerator != SKIM_ACCELERATOR_BRUTE_FORCE)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "world def: unknown accelerator %d",
                          (int)def->accelerator);

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A large floor: two triangles covering [-100, 100]^2 at z = 0, front up. */
 static const float floor_soup[18] = {
@@ -255,9 +256,18 @@ Test(sweep_analytic, material_mask_filters_triangles)
     cr_expect(hit.hit);
     expect_near(hit.t, 0.8, 1e-6);
     cr_expect(hit.triangle >= 2);
-    query.material_mask = 0;
+    /* Bits of materials the world does not use: nothing collides. */
+    query.material_mask = ~((UINT64_C(1) << 3) | (UINT64_C(1) << 5));
     hit = sweep_or_fail(world, sphere(1), (skim_vec3){ 0, 0, 5 }, (skim_vec3){ 0, 0, -10 }, &query);
     cr_expect_not(hit.hit);
+    /* A mask of 0 is what a zero-initialised query holds: refused, not
+       silently a sweep through everything. */
+    query.material_mask = 0;
+    const skim_ellipsoid unit = sphere(1);
+    cr_expect_eq(skim_sweep(world, &unit, (skim_vec3){ 0, 0, 5 }, (skim_vec3){ 0, 0, -10 }, &query, &hit),
+                 SKIM_ERROR_INVALID_ARGUMENT);
+    cr_expect(strstr(skim_last_error_message(), "skim_query_default()") != NULL, "%s",
+              skim_last_error_message());
     skim_world_destroy(world);
 }
 

@@ -165,6 +165,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     s.query.cull_back_faces = s.cull;
     if (s.masked)
         s.query.material_mask = (uint64_t)fuzz_u8(&r) | (uint64_t)fuzz_u8(&r) << 56;
+    /* A mask of 0 is refused (the bad-input table checks that); here it
+       stands for "only materials 64 and up", which a mask of bit 63 says. */
+    if (s.query.material_mask == 0)
+        s.query.material_mask = UINT64_C(1) << 63;
     read_def(&r, &s);
     if (verbose)
         print_scene(&s);

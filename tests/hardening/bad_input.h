@@ -21,7 +21,7 @@ extern const char *const kind_names[KIND_COUNT];
 #define FUNCTIONS(X)                                                                          \
     X(status_string) X(last_error_message) X(world_def_default) X(world_create)               \
     X(world_destroy) X(world_save) X(world_load) X(world_get_stats) X(query_default) X(sweep)   \
-    X(move_def_default) X(move) X(move_batch) X(isa_name) X(isa_available) X(isa_status)     \
+    X(move_def_default) X(move) X(move_batch) X(isa_name) X(isa_available) X(isa_status) X(version) \
     X(mesh_data_view) X(mesh_data_free) X(scene_default) X(crowd_def_default)                \
     X(agent_def_default) X(crowd_create) X(crowd_destroy) X(crowd_add) X(crowd_remove)       \
     X(crowd_set_velocity) X(crowd_jump) X(crowd_teleport) X(crowd_step) X(crowd_get_agent)   \

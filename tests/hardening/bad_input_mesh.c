@@ -112,6 +112,7 @@ skim_status bad_input_run_basics(const row *r)
         break;
     case F_isa_name: cr_expect_not_null(skim_isa_name()); break;
     case F_isa_available: cr_expect_not_null(skim_isa_available()); break;
+    case F_version: cr_expect_str_eq(skim_version(), SKIM_VERSION_STRING); break;
     case F_isa_status: {
         skim_status status = skim_isa_status();
         cr_expect(status == SKIM_OK || status == SKIM_ERROR_INVALID_ARGUMENT);
