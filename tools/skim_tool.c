@@ -6,36 +6,113 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char help[] =
-    "usage: skim COMMAND [OPTIONS]\n"
+/* The help: an overview, then one entry a command (`skim help COMMAND`,
+   `skim COMMAND --help`). */
+static const char help_overview[] =
+    "usage: skim COMMAND [OPTIONS]        skim help [COMMAND]        skim --version\n"
     "\n"
     "Swept ellipsoids and collide-and-slide through static triangle worlds.\n"
     "\n"
-    "commands:\n"
-    "  crowd [--scene default|FILE] [--agents N] [--frames F] [--threads T] [--seed S]\n"
-    "        [--svg FILE] [--json] [--world-only]\n"
-    "      Run N wandering agents (spheres of radius 16 walking at 320/s, turning every\n"
-    "      second, now and then jumping) for F frames of 1/60 s, and print agents,\n"
-    "      frames, mover-steps/s, time per frame, agents on the floor and in the air,\n"
-    "      and the closest approach between two agents. --svg writes a top-down\n"
-    "      picture of the level with every agent's trail; --json prints one JSON\n"
-    "      object instead of the summary; --world-only turns agent-agent collisions\n"
-    "      off (for comparison). Defaults: default scene, 1000 agents, 300 frames,\n"
-    "      OpenMP's thread count, seed 1.\n"
-    "  bake MESH -o FILE\n"
-    "      Build the BVH of MESH (default or an .obj file) and save it to FILE.\n"
-    "  info FILE\n"
-    "      Print a world's statistics: FILE is default, an .obj file or a baked world.\n"
-    "  sweep [--scene default|FILE] --from X,Y,Z --delta DX,DY,DZ\n"
-    "        [--radius R | --radii RX,RY,RZ] [--json]\n"
-    "      Sweep one ellipsoid (default: a sphere of radius 16) and print the first hit.\n"
+    "commands:\n";
+
+typedef struct command_help {
+    const char *name;
+    const char *text;
+} command_help;
+
+static const command_help command_helps[] = {
+    { "crowd",
+      "  crowd [--scene default|FILE] [--agents N] [--frames F] [--threads T] [--seed S]\n"
+      "        [--svg FILE] [--json] [--world-only]\n"
+      "      Run N wandering agents (spheres of radius 16 walking at 320/s, turning every\n"
+      "      second, now and then jumping) for F frames of 1/60 s, and print agents,\n"
+      "      frames, mover-steps/s, time per frame, agents on the floor and in the air,\n"
+      "      and the closest approach between two agents. --svg writes a top-down\n"
+      "      picture of the level with every agent's trail; --json prints one JSON\n"
+      "      object instead of the summary; --world-only turns agent-agent collisions\n"
+      "      off (for comparison). Defaults: default scene, 1000 agents, 300 frames,\n"
+      "      OpenMP's thread count, seed 1.\n" },
+    { "bake",
+      "  bake MESH -o FILE\n"
+      "      Build the BVH of MESH (default or an .obj file) and save it to FILE.\n" },
+    { "info",
+      "  info FILE [--json]\n"
+      "      Print a world's statistics: FILE is default, an .obj file or a baked world.\n"
+      "      --json prints one JSON object instead.\n" },
+    { "sweep",
+      "  sweep [--scene default|FILE] --from X,Y,Z --delta DX,DY,DZ\n"
+      "        [--radius R | --radii RX,RY,RZ] [--json]\n"
+      "      Sweep one ellipsoid (default: a sphere of radius 16) and print the first hit.\n" },
+};
+enum { COMMANDS = sizeof command_helps / sizeof command_helps[0] };
+
+static const char help_notes[] =
     "\n"
-    "A scene FILE ending in .obj is read as Wavefront OBJ; any other FILE is a baked\n"
-    "world (skim bake). Exit status: 0 ok, 1 the work failed, 2 bad command line.\n"
-    "OpenMP's OMP_NUM_THREADS, OMP_WAIT_POLICY and GOMP_SPINCOUNT apply; unless one of the\n"
-    "last two is set, skim runs with GOMP_SPINCOUNT=10000 (threads spin ~100 us at a barrier,\n"
-    "then sleep: quick on an idle machine, polite on a busy one; on a machine that is busy\n"
-    "with other work, GOMP_SPINCOUNT=1000 is politer still).\n";
+    "Options take their value as the next argument or after '=' (--agents 500 or\n"
+    "--agents=500). A scene FILE ending in .obj is read as Wavefront OBJ; any other\n"
+    "FILE is a baked world (skim bake). Exit status: 0 ok, 1 the work failed, 2 bad\n"
+    "command line. OpenMP's OMP_NUM_THREADS, OMP_WAIT_POLICY and GOMP_SPINCOUNT apply;\n"
+    "unless one of the last two is set, skim runs with GOMP_SPINCOUNT=10000 (threads\n"
+    "spin ~100 us at a barrier, then sleep: quick on an idle machine, polite on a busy\n"
+    "one; on a machine that is busy with other work, GOMP_SPINCOUNT=1000 is politer\n"
+    "still).\n";
+
+static const command_help *find_command(const char *name)
+{
+    for (int c = 0; c < COMMANDS; ++c)
+        if (strcmp(command_helps[c].name, name) == 0)
+            return &command_helps[c];
+    return NULL;
+}
+
+static void print_help(const command_help *only)
+{
+    if (only) {
+        printf("usage: skim %s", only->text + 2);
+    } else {
+        fputs(help_overview, stdout);
+        for (int c = 0; c < COMMANDS; ++c)
+            fputs(command_helps[c].text, stdout);
+    }
+    fputs(help_notes, stdout);
+}
+
+static int print_version(void)
+{
+    /* The headers the tool was built with and the library it runs with. */
+    printf("skim %s (library %s, kernels %s)\n", SKIM_VERSION_STRING, skim_version(), skim_isa_name());
+    return EXIT_OK;
+}
+
+/* "--name=value" as the two arguments "--name" "value", so every command
+   takes either spelling. Only long options are split; the rest, values
+   included, pass through as they are. Returns the new argv (argc updated),
+   or NULL without memory. */
+static char **split_option_values(int *argc, char **argv)
+{
+    char **split = calloc((size_t)*argc * 2 + 1, sizeof *split);
+    if (!split)
+        return NULL;
+    int n = 0;
+    for (int i = 0; i < *argc; ++i) {
+        const char *equals = strchr(argv[i], '=');
+        if (i > 0 && strncmp(argv[i], "--", 2) == 0 && equals && equals > argv[i] + 2) {
+            size_t length = (size_t)(equals - argv[i]);
+            char *name = malloc(length + 1);
+            if (!name)
+                return NULL; /* the process ends at once: nothing to free */
+            memcpy(name, argv[i], length);
+            name[length] = '\0';
+            split[n++] = name;
+            split[n++] = (char *)equals + 1;
+        } else {
+            split[n++] = argv[i];
+        }
+    }
+    split[n] = NULL;
+    *argc = n;
+    return split;
+}
 
 /* How long OpenMP threads wait at a barrier before they sleep. A crowd
    step has several parallel regions a few microseconds apart. Threads that
@@ -60,19 +137,33 @@ static void prefer_short_spins(char **argv)
 int main(int argc, char **argv)
 {
     prefer_short_spins(argv);
+    argv = split_option_values(&argc, argv);
+    if (!argv) {
+        fprintf(stderr, "skim: out of memory\n");
+        return EXIT_RUNTIME;
+    }
     if (argc < 2)
         return tool_usage("", "no command given");
     const char *command = argv[1];
+    if (strcmp(command, "--version") == 0 || strcmp(command, "version") == 0)
+        return print_version();
     if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0) {
-        fputs(help, stdout);
+        if (argc > 2 && strcmp(command, "help") == 0) {
+            const command_help *which = find_command(argv[2]);
+            if (!which)
+                return tool_usage("help", "unknown command '%s'", argv[2]);
+            print_help(which);
+        } else {
+            print_help(NULL);
+        }
         return EXIT_OK;
     }
-    /* `skim sweep --help` and the like: the one help text covers every
-       command, so any command's --help prints it (an option value that is
-       literally "--help" is not a thing any command takes). */
+    /* `skim sweep --help` and the like print that command's help (an
+       option value that is literally "--help" is not a thing any command
+       takes). */
     for (int i = 2; i < argc; ++i)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(help, stdout);
+            print_help(find_command(command));
             return EXIT_OK;
         }
     if (strcmp(command, "crowd") == 0)

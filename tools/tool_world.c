@@ -56,16 +56,53 @@ int tool_bake(int argc, char **argv)
     return EXIT_OK;
 }
 
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void print_json_string(const char *text)
+{
+    putchar('"');
+    for (const unsigned char *c = (const unsigned char *)text; *c; ++c) {
+        if (*c == '"' || *c == '\\')
+            printf("\\%c", *c);
+        else if (*c < 0x20)
+            printf("\\u%04x", *c);
+        else
+            putchar(*c);
+    }
+    putchar('"');
+}
+
+static void print_stats_json(const char *name, const skim_world_stats *s)
+{
+    printf("{\"world\":");
+    print_json_string(name);
+    printf(",\"triangles\":%u,\"degenerate_triangles\":%u,\"accelerator\":\"%s\",\"nodes\":%u,"
+           "\"leaves\":%u,\"depth\":%u,\"sah_cost\":%.9g,\"bytes\":%llu,"
+           "\"bounds_min\":[%.9g,%.9g,%.9g],\"bounds_max\":[%.9g,%.9g,%.9g],"
+           "\"loaded_from_file\":%s,\"build_seconds\":%.9g}\n",
+           s->triangles, s->degenerate_triangles, s->accelerator == SKIM_ACCELERATOR_BVH ? "bvh" : "brute_force",
+           s->nodes, s->leaves, s->depth, s->sah_cost, (unsigned long long)s->bytes, s->bounds_min.x,
+           s->bounds_min.y, s->bounds_min.z, s->bounds_max.x, s->bounds_max.y, s->bounds_max.z,
+           s->loaded_from_file ? "true" : "false", s->build_seconds);
+}
+
 int tool_info(int argc, char **argv)
 {
-    if (argc < 2)
+    const char *file = NULL;
+    bool json = false;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--json") == 0)
+            json = true;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return tool_usage("info", "unknown option '%s'", argv[i]);
+        else if (file)
+            return tool_usage("info", "one file only (got '%s' too)", argv[i]);
+        else
+            file = argv[i];
+    }
+    if (!file)
         return tool_usage("info", "no file given");
-    if (argc > 2)
-        return tool_usage("info", "one file only (got '%s' too)", argv[2]);
-    if (argv[1][0] == '-' && argv[1][1])
-        return tool_usage("info", "unknown option '%s'", argv[1]);
     tool_scene scene;
-    int code = tool_scene_open("info", argv[1], &scene);
+    int code = tool_scene_open("info", file, &scene);
     if (code)
         return code;
     skim_world_stats stats;
@@ -73,7 +110,10 @@ int tool_info(int argc, char **argv)
         tool_scene_close(&scene);
         return tool_failed("info", "no statistics");
     }
-    print_stats(argv[1], &stats);
+    if (json)
+        print_stats_json(file, &stats);
+    else
+        print_stats(file, &stats);
     tool_scene_close(&scene);
     return EXIT_OK;
 }

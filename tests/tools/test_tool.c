@@ -1,6 +1,8 @@
 /* The `skim` tool run as a user would: exit codes (0 ok, 1 the work failed,
    2 bad command line), the messages on bad arguments, and the output of
    each command. */
+#include <skim/skim.h>
+
 #include <criterion/criterion.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -84,8 +86,9 @@ Test(tool, help_and_no_command)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i) {
         o = run(commands[i], "--scene", "default", "--help", NULL);
         cr_assert_eq(o->code, 0, "skim %s --help: exit %d (%s)", commands[i], o->code, o->err);
-        cr_assert(strstr(o->out, "usage: skim COMMAND") != NULL, "skim %s --help: %s", commands[i],
-                  o->out);
+        char usage[64];
+        snprintf(usage, sizeof usage, "usage: skim %s", commands[i]);
+        cr_assert(strstr(o->out, usage) != NULL, "skim %s --help: %s", commands[i], o->out);
         free(o);
     }
 }
@@ -219,4 +222,58 @@ Test(tool, bake_info_and_sweep)
     }
     free(o);
     unlink(path);
+}
+
+Test(tool, version_names_the_headers_and_the_library)
+{
+    outcome *o = run("--version", NULL);
+    cr_assert_eq(o->code, 0, "exit %d (%s)", o->code, o->err);
+    char expected[128];
+    snprintf(expected, sizeof expected, "skim %s (library %s, kernels ", SKIM_VERSION_STRING, SKIM_VERSION_STRING);
+    cr_assert(strncmp(o->out, expected, strlen(expected)) == 0, "'%s' does not start with '%s'", o->out, expected);
+    free(o);
+}
+
+Test(tool, help_command_prints_that_command_only)
+{
+    outcome *o = run("help", "sweep", NULL);
+    cr_assert_eq(o->code, 0, "exit %d (%s)", o->code, o->err);
+    cr_assert(strstr(o->out, "usage: skim sweep") != NULL, "%s", o->out);
+    cr_assert(strstr(o->out, "usage: skim COMMAND") == NULL && strstr(o->out, "bake MESH") == NULL &&
+              strstr(o->out, "--agents N") == NULL, "%s", o->out);
+    free(o);
+    o = run("help", NULL);
+    cr_assert_eq(o->code, 0);
+    cr_assert(strstr(o->out, "usage: skim COMMAND") != NULL, "%s", o->out);
+    free(o);
+    expect_usage(run("help", "fly", NULL), "unknown command 'fly'");
+}
+
+Test(tool, options_take_their_value_after_an_equals_sign)
+{
+    outcome *spaced = run("sweep", "--from", "0,0,100", "--delta", "0,0,-200", "--json", NULL);
+    outcome *joined = run("sweep", "--from=0,0,100", "--delta=0,0,-200", "--json", NULL);
+    cr_assert_eq(spaced->code, 0, "exit %d (%s)", spaced->code, spaced->err);
+    cr_assert_eq(joined->code, 0, "exit %d (%s)", joined->code, joined->err);
+    cr_assert(strstr(joined->out, "\"hit\":true") != NULL, "%s", joined->out);
+    cr_assert_str_eq(joined->out, spaced->out);
+    free(spaced);
+    free(joined);
+    expect_usage(run("sweep", "--from=", "--delta=0,0,-200", NULL), "--from needs X,Y,Z");
+    expect_usage(run("crowd", "--agents=abc", NULL), "--agents needs a whole number");
+}
+
+Test(tool, info_json_is_one_object_with_the_statistics)
+{
+    outcome *o = run("info", "default", "--json", NULL);
+    cr_assert_eq(o->code, 0, "exit %d (%s)", o->code, o->err);
+    cr_assert(o->out[0] == '{' && strstr(o->out, "}\n") != NULL && strchr(o->out, '\n') == o->out + strlen(o->out) - 1,
+              "not one JSON object on one line: %s", o->out);
+    cr_assert(strstr(o->out, "\"world\":\"default\"") != NULL, "%s", o->out);
+    cr_assert(strstr(o->out, "\"accelerator\":\"bvh\"") != NULL, "%s", o->out);
+    unsigned triangles = 0;
+    const char *at = strstr(o->out, "\"triangles\":");
+    cr_assert(at && sscanf(at, "\"triangles\":%u", &triangles) == 1 && triangles > 1000, "%s", o->out);
+    free(o);
+    expect_usage(run("info", "default", "--jsn", NULL), "unknown option '--jsn'");
 }
