@@ -36,7 +36,7 @@ static void teardown(void)
     scene_free(&world);
 }
 
-TestSuite(move_determinism, .init = setup, .fini = teardown, .timeout = 280);
+TestSuite(move_determinism, .init = setup, .fini = teardown, .timeout = 400);
 
 /* A wandering crowd over the open half (y < 0) and the features of y > 0:
    320 u/s in a direction changed every second, a per-mover fall speed
