@@ -85,9 +85,10 @@ static int print_version(void)
 }
 
 /* "--name=value" as the two arguments "--name" "value", so every command
-   takes either spelling. Only long options are split; the rest, values
-   included, pass through as they are. Returns the new argv (argc updated),
-   or NULL without memory. */
+   takes either spelling. Only long options are split (in place: the '='
+   becomes the name's end); the rest, values included, pass through as they
+   are. Returns the new argv (argc updated; free it), or NULL without
+   memory. */
 static char **split_option_values(int *argc, char **argv)
 {
     char **split = calloc((size_t)*argc * 2 + 1, sizeof *split);
@@ -95,18 +96,11 @@ static char **split_option_values(int *argc, char **argv)
         return NULL;
     int n = 0;
     for (int i = 0; i < *argc; ++i) {
-        const char *equals = strchr(argv[i], '=');
+        char *equals = strchr(argv[i], '=');
+        split[n++] = argv[i];
         if (i > 0 && strncmp(argv[i], "--", 2) == 0 && equals && equals > argv[i] + 2) {
-            size_t length = (size_t)(equals - argv[i]);
-            char *name = malloc(length + 1);
-            if (!name)
-                return NULL; /* the process ends at once: nothing to free */
-            memcpy(name, argv[i], length);
-            name[length] = '\0';
-            split[n++] = name;
-            split[n++] = (char *)equals + 1;
-        } else {
-            split[n++] = argv[i];
+            *equals = '\0';
+            split[n++] = equals + 1;
         }
     }
     split[n] = NULL;
@@ -134,14 +128,8 @@ static void prefer_short_spins(char **argv)
     /* No /proc (not Linux): carry on with the runtime's default. */
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
-    prefer_short_spins(argv);
-    argv = split_option_values(&argc, argv);
-    if (!argv) {
-        fprintf(stderr, "skim: out of memory\n");
-        return EXIT_RUNTIME;
-    }
     if (argc < 2)
         return tool_usage("", "no command given");
     const char *command = argv[1];
@@ -175,4 +163,17 @@ int main(int argc, char **argv)
     if (strcmp(command, "sweep") == 0)
         return tool_sweep(argc - 1, argv + 1);
     return tool_usage("", "unknown command '%s'", command);
+}
+
+int main(int argc, char **argv)
+{
+    prefer_short_spins(argv);
+    char **split = split_option_values(&argc, argv);
+    if (!split) {
+        fprintf(stderr, "skim: out of memory\n");
+        return EXIT_RUNTIME;
+    }
+    int code = run_command(argc, split);
+    free(split);
+    return code;
 }
