@@ -31,12 +31,14 @@ namespace {
 const float frame_dt = 1.0f / 60.0f;
 const float step_height = 18.0f; /* skim's crowd default */
 
-double now()
+double clock_seconds(clockid_t which)
 {
     timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(which, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
+
+double now() { return clock_seconds(CLOCK_MONOTONIC); }
 
 /* Detour's y is up: (x, y, z) here is (x, z, -y) there, a rotation, so
    triangles keep their winding (Recast finds walkable ones by it). */
@@ -190,14 +192,15 @@ bool run_detour(const crowd_scenario &s, bool progress, crowd_result &r)
              ref && crowd->requestMoveTarget((int)i, ref, nearest);
     }
     const uint32_t most = (uint32_t)std::ceil(s.time_limit / frame_dt);
-    std::vector<double> ms;
+    std::vector<double> ms, cpu_ms;
     std::vector<skim_vec3> positions(s.agents);
     double total = 0.0, last_report = now();
     uint32_t frame = 0;
     while (ok && frame < most && tracker.arrived < scenario_walkers(&s)) {
-        double t0 = now();
+        double t0 = now(), c0 = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
         crowd->update(frame_dt, nullptr);
         double t1 = now();
+        cpu_ms.push_back((clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3);
         ms.push_back((t1 - t0) * 1e3);
         total += ms.back();
         ++frame;
@@ -218,6 +221,7 @@ bool run_detour(const crowd_scenario &s, bool progress, crowd_result &r)
         r.seconds = frame * (double)frame_dt;
         r.ms_mean = frame ? total / frame : 0.0;
         r.ms_median = crowd_median(ms.data(), frame);
+        r.cpu_ms_median = crowd_median(cpu_ms.data(), frame);
         r.ms_agents_median = r.ms_median;
     } else {
         std::fprintf(stderr, "%s: DetourCrowd refused an agent or its goal\n", s.name);
@@ -298,10 +302,12 @@ int main(int argc, char **argv)
                     "\"skim_steer\":\"%s\",\"skim_avoidance\":%s,"
                     "\"arrived_percent_skim\":%.2f,\"arrived_percent_detour\":%.2f,"
                     "\"worst_overlap_skim\":%.4f,\"worst_overlap_detour\":%.4f,"
-                    "\"ms_per_frame_skim\":%.4f,\"ms_per_frame_detour\":%.4f,\"time_ratio_skim_over_detour\":%.3f}\n",
+                    "\"ms_per_frame_skim\":%.4f,\"ms_per_frame_detour\":%.4f,\"time_ratio_skim_over_detour\":%.3f,"
+                    "\"cpu_ms_per_frame_skim\":%.4f,\"cpu_ms_per_frame_detour\":%.4f,\"cpu_ratio_skim_over_detour\":%.3f}\n",
                     s.name, s.agents, o.threads, skim.steer, o.avoidance ? "true" : "false", skim.arrived_percent, detour.arrived_percent, skim.worst_overlap,
                     detour.worst_overlap, skim.ms_median, detour.ms_median,
-                    detour.ms_median > 0.0 ? skim.ms_median / detour.ms_median : 0.0);
+                    detour.ms_median > 0.0 ? skim.ms_median / detour.ms_median : 0.0, skim.cpu_ms_median,
+                    detour.cpu_ms_median, detour.cpu_ms_median > 0.0 ? skim.cpu_ms_median / detour.cpu_ms_median : 0.0);
         std::fflush(stdout);
         scenario_free(&s);
     }

@@ -11,11 +11,16 @@
 
 #define FRAME_DT (1.0f / 60.0f)
 
-static double now(void)
+static double clock_seconds(clockid_t which)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(which, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double now(void)
+{
+    return clock_seconds(CLOCK_MONOTONIC);
 }
 
 /* The program's steering: toward the next waypoint, which it leaves for the
@@ -103,9 +108,9 @@ bool crowd_goals_run(crowd_scenario *s, const crowd_goals_options *o, crowd_resu
     crowd_tracker tracker;
     const uint32_t most = (uint32_t)ceil(s->time_limit / FRAME_DT);
     double *ms = malloc((size_t)most * sizeof *ms), *agents_ms = malloc((size_t)most * sizeof *agents_ms);
-    double *world_ms = malloc((size_t)most * sizeof *world_ms);
+    double *world_ms = malloc((size_t)most * sizeof *world_ms), *cpu_ms = malloc((size_t)most * sizeof *cpu_ms);
     uint8_t *next = calloc(s->agents, 1);
-    bool ok = crowd && ms && agents_ms && world_ms && next && crowd_tracker_init(&tracker, s);
+    bool ok = crowd && ms && agents_ms && world_ms && cpu_ms && next && crowd_tracker_init(&tracker, s);
     if (!ok) {
         fprintf(stderr, "%s: cannot set up the crowd: %s\n", s->name, skim_last_error_message());
         goto done;
@@ -116,13 +121,14 @@ bool crowd_goals_run(crowd_scenario *s, const crowd_goals_options *o, crowd_resu
     while (frame < most && tracker.arrived < walkers) {
         if (o->steer == STEER_VELOCITY)
             steer_by_velocity(s, crowd, next);
-        double t0 = now();
+        double t0 = now(), c0 = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
         if (skim_crowd_step(s->world, crowd, FRAME_DT) != SKIM_OK) {
             fprintf(stderr, "%s: step %u: %s\n", s->name, frame, skim_last_error_message());
             ok = false;
             break;
         }
         double t1 = now();
+        cpu_ms[frame] = (clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3;
         skim_crowd_stats stats;
         skim_crowd_get_stats(crowd, &stats);
         ms[frame] = (t1 - t0) * 1e3;
@@ -145,6 +151,7 @@ bool crowd_goals_run(crowd_scenario *s, const crowd_goals_options *o, crowd_resu
         r->seconds = frame * (double)FRAME_DT;
         r->ms_mean = frame ? total_ms / frame : 0.0;
         r->ms_median = crowd_median(ms, frame);
+        r->cpu_ms_median = crowd_median(cpu_ms, frame);
         r->ms_agents_median = crowd_median(agents_ms, frame);
         r->ms_world_median = crowd_median(world_ms, frame);
         r->check_rounds_mean = frame ? rounds / frame : 0.0;
@@ -155,6 +162,7 @@ done:
     free(ms);
     free(agents_ms);
     free(world_ms);
+    free(cpu_ms);
     free(next);
     skim_crowd_destroy(crowd);
     return ok;

@@ -37,6 +37,8 @@ typedef struct crowd_result {
     double      seconds;     /* simulated */
     double      arrived_percent, ratio_median, ratio_worst, worst_overlap;
     double      ms_median, ms_mean, ms_agents_median, ms_world_median, check_rounds_mean;
+    double      cpu_ms_median; /* the process's CPU time: on one thread, without the time
+                                  other programs held the core */
     uint64_t    hash;        /* skim's state hash at the end; 0 for others */
 } crowd_result;
 
