@@ -1,9 +1,11 @@
-/* skim crowd: N wandering agents in a level, with figures and a picture.
+/* skim crowd: N agents in a level, with figures and a picture.
 
    The agents are spheres of radius 16 (a Quake player) walking at 320
-   units/s in a direction each picks anew every second, and now and then
-   jumping, the workload of the movement issue's crowd benchmark. */
+   units/s, either wandering (a direction each picks anew every second, now
+   and then jumping) or, with --goals, walking to spots they can reach and
+   picking new ones on arrival (tool_goals.c). */
 #include "tool.h"
+#include "tool_goals.h"
 #include "tool_spots.h"
 
 #include <math.h>
@@ -31,7 +33,7 @@
 typedef struct options {
     const char *scene, *svg;
     uint64_t agents, frames, threads, seed;
-    bool json, world_only;
+    bool json, world_only, goals;
 } options;
 
 static double now_seconds(void)
@@ -65,6 +67,10 @@ static int parse_options(int argc, char **argv, options *o)
         }
         if (strcmp(option, "--world-only") == 0) {
             o->world_only = true;
+            continue;
+        }
+        if (strcmp(option, "--goals") == 0) {
+            o->goals = true;
             continue;
         }
         const char *value = NULL;
@@ -104,6 +110,8 @@ typedef struct figures {
     double seconds, median_ms, mean_ms, max_ms, world_ms, agents_ms;
     float closest;
     double blocked, shortened;
+    uint64_t arrivals, give_ups;   /* with --goals */
+    uint32_t agents_arrived;       /* with --goals: agents that reached a goal */
     skim_crowd_stats last;
     uint64_t hash;
     int threads;
@@ -140,6 +148,11 @@ static void print_summary(const options *o, const figures *f)
     if (!o->world_only)
         printf("  held back          %.1f agents per frame kept at their start, %.1f shortened their move\n",
                f->blocked, f->shortened);
+    if (o->goals)
+        printf("  goals              %llu arrivals (%.1f per agent and minute), %llu given up;\n"
+               "                     %u of %llu agents reached at least one\n",
+               (unsigned long long)f->arrivals, (double)f->arrivals / (double)o->agents / (o->frames * FRAME_DT / 60.0),
+               (unsigned long long)f->give_ups, f->agents_arrived, (unsigned long long)o->agents);
     printf("  state hash         %016llx\n", (unsigned long long)f->hash);
     if (f->mean_ms > 2.0 * f->median_ms && f->threads > 1)
         printf("  note               frame times vary a lot (mean %.1fx the median): other programs share the\n"
@@ -166,6 +179,11 @@ static void print_json(const options *o, const figures *f)
         printf("\"closest_approach\":null,");
     else
         printf("\"closest_approach\":%.6f,", f->closest);
+    if (o->goals)
+        printf("\"goals\":true,\"arrivals\":%llu,\"given_up\":%llu,\"agents_arrived\":%u,",
+               (unsigned long long)f->arrivals, (unsigned long long)f->give_ups, f->agents_arrived);
+    else
+        printf("\"goals\":false,");
     printf("\"blocked_per_frame\":%.3f,\"shortened_per_frame\":%.3f,\"state_hash\":\"%016llx\",\"svg\":", f->blocked,
            f->shortened, (unsigned long long)f->hash);
     if (o->svg)
@@ -174,8 +192,9 @@ static void print_json(const options *o, const figures *f)
         printf("null}\n");
 }
 
-/* Steps the crowd, sampling trails; fills the figures. */
-static int run(const options *o, const skim_world *world, skim_crowd *crowd, tool_trails *trails, figures *f)
+/* Steps the crowd, sampling trails; fills the figures. goals: NULL = wander. */
+static int run(const options *o, const skim_world *world, skim_crowd *crowd, tool_trails *trails, figures *f,
+               tool_goals *goals)
 {
     const uint32_t n = (uint32_t)o->agents;
     double *frame_ms = malloc(o->frames * sizeof *frame_ms);
@@ -188,8 +207,10 @@ static int run(const options *o, const skim_world *world, skim_crowd *crowd, too
     f->blocked = f->shortened = 0.0;
     uint32_t sample = 0;
     for (uint64_t frame = 0; frame < o->frames; ++frame) {
+        if (goals)
+            tool_goals_update(goals, world, crowd, (double)frame * FRAME_DT);
         /* Each agent turns once a second, agents spread over the second. */
-        for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t i = 0; i < n && !goals; ++i)
             if ((frame + i) % 60 == 0) {
                 double angle = 6.283185307179586 * random_unit(&random);
                 skim_crowd_set_velocity(crowd, i, (skim_vec3){ WALK_SPEED * (float)cos(angle),
@@ -259,7 +280,9 @@ int tool_crowd(int argc, char **argv)
     skim_vec3 *spots = NULL;
     skim_crowd *crowd = NULL;
     tool_trails trails = { 0 };
+    tool_goals goals = { 0 };
     float *radius = NULL;
+    uint8_t *marks = NULL;
     figures f = { .threads = omp_get_max_threads() };
     skim_world_stats world_stats;
     skim_world_get_stats(scene.world, &world_stats);
@@ -306,20 +329,31 @@ int tool_crowd(int argc, char **argv)
         trails.frames_per_sample = 1;
     trails.samples = o.svg ? (uint32_t)(o.frames / trails.frames_per_sample + 2) : 0;
     radius = malloc((size_t)n * sizeof *radius);
+    marks = malloc(n);
     trails.points = o.svg ? malloc((size_t)trails.samples * n * sizeof(skim_vec3)) : NULL;
-    if (!radius || (o.svg && !trails.points)) {
+    if (!radius || !marks || (o.svg && !trails.points) ||
+        (o.goals && !tool_goals_init(&goals, spots, available, n, WALK_SPEED, o.seed))) {
         tool_failed("crowd", "out of memory");
         goto done;
     }
     for (uint32_t i = 0; i < n; ++i)
         radius[i] = AGENT_RADIUS;
     trails.radius = radius;
-    if ((code = run(&o, scene.world, crowd, &trails, &f)))
+    if ((code = run(&o, scene.world, crowd, &trails, &f, o.goals ? &goals : NULL)))
         goto done;
+    if (o.goals) {
+        tool_goals_marks(&goals, crowd, marks);
+        f.arrivals = goals.arrivals, f.give_ups = goals.give_ups;
+        for (uint32_t i = 0; i < n; ++i)
+            f.agents_arrived += goals.reached[i] > 0;
+    } else {
+        tool_wander_marks(crowd, n, marks);
+    }
+    trails.marks = marks;
     if (o.svg) {
         char caption[256];
-        snprintf(caption, sizeof caption, "skim crowd: %u agents, %llu frames on %s; trails sampled every %u frames",
-                 n, (unsigned long long)o.frames, o.scene, trails.frames_per_sample);
+        snprintf(caption, sizeof caption, "skim crowd%s: %u agents, %llu frames on %s; trails sampled every %u frames",
+                 o.goals ? " --goals" : "", n, (unsigned long long)o.frames, o.scene, trails.frames_per_sample);
         if (!tool_write_svg(o.svg, &scene, &trails, caption)) {
             code = tool_failed("crowd", "cannot write '%s'", o.svg);
             goto done;
@@ -331,8 +365,10 @@ int tool_crowd(int argc, char **argv)
         print_summary(&o, &f);
     code = EXIT_OK;
 done:
+    tool_goals_free(&goals);
     free(spots);
     free(radius);
+    free(marks);
     free((void *)trails.points);
     skim_crowd_destroy(crowd);
     tool_scene_close(&scene);

@@ -73,11 +73,7 @@ static int split_scenes(const char *text, goals_cli *c)
 
 static int parse(int argc, char **argv, goals_cli *c)
 {
-#ifdef CROWD_HAS_TARGETS
     c->run = (crowd_goals_options){ .steer = STEER_TARGET, .avoidance = true, .progress = true };
-#else
-    c->run = (crowd_goals_options){ .steer = STEER_VELOCITY, .avoidance = false, .progress = true };
-#endif
     c->seed = 1;
     for (int i = 1; i < argc; ++i) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;

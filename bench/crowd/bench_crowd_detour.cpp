@@ -246,11 +246,7 @@ int main(int argc, char **argv)
 {
     const char *scenario = nullptr;
     std::vector<uint32_t> counts;
-#ifdef CROWD_HAS_TARGETS
     crowd_goals_options o = { 1, STEER_TARGET, true, true };
-#else
-    crowd_goals_options o = { 1, STEER_VELOCITY, false, true };
-#endif
     uint64_t seed = 1;
     for (int i = 1; i < argc; ++i) {
         const char *v = i + 1 < argc ? argv[i + 1] : nullptr;

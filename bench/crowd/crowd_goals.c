@@ -60,11 +60,7 @@ static skim_crowd *make_crowd(const crowd_scenario *s, const crowd_goals_options
 {
     skim_crowd_def def = skim_crowd_def_default();
     def.capacity = s->agents;
-#ifdef CROWD_HAS_TARGETS
     def.avoidance = o->avoidance;
-#else
-    (void)o;
-#endif
     skim_crowd *crowd = NULL;
     if (skim_crowd_create(&def, &crowd) != SKIM_OK)
         return NULL;
@@ -76,14 +72,12 @@ static skim_crowd *make_crowd(const crowd_scenario *s, const crowd_goals_options
             skim_crowd_destroy(crowd);
             return NULL;
         }
-#ifdef CROWD_HAS_TARGETS
         if (o->steer == STEER_TARGET && s->way_count[i] &&
             skim_crowd_set_path(crowd, i, s->way + (size_t)i * SCENARIO_MAX_WAY, s->way_count[i], SCENARIO_SPEED,
                                 SCENARIO_ARRIVAL) != SKIM_OK) {
             skim_crowd_destroy(crowd);
             return NULL;
         }
-#endif
     }
     return crowd;
 }
@@ -95,12 +89,6 @@ bool crowd_goals_run(crowd_scenario *s, const crowd_goals_options *o, crowd_resu
     r->steer = o->steer == STEER_TARGET ? "target" : "velocity";
     r->threads = o->threads;
     r->avoidance = o->avoidance;
-#ifndef CROWD_HAS_TARGETS
-    if (o->steer == STEER_TARGET || o->avoidance) {
-        fprintf(stderr, "%s: this crowd has no targets or avoidance: use --steer velocity --avoidance off\n", s->name);
-        return false;
-    }
-#endif
     omp_set_num_threads(o->threads);
     if (!scenario_make_world(s))
         return false;
