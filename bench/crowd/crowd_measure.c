@@ -42,7 +42,8 @@ static uint32_t cell_key(int64_t x, int64_t y, uint32_t cells)
     return (uint32_t)(h >> 32) & (cells - 1);
 }
 
-/* A uniform grid of cells one touching distance wide (hashed into
+/* The deepest overlap of two agents' upright cylinders, by a uniform grid
+   of cells one touching distance wide (hashed into
    t->cells buckets): each pair that can overlap shares a cell or a
    neighbouring one. */
 double crowd_worst_overlap(crowd_tracker *t, const skim_vec3 *p)
@@ -70,8 +71,11 @@ double crowd_worst_overlap(crowd_tracker *t, const skim_vec3 *p)
                     uint32_t j = sorted[k];
                     if (j <= i || fabs((double)p[j].z - p[i].z) >= tall)
                         continue;
+                    /* Cylinders overlap as deep as the shallower of the
+                       two ways out: across, or along up (one standing on
+                       the other's head a hair low). */
                     double d = hypot((double)p[j].x - p[i].x, (double)p[j].y - p[i].y);
-                    worst = fmax(worst, touch - d);
+                    worst = fmax(worst, fmin(touch - d, tall - fabs((double)p[j].z - p[i].z)));
                 }
             }
     }

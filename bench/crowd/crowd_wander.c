@@ -11,7 +11,7 @@
      default  the built-in level (1,000 and 10,000 only: 10,000 agents cover
               about half its floor, a jam).
    Agents: spheres of radius 16 walking at 320/s, turning once a second,
-   5% jumping at each turn (the movement issue's crowd). Each run steps
+   5% jumping at each turn (bench/move's crowd). Each run steps
    WARMUP frames, then times FRAMES frames; figures are medians over frames
    (the machine is shared: medians, not means).
 
