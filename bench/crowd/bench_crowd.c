@@ -1,6 +1,6 @@
 /* Crowd benchmarks, one JSON object per line on stdout, progress on stderr.
 
-   Scenarios (docs/crowd.md):
+   Scenarios (crowd_scenario.h):
      wander  agents walking in random directions (crowd_wander.c), the
              default;
      circle  agents on a circle, each to the opposite point;
