@@ -167,9 +167,14 @@ static int run_goals(goals_cli *c)
 int main(int argc, char **argv)
 {
     const char *scenario = "wander";
-    for (int i = 1; i + 1 < argc; ++i)
-        if (strcmp(argv[i], "--scenario") == 0)
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage();
+            return 0;
+        }
+        if (strcmp(argv[i], "--scenario") == 0 && i + 1 < argc)
             scenario = argv[i + 1];
+    }
     if (strcmp(scenario, "wander") == 0) {
         /* The wander options, without --scenario wander. */
         char **rest = malloc((size_t)argc * sizeof *rest);
