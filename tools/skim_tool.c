@@ -23,15 +23,17 @@ typedef struct command_help {
 static const command_help command_helps[] = {
     { "crowd",
       "  crowd [--scene default|FILE] [--agents N] [--frames F] [--threads T] [--seed S]\n"
-      "        [--svg FILE] [--json] [--world-only]\n"
+      "        [--svg FILE] [--json] [--world-only] [--goals]\n"
       "      Run N wandering agents (spheres of radius 16 walking at 320/s, turning every\n"
       "      second, now and then jumping) for F frames of 1/60 s, and print agents,\n"
       "      frames, mover-steps/s, time per frame, agents on the floor and in the air,\n"
       "      and the closest approach between two agents. --svg writes a top-down\n"
       "      picture of the level with every agent's trail; --json prints one JSON\n"
       "      object instead of the summary; --world-only turns agent-agent collisions\n"
-      "      off (for comparison). Defaults: default scene, 1000 agents, 300 frames,\n"
-      "      OpenMP's thread count, seed 1.\n" },
+      "      off (for comparison); --goals sends every agent to a spot it can reach in a\n"
+      "      straight line instead, a new one on arrival, and counts arrivals (the picture\n"
+      "      rings arrived, stuck and squeezed agents). Defaults: default scene, 1000\n"
+      "      agents, 300 frames, OpenMP's thread count, seed 1.\n" },
     { "bake",
       "  bake MESH -o FILE\n"
       "      Build the BVH of MESH (default or an .obj file) and save it to FILE.\n" },

@@ -52,6 +52,7 @@ typedef struct tool_trails {
     uint32_t samples, agents;
     uint32_t frames_per_sample;
     const float *radius;       /* per agent */
+    const uint8_t *marks;      /* per agent, MARK_* of tool_goals.h (ringed, with a legend); NULL = none */
 } tool_trails;
 bool tool_write_svg(const char *path, const tool_scene *scene, const tool_trails *trails, const char *caption);
 

@@ -1,9 +1,12 @@
-/* skim crowd: N wandering agents in a level, with figures and a picture.
+/* skim crowd: N agents in a level, with figures and a picture.
 
    The agents are spheres of radius 16 (a Quake player) walking at 320
-   units/s in a direction each picks anew every second, and now and then
-   jumping, the workload of the movement issue's crowd benchmark. */
+   units/s, either wandering (a direction each picks anew every second, now
+   and then jumping) or, with --goals, walking to spots they can reach and
+   picking new ones on arrival (tool_goals.c). */
 #include "tool.h"
+#include "tool_goals.h"
+#include "tool_spots.h"
 
 #include <math.h>
 #include <omp.h>
@@ -13,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define AGENT_RADIUS 16.0f
+#define AGENT_RADIUS TOOL_AGENT_RADIUS
 /* The crowd's check lets two agents end at most 1e-4 of their touching
    distance inside it; across, that distance is two radii. The bound it
    checks is that distance rounded down to a float (crowd_solver.c), along
@@ -30,7 +33,7 @@
 typedef struct options {
     const char *scene, *svg;
     uint64_t agents, frames, threads, seed;
-    bool json, world_only;
+    bool json, world_only, goals;
 } options;
 
 static double now_seconds(void)
@@ -66,6 +69,10 @@ static int parse_options(int argc, char **argv, options *o)
             o->world_only = true;
             continue;
         }
+        if (strcmp(option, "--goals") == 0) {
+            o->goals = true;
+            continue;
+        }
         const char *value = NULL;
         uint64_t *number = NULL, min = 1, max = 0;
         if (strcmp(option, "--scene") == 0 || strcmp(option, "--svg") == 0) {
@@ -93,129 +100,6 @@ static int parse_options(int argc, char **argv, options *o)
     return EXIT_OK;
 }
 
-/* Whether a sphere at spot is walled in: a sweep across the whole level in
-   each of eight directions across up meets something. A spot on the roof
-   of a sealed level (its collision hull seen from outside) is not, and an
-   agent put there would walk off into the void. */
-static bool enclosed(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 spot, const skim_world_stats *s)
-{
-    float reach = (s->bounds_max.x - s->bounds_min.x) + (s->bounds_max.y - s->bounds_min.y);
-    for (int d = 0; d < 8; ++d) {
-        float angle = 0.785398163f * (float)d;
-        skim_vec3 delta = { reach * cosf(angle), reach * sinf(angle), 0 };
-        skim_hit hit;
-        if (skim_sweep(world, shape, spot, delta, NULL, &hit) != SKIM_OK || !hit.hit)
-            return false;
-    }
-    return true;
-}
-
-/* Places agents on upward-facing ground: on a grid of columns 2r + 4
-   apart, each column is probed from several heights (a free start, swept
-   down to a floor), so floors under others (a closed room) are found too;
-   narrow tops (walls, pillars) and spots open to the outside (the roof of a
-   sealed level, crevices between its outer faces) are left out.
-   Returns the spots in column order (malloc'ed; NULL if out of memory). */
-static skim_vec3 *find_spots(const skim_world *world, uint32_t *spot_count)
-{
-    *spot_count = 0;
-    skim_world_stats s;
-    skim_world_get_stats(world, &s);
-    const float r = AGENT_RADIUS, spacing = 2.0f * r + 4.0f, level_step = 64.0f;
-    const int nx = (int)floorf((s.bounds_max.x - s.bounds_min.x - 2.0f * r) / spacing);
-    const int ny = (int)floorf((s.bounds_max.y - s.bounds_min.y - 2.0f * r) / spacing);
-    const int levels = 1 + (int)ceilf((s.bounds_max.z - s.bounds_min.z) / level_step);
-    if (nx < 1 || ny < 1)
-        return calloc(1, sizeof(skim_vec3));
-    const int per_column = 4;
-    skim_vec3 *found = calloc((size_t)nx * ny * per_column, sizeof *found);
-    uint8_t *count = calloc((size_t)nx * ny, 1);
-    if (!found || !count) {
-        free(found);
-        free(count);
-        return NULL;
-    }
-    const skim_ellipsoid shape = { { r, r, r }, { 0, 0, 0, 1 } };
-#pragma omp parallel for schedule(dynamic, 16)
-    for (long column = 0; column < (long)nx * ny; ++column) {
-        float x = s.bounds_min.x + r + 2.0f + spacing * (float)(column % nx);
-        float y = s.bounds_min.y + r + 2.0f + spacing * (float)(column / nx);
-        for (int level = 0; level < levels && count[column] < per_column; ++level) {
-            skim_vec3 start = { x, y, s.bounds_max.z + r + 2.0f - level_step * (float)level };
-            skim_hit hit;
-            /* A start inside or touching geometry is no place to stand. */
-            if (skim_sweep(world, &shape, start, (skim_vec3){ 0, 0, -0.01f }, NULL, &hit) != SKIM_OK || hit.hit)
-                continue;
-            skim_vec3 down = { 0, 0, -(start.z - s.bounds_min.z + r) };
-            if (skim_sweep(world, &shape, start, down, NULL, &hit) != SKIM_OK || !hit.hit || hit.normal.z < 0.7f)
-                continue;
-            skim_vec3 spot = { x, y, start.z + hit.t * down.z + 1.0f };
-            bool seen = false;
-            for (int k = 0; k < count[column]; ++k)
-                seen |= fabsf(found[column * per_column + k].z - spot.z) < 2.0f * r + 2.0f;
-            if (!seen)
-                found[column * per_column + count[column]++] = spot;
-        }
-    }
-    /* Keep only ground that goes on: a spot needs a spot at about its
-       height (within a step) in each of the four neighbouring columns, so
-       nobody starts on a wall top, a pillar or a ledge to fall off the map
-       from. The marks go in a second array: every decision reads the same
-       spots. */
-    uint8_t *keep = calloc((size_t)nx * ny * per_column, 1);
-    if (!keep) {
-        free(found);
-        free(count);
-        return NULL;
-    }
-#pragma omp parallel for schedule(static)
-    for (long column = 0; column < (long)nx * ny; ++column) {
-        long cx = column % nx, cy = column / nx;
-        for (int k = 0; k < count[column]; ++k) {
-            float z = found[column * per_column + k].z;
-            bool ground = true;
-            const long neighbours[4][2] = { { cx - 1, cy }, { cx + 1, cy }, { cx, cy - 1 }, { cx, cy + 1 } };
-            for (int d = 0; d < 4 && ground; ++d) {
-                long x = neighbours[d][0], y = neighbours[d][1];
-                bool near = false;
-                if (x >= 0 && x < nx && y >= 0 && y < ny)
-                    for (int m = 0; m < count[y * nx + x]; ++m)
-                        near |= fabsf(found[(y * nx + x) * per_column + m].z - z) <= 18.0f;
-                ground = near;
-            }
-            skim_vec3 spot = found[column * per_column + k];
-            uint8_t mark = ground && enclosed(world, &shape, spot, &s);
-            if (mark) {
-                /* Roofed: something above. Counted, and used below. */
-                skim_hit hit;
-                skim_vec3 up = { 0, 0, s.bounds_max.z - spot.z + 2.0f * r };
-                if (skim_sweep(world, &shape, spot, up, NULL, &hit) == SKIM_OK && hit.hit)
-                    mark = 2;
-            }
-            keep[column * per_column + k] = mark;
-        }
-    }
-    /* A sealed level (a collision hull) is roofed almost everywhere inside;
-       there, a spot open to the sky is a crevice between the hull's outer
-       faces, outside the level. An open level (the default scene) is not,
-       and keeps every walled-in spot. */
-    uint64_t walled = 0, roofed = 0;
-    for (long spot = 0; spot < (long)nx * ny * per_column; ++spot) {
-        walled += keep[spot] != 0;
-        roofed += keep[spot] == 2;
-    }
-    const uint8_t needed = roofed * 2 > walled ? 2 : 1;
-    uint32_t total = 0;
-    for (long column = 0; column < (long)nx * ny; ++column)
-        for (int k = 0; k < count[column]; ++k)
-            if (keep[column * per_column + k] >= needed)
-                found[total++] = found[column * per_column + k];
-    free(keep);
-    free(count);
-    *spot_count = total;
-    return found;
-}
-
 static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -226,6 +110,8 @@ typedef struct figures {
     double seconds, median_ms, mean_ms, max_ms, world_ms, agents_ms;
     float closest;
     double blocked, shortened;
+    uint64_t arrivals, give_ups;   /* with --goals */
+    uint32_t agents_arrived;       /* with --goals: agents that reached a goal */
     skim_crowd_stats last;
     uint64_t hash;
     int threads;
@@ -262,6 +148,11 @@ static void print_summary(const options *o, const figures *f)
     if (!o->world_only)
         printf("  held back          %.1f agents per frame kept at their start, %.1f shortened their move\n",
                f->blocked, f->shortened);
+    if (o->goals)
+        printf("  goals              %llu arrivals (%.1f per agent and minute), %llu given up;\n"
+               "                     %u of %llu agents reached at least one\n",
+               (unsigned long long)f->arrivals, (double)f->arrivals / (double)o->agents / (o->frames * FRAME_DT / 60.0),
+               (unsigned long long)f->give_ups, f->agents_arrived, (unsigned long long)o->agents);
     printf("  state hash         %016llx\n", (unsigned long long)f->hash);
     if (f->mean_ms > 2.0 * f->median_ms && f->threads > 1)
         printf("  note               frame times vary a lot (mean %.1fx the median): other programs share the\n"
@@ -288,6 +179,11 @@ static void print_json(const options *o, const figures *f)
         printf("\"closest_approach\":null,");
     else
         printf("\"closest_approach\":%.6f,", f->closest);
+    if (o->goals)
+        printf("\"goals\":true,\"arrivals\":%llu,\"given_up\":%llu,\"agents_arrived\":%u,",
+               (unsigned long long)f->arrivals, (unsigned long long)f->give_ups, f->agents_arrived);
+    else
+        printf("\"goals\":false,");
     printf("\"blocked_per_frame\":%.3f,\"shortened_per_frame\":%.3f,\"state_hash\":\"%016llx\",\"svg\":", f->blocked,
            f->shortened, (unsigned long long)f->hash);
     if (o->svg)
@@ -296,8 +192,9 @@ static void print_json(const options *o, const figures *f)
         printf("null}\n");
 }
 
-/* Steps the crowd, sampling trails; fills the figures. */
-static int run(const options *o, const skim_world *world, skim_crowd *crowd, tool_trails *trails, figures *f)
+/* Steps the crowd, sampling trails; fills the figures. goals: NULL = wander. */
+static int run(const options *o, const skim_world *world, skim_crowd *crowd, tool_trails *trails, figures *f,
+               tool_goals *goals)
 {
     const uint32_t n = (uint32_t)o->agents;
     double *frame_ms = malloc(o->frames * sizeof *frame_ms);
@@ -310,8 +207,10 @@ static int run(const options *o, const skim_world *world, skim_crowd *crowd, too
     f->blocked = f->shortened = 0.0;
     uint32_t sample = 0;
     for (uint64_t frame = 0; frame < o->frames; ++frame) {
+        if (goals)
+            tool_goals_update(goals, world, crowd, (double)frame * FRAME_DT);
         /* Each agent turns once a second, agents spread over the second. */
-        for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t i = 0; i < n && !goals; ++i)
             if ((frame + i) % 60 == 0) {
                 double angle = 6.283185307179586 * random_unit(&random);
                 skim_crowd_set_velocity(crowd, i, (skim_vec3){ WALK_SPEED * (float)cos(angle),
@@ -381,7 +280,9 @@ int tool_crowd(int argc, char **argv)
     skim_vec3 *spots = NULL;
     skim_crowd *crowd = NULL;
     tool_trails trails = { 0 };
+    tool_goals goals = { 0 };
     float *radius = NULL;
+    uint8_t *marks = NULL;
     figures f = { .threads = omp_get_max_threads() };
     skim_world_stats world_stats;
     skim_world_get_stats(scene.world, &world_stats);
@@ -389,7 +290,7 @@ int tool_crowd(int argc, char **argv)
     code = EXIT_RUNTIME;
     /* Every free spot, shuffled by the seed; the first n are used. */
     uint32_t available = 0;
-    spots = find_spots(scene.world, &available);
+    spots = tool_find_spots(scene.world, &available);
     if (!spots) {
         tool_failed("crowd", "out of memory");
         goto done;
@@ -428,20 +329,31 @@ int tool_crowd(int argc, char **argv)
         trails.frames_per_sample = 1;
     trails.samples = o.svg ? (uint32_t)(o.frames / trails.frames_per_sample + 2) : 0;
     radius = malloc((size_t)n * sizeof *radius);
+    marks = malloc(n);
     trails.points = o.svg ? malloc((size_t)trails.samples * n * sizeof(skim_vec3)) : NULL;
-    if (!radius || (o.svg && !trails.points)) {
+    if (!radius || !marks || (o.svg && !trails.points) ||
+        (o.goals && !tool_goals_init(&goals, spots, available, n, WALK_SPEED, o.seed))) {
         tool_failed("crowd", "out of memory");
         goto done;
     }
     for (uint32_t i = 0; i < n; ++i)
         radius[i] = AGENT_RADIUS;
     trails.radius = radius;
-    if ((code = run(&o, scene.world, crowd, &trails, &f)))
+    if ((code = run(&o, scene.world, crowd, &trails, &f, o.goals ? &goals : NULL)))
         goto done;
+    if (o.goals) {
+        tool_goals_marks(&goals, crowd, marks);
+        f.arrivals = goals.arrivals, f.give_ups = goals.give_ups;
+        for (uint32_t i = 0; i < n; ++i)
+            f.agents_arrived += goals.reached[i] > 0;
+    } else {
+        tool_wander_marks(crowd, n, marks);
+    }
+    trails.marks = marks;
     if (o.svg) {
         char caption[256];
-        snprintf(caption, sizeof caption, "skim crowd: %u agents, %llu frames on %s; trails sampled every %u frames",
-                 n, (unsigned long long)o.frames, o.scene, trails.frames_per_sample);
+        snprintf(caption, sizeof caption, "skim crowd%s: %u agents, %llu frames on %s; trails sampled every %u frames",
+                 o.goals ? " --goals" : "", n, (unsigned long long)o.frames, o.scene, trails.frames_per_sample);
         if (!tool_write_svg(o.svg, &scene, &trails, caption)) {
             code = tool_failed("crowd", "cannot write '%s'", o.svg);
             goto done;
@@ -453,8 +365,10 @@ int tool_crowd(int argc, char **argv)
         print_summary(&o, &f);
     code = EXIT_OK;
 done:
+    tool_goals_free(&goals);
     free(spots);
     free(radius);
+    free(marks);
     free((void *)trails.points);
     skim_crowd_destroy(crowd);
     tool_scene_close(&scene);

@@ -1,8 +1,9 @@
 /* The top-down picture of a crowd run: the level's triangles seen from
    above (z up), floors shaded by height and walls dark, painted low to high
    so the upper surfaces cover the lower; then every agent's trail, and a
-   disc where it ended. */
+   disc where it ended, ringed by what became of it, with a legend. */
 #include "tool.h"
+#include "tool_goals.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +20,48 @@ static int by_top(const void *a, const void *b)
     if (x->top != y->top)
         return x->top < y->top ? -1 : 1;
     return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The rings around agents' final discs, by MARK_*: colours apart for
+   colour-blind eyes too (ColorBrewer's PuOr / RdYlGn ends), stuck dashed. */
+static const struct {
+    const char *colour, *dash, *label;
+} mark_style[4] = {
+    { "#111", "", "walking" },
+    { "#1a9850", "", "arrived at a goal" },
+    { "#d73027", " stroke-dasharray=\"8 5\"", "stuck: gave up on a goal or could not move" },
+    { "#7b3294", "", "squeezed between agents" },
+};
+#define LEGEND_BAND 90.0f
+
+/* Rings by mark, then the legend in the band below the level. */
+static void write_marks(FILE *out, const tool_trails *trails, float min_x, float max_y, float width, float legend_y)
+{
+    uint32_t count[4] = { 0 };
+    const skim_vec3 *last = trails->points + (size_t)(trails->samples - 1) * trails->agents;
+    for (uint32_t a = 0; a < trails->agents; ++a)
+        count[trails->marks[a] < 4 ? trails->marks[a] : 0]++;
+    /* Arrived agents are the many: thin rings; the stuck and squeezed
+       are what a reader looks for: wide rings, drawn over the rest. */
+    fprintf(out, "<g fill=\"none\">\n");
+    for (uint8_t m = MARK_ARRIVED; m <= MARK_SQUEEZED; ++m)
+        for (uint32_t a = 0; a < trails->agents; ++a)
+            if (trails->marks[a] == m)
+                fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" stroke=\"%s\" stroke-width=\"%s\"%s/>\n",
+                        last[a].x - min_x, max_y - last[a].y, trails->radius[a] + (m == MARK_ARRIVED ? 3.0f : 9.0f),
+                        mark_style[m].colour, m == MARK_ARRIVED ? "3" : "7", mark_style[m].dash);
+    double font = fmin(36.0, (double)width / 78.0), x = 40.0;
+    fprintf(out, "</g>\n<g font-family=\"sans-serif\" font-size=\"%.1f\" fill=\"#222\">\n", font);
+    for (int m = 1; m <= 4; ++m) {
+        int k = m % 4; /* walking last */
+        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"#bbb\" stroke=\"%s\" stroke-width=\"%s\"%s/>\n",
+                x + font * 0.5, legend_y + LEGEND_BAND * 0.5, font * 0.45, mark_style[k].colour, k ? "5" : "0.8",
+                mark_style[k].dash);
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s (%u)</text>\n", x + font * 1.4,
+                legend_y + LEGEND_BAND * 0.5 + font * 0.35, mark_style[k].label, count[k]);
+        x += font * (1.4 + 0.55 * (double)(strlen(mark_style[k].label) + 8)) + font;
+    }
+    fprintf(out, "</g>\n");
 }
 
 /* A colour per agent: hues spread by the golden angle. */
@@ -40,7 +83,8 @@ bool tool_write_svg(const char *path, const tool_scene *scene, const tool_trails
     const float margin = 40.0f;
     const float min_x = bounds.bounds_min.x - margin, max_y = bounds.bounds_max.y + margin;
     const float width = bounds.bounds_max.x - bounds.bounds_min.x + 2 * margin;
-    const float height = bounds.bounds_max.y - bounds.bounds_min.y + 2 * margin + 80.0f;
+    const float legend = trails->marks && trails->samples ? LEGEND_BAND : 0.0f;
+    const float height = bounds.bounds_max.y - bounds.bounds_min.y + 2 * margin + 80.0f + legend;
     const float z0 = bounds.bounds_min.z, z_span = fmaxf(bounds.bounds_max.z - z0, 1.0f);
     const double pixels = 2000.0;
     fprintf(out,
@@ -115,7 +159,10 @@ bool tool_write_svg(const char *path, const tool_scene *scene, const tool_trails
         fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"/>\n", p->x - min_x, max_y - p->y,
                 trails->radius[a], colour);
     }
-    fprintf(out, "</g>\n</svg>\n");
+    fprintf(out, "</g>\n");
+    if (legend > 0.0f)
+        write_marks(out, trails, min_x, max_y, width, height - 80.0f - legend);
+    fprintf(out, "</svg>\n");
     bool ok = !ferror(out);
     return fclose(out) == 0 && ok;
 }

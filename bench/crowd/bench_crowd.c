@@ -1,356 +1,199 @@
-/* Crowd steps per second, with and without agent-agent collisions, for
-   1,000, 10,000 and 100,000 agents on 1 and 2 threads. One JSON object per
-   line; after each with/without pair, a line with the overhead.
+/* Crowd benchmarks, one JSON object per line on stdout, progress on stderr.
 
-   Scenes:
-     plaza    a flat floor of 128-unit tiles with walls around and a pillar
-              every 512 units, sized to the crowd so that agents cover 15% of
-              the floor (a busy square, not a jam): the same density at
-              every count, so the counts compare;
-     default  the built-in level (1,000 and 10,000 only: 10,000 agents cover
-              about half its floor, a jam).
-   Agents: spheres of radius 16 walking at 320/s, turning once a second,
-   5% jumping at each turn (the movement issue's crowd). Each run steps
-   WARMUP frames, then times FRAMES frames; figures are medians over frames
-   (the machine is shared: medians, not means).
+   Scenarios (crowd_scenario.h):
+     wander  agents walking in random directions (crowd_wander.c), the
+             default;
+     circle  agents on a circle, each to the opposite point;
+     door    two groups swapping sides through a doorway three agents wide;
+     level   agents on a real level (SKIM_SCENES_DIR) with goals they reach
+             alone walking straight.
+   The runs with goals report arrivals, time to arrive over the
+   straight-line time, the worst overlap of two agents and the time per
+   frame split into agents and world, on 1 and 2 threads.
 
-   usage: bench_crowd [--quick] [--threads 1|2]
-                      [--only plaza|default AGENTS on|off] [--frames F]
-   (--quick: 1,000 and 10,000 only; --threads: only that count; --only: one
-   scene, count and collision setting, for a profiler such as callgrind
-   --toggle-collect=skim_crowd_step; --frames: frames timed per run) */
-#include <skim/skim.h>
+   usage: bench_crowd [--scenario wander] [wander options: --help shows them]
+          bench_crowd --scenario circle|door|level [--agents N[,N...]]
+                      [--threads 1|2] [--scene NAME[,NAME...]]
+                      [--steer target|velocity] [--avoidance on|off]
+                      [--seed S] [--quiet]
+   Exit 77 (a skip) when the level scenario finds no level. */
+#include "crowd_goals.h"
+#include "crowd_wander.h"
 
-#include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#define RADIUS 16.0f
-#define COVER 0.15 /* fraction of the plaza's floor the agents cover */
-#define WARMUP 10
+#define MAX_LIST 8
 
-static double now(void)
+typedef struct goals_cli {
+    const char *scenario;
+    uint32_t agents[MAX_LIST];
+    int agent_count;
+    char scene_text[256];
+    const char *scenes[MAX_LIST];
+    int scene_count;
+    int threads; /* 0 = 1 and 2 */
+    uint64_t seed;
+    crowd_goals_options run;
+} goals_cli;
+
+static int usage(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    fprintf(stderr, "usage: bench_crowd [--scenario wander] [--quick] [--threads 1|2] "
+                    "[--only plaza|default AGENTS on|off] [--frames F]\n"
+                    "       bench_crowd --scenario circle|door|level [--agents N[,N...]] [--threads 1|2]\n"
+                    "                   [--scene NAME[,NAME...]] [--steer target|velocity] [--avoidance on|off]\n"
+                    "                   [--seed S] [--quiet]\n");
+    return 2;
 }
 
-/* CPU time of the whole process (all threads). On one thread it leaves out
-   the time another process held the core, which wall-clock medians on a
-   shared machine do not; on two it also counts OpenMP's waiting. */
-static double cpu_now(void)
+static int split_agents(const char *text, goals_cli *c)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* ---- the plaza ---- */
-typedef struct builder { float *p; uint32_t *t; uint32_t nv, nt, cv, ct; } builder;
-
-static uint32_t vertex(builder *b, float x, float y, float z)
-{
-    if (b->nv == b->cv) {
-        b->cv = b->cv ? 2 * b->cv : 4096;
-        b->p = realloc(b->p, (size_t)b->cv * 3 * sizeof *b->p);
+    c->agent_count = 0;
+    while (*text && c->agent_count < MAX_LIST) {
+        char *end;
+        unsigned long n = strtoul(text, &end, 10);
+        if (end == text || n > 1000000 || (*end && *end != ','))
+            return -1;
+        c->agents[c->agent_count++] = (uint32_t)n;
+        text = *end ? end + 1 : end;
     }
-    b->p[3 * b->nv] = x, b->p[3 * b->nv + 1] = y, b->p[3 * b->nv + 2] = z;
-    return b->nv++;
+    return c->agent_count ? 0 : -1;
 }
 
-static void quad(builder *b, const float q[4][3])
+static int split_scenes(const char *text, goals_cli *c)
 {
-    uint32_t v[4];
-    for (int i = 0; i < 4; ++i)
-        v[i] = vertex(b, q[i][0], q[i][1], q[i][2]);
-    if (b->nt + 2 > b->ct) {
-        b->ct = b->ct ? 2 * b->ct : 4096;
-        b->t = realloc(b->t, (size_t)b->ct * 3 * sizeof *b->t);
-    }
-    uint32_t tri[6] = { v[0], v[1], v[2], v[0], v[2], v[3] };
-    memcpy(b->t + 3 * (size_t)b->nt, tri, sizeof tri);
-    b->nt += 2;
+    snprintf(c->scene_text, sizeof c->scene_text, "%s", text);
+    c->scene_count = 0;
+    for (char *part = strtok(c->scene_text, ","); part && c->scene_count < MAX_LIST; part = strtok(NULL, ","))
+        c->scenes[c->scene_count++] = part;
+    return c->scene_count ? 0 : -1;
 }
 
-static void box(builder *b, float x0, float y0, float z0, float x1, float y1, float z1)
+static int parse(int argc, char **argv, goals_cli *c)
 {
-    const float f[6][4][3] = {
-        { { x0, y0, z1 }, { x1, y0, z1 }, { x1, y1, z1 }, { x0, y1, z1 } },
-        { { x0, y0, z0 }, { x0, y1, z0 }, { x1, y1, z0 }, { x1, y0, z0 } },
-        { { x0, y0, z0 }, { x1, y0, z0 }, { x1, y0, z1 }, { x0, y0, z1 } },
-        { { x1, y1, z0 }, { x0, y1, z0 }, { x0, y1, z1 }, { x1, y1, z1 } },
-        { { x0, y1, z0 }, { x0, y0, z0 }, { x0, y0, z1 }, { x0, y1, z1 } },
-        { { x1, y0, z0 }, { x1, y1, z0 }, { x1, y1, z1 }, { x1, y0, z1 } },
-    };
-    for (int i = 0; i < 6; ++i)
-        quad(b, f[i]);
-}
-
-static skim_world *plaza(uint32_t agents, float *half_out)
-{
-    double area = agents * 3.14159265 * RADIUS * RADIUS / COVER;
-    int tiles = (int)ceil(sqrt(area) / 128.0);
-    float half = 64.0f * (float)tiles;
-    builder b = { 0 };
-    for (int i = 0; i < tiles; ++i)
-        for (int j = 0; j < tiles; ++j) {
-            float x0 = -half + 128.0f * (float)i, y0 = -half + 128.0f * (float)j;
-            const float q[4][3] = { { x0, y0, 0 }, { x0 + 128, y0, 0 }, { x0 + 128, y0 + 128, 0 }, { x0, y0 + 128, 0 } };
-            quad(&b, q);
-        }
-    box(&b, -half - 32, -half - 32, 0, half + 32, -half, 256);
-    box(&b, -half - 32, half, 0, half + 32, half + 32, 256);
-    box(&b, -half - 32, -half, 0, -half, half, 256);
-    box(&b, half, -half, 0, half + 32, half, 256);
-    for (float x = -half + 256; x < half - 128; x += 512)
-        for (float y = -half + 256; y < half - 128; y += 512)
-            box(&b, x, y, 0, x + 32, y + 32, 200);
-    skim_mesh mesh = { b.p, b.nv, b.t, b.nt, NULL };
-    skim_world *world = NULL;
-    if (skim_world_create(&mesh, NULL, &world) != SKIM_OK) {
-        fprintf(stderr, "plaza: %s\n", skim_last_error_message());
-        exit(1);
-    }
-    free(b.p);
-    free(b.t);
-    *half_out = half;
-    return world;
-}
-
-/* Free spots on the floor (z = 0) of a world, on a shuffled grid. */
-static uint32_t place(const skim_world *world, float half, uint32_t want, uint64_t seed, skim_vec3 *out)
-{
-    const float spacing = 2.0f * RADIUS + 4.0f;
-    int n = (int)floorf((2.0f * half - 2.0f * RADIUS) / spacing);
-    uint32_t total = (uint32_t)n * (uint32_t)n, found = 0;
-    uint32_t *order = malloc((size_t)total * sizeof *order);
-    for (uint32_t i = 0; i < total; ++i)
-        order[i] = i;
-    for (uint32_t i = total - 1; i > 0; --i) {
-        uint32_t j = (uint32_t)(mix(&seed) % (i + 1)), t = order[i];
-        order[i] = order[j], order[j] = t;
-    }
-    const skim_ellipsoid shape = { { RADIUS, RADIUS, RADIUS }, { 0, 0, 0, 1 } };
-    for (uint32_t k = 0; k < total && found < want; ++k) {
-        skim_vec3 p = { -half + RADIUS + 2 + spacing * (float)(order[k] % (uint32_t)n),
-                        -half + RADIUS + 2 + spacing * (float)(order[k] / (uint32_t)n), RADIUS + 1.0f };
-        skim_hit hit;
-        if (skim_sweep(world, &shape, p, (skim_vec3){ 0, 0, -2.0f }, NULL, &hit) == SKIM_OK && hit.hit &&
-            hit.t > 0.0f && hit.normal.z > 0.9f)
-            out[found++] = p;
-    }
-    free(order);
-    return found;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Medians over the timed frames (of the whole step, its CPU time, and its
-   world and agent phases), the crowd's figures (means per frame: what the
-   agent-agent work scales with) and the final state hash
-   (equal hashes = the same crowd, for checking that an optimisation left
-   the behaviour bitwise as it was). */
-typedef struct result {
-    double median_ms, cpu_median_ms, world_ms, agents_ms;
-    double pairs, contacts, shortened, blocked, check_rounds;
-    uint64_t hash;
-} result;
-
-static result run(const skim_world *world, const skim_vec3 *spots, uint32_t agents, int threads, bool collide,
-                  int frames)
-{
-    omp_set_num_threads(threads);
-    skim_crowd_def def = skim_crowd_def_default();
-    def.capacity = agents;
-    def.agent_collisions = collide;
-    skim_crowd *crowd = NULL;
-    if (skim_crowd_create(&def, &crowd) != SKIM_OK)
-        exit(1);
-    for (uint32_t i = 0; i < agents; ++i) {
-        skim_agent_def a = skim_agent_def_default();
-        a.position = spots[i];
-        uint32_t id;
-        skim_crowd_add(crowd, &a, &id);
-    }
-    uint64_t seed = 77;
-    double *ms = malloc((size_t)frames * sizeof *ms), *cpu_ms = malloc((size_t)frames * sizeof *cpu_ms);
-    double *world_ms = malloc((size_t)frames * sizeof *world_ms), *agents_ms = malloc((size_t)frames * sizeof *agents_ms);
-    result r = { 0 };
-    for (int frame = -WARMUP; frame < frames; ++frame) {
-        for (uint32_t i = 0; i < agents; ++i)
-            if ((uint32_t)(frame + WARMUP + (int)i) % 60 == 0) {
-                double angle = (double)(mix(&seed) >> 11) * (6.283185307179586 / 9007199254740992.0);
-                skim_crowd_set_velocity(crowd, i, (skim_vec3){ 320 * (float)cos(angle), 320 * (float)sin(angle), 0 });
-                if (mix(&seed) % 20 == 0)
-                    skim_crowd_jump(crowd, i, 40.0f, NULL);
-            }
-        double t0 = now(), c0 = cpu_now();
-        if (skim_crowd_step(world, crowd, 1.0f / 60.0f) != SKIM_OK) {
-            fprintf(stderr, "step: %s\n", skim_last_error_message());
-            exit(1);
-        }
-        double t1 = now(), c1 = cpu_now();
-        if (frame >= 0) {
-            ms[frame] = (t1 - t0) * 1e3;
-            cpu_ms[frame] = (c1 - c0) * 1e3;
-            skim_crowd_stats s;
-            skim_crowd_get_stats(crowd, &s);
-            world_ms[frame] = s.seconds_world * 1e3;
-            agents_ms[frame] = s.seconds_agents * 1e3;
-            r.pairs += (double)s.pairs / frames;
-            r.contacts += (double)s.contacts / frames;
-            r.shortened += (double)s.shortened / frames;
-            r.blocked += (double)s.blocked / frames;
-            r.check_rounds += (double)s.check_rounds / frames;
-        }
-    }
-    qsort(ms, (size_t)frames, sizeof *ms, by_value);
-    qsort(cpu_ms, (size_t)frames, sizeof *cpu_ms, by_value);
-    qsort(world_ms, (size_t)frames, sizeof *world_ms, by_value);
-    qsort(agents_ms, (size_t)frames, sizeof *agents_ms, by_value);
-    r.median_ms = ms[frames / 2];
-    r.cpu_median_ms = cpu_ms[frames / 2];
-    r.world_ms = world_ms[frames / 2];
-    r.agents_ms = agents_ms[frames / 2];
-    r.hash = skim_crowd_hash(crowd);
-    free(ms);
-    free(cpu_ms);
-    free(world_ms);
-    free(agents_ms);
-    skim_crowd_destroy(crowd);
-    return r;
-}
-
-static int only_threads; /* --threads T: just that count */
-static int frames_asked;  /* --frames F: instead of the default per count */
-static const char *only_scene; /* --only SCENE AGENTS on|off: one run */
-static uint32_t only_agents;
-static int only_collide = -1;
-
-static void bench(const char *scene, const skim_world *world, const skim_vec3 *spots, uint32_t agents)
-{
-    int frames = frames_asked ? frames_asked : agents >= 100000 ? 20 : agents >= 10000 ? 60 : 300;
-    for (int threads = 1; threads <= 2; ++threads) {
-        if (only_threads && threads != only_threads)
+    c->run = (crowd_goals_options){ .steer = STEER_TARGET, .avoidance = true, .progress = true };
+    c->seed = 1;
+    for (int i = 1; i < argc; ++i) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(o, "--quiet") == 0) {
+            c->run.progress = false;
             continue;
-        result with = { 0 }, without = { 0 };
-        for (int collide = 1; collide >= 0; --collide) {
-            if (only_collide >= 0 && collide != only_collide)
-                continue;
-            result r = run(world, spots, agents, threads, collide, frames);
-            printf("{\"bench\":\"crowd\",\"scene\":\"%s\",\"agents\":%u,\"threads\":%d,\"agent_collisions\":%s,"
-                   "\"frames\":%d,\"ms_per_frame_median\":%.3f,\"cpu_ms_per_frame_median\":%.3f,\"crowd_steps_per_second\":%.1f,"
-                   "\"mover_steps_per_second\":%.0f,\"ms_world_median\":%.3f,\"ms_agents_median\":%.3f,"
-                   "\"pairs_mean\":%.0f,\"contacts_mean\":%.0f,\"shortened_mean\":%.1f,\"blocked_mean\":%.1f,"
-                   "\"check_rounds_mean\":%.2f,\"state_hash\":\"%016llx\"}\n",
-                   scene, agents, threads, collide ? "true" : "false", frames, r.median_ms, r.cpu_median_ms, 1e3 / r.median_ms,
-                   agents * 1e3 / r.median_ms, r.world_ms, r.agents_ms, r.pairs, r.contacts, r.shortened, r.blocked,
-                   r.check_rounds, (unsigned long long)r.hash);
-            fflush(stdout);
-            if (collide)
-                with = r;
-            else
-                without = r;
         }
-        if (only_collide >= 0)
+        if (!v)
+            return -1;
+        ++i;
+        if (strcmp(o, "--scenario") == 0)
+            c->scenario = v;
+        else if (strcmp(o, "--agents") == 0 && split_agents(v, c) == 0)
             continue;
-        printf("{\"bench\":\"crowd_overhead\",\"scene\":\"%s\",\"agents\":%u,\"threads\":%d,"
-               "\"agent_collision_overhead_percent\":%.1f,\"cpu_overhead_percent\":%.1f,\"target_percent\":30}\n",
-               scene, agents, threads, 100.0 * (with.median_ms / without.median_ms - 1.0),
-               100.0 * (with.cpu_median_ms / without.cpu_median_ms - 1.0));
-        fflush(stdout);
+        else if (strcmp(o, "--scene") == 0 && split_scenes(v, c) == 0)
+            continue;
+        else if (strcmp(o, "--threads") == 0 && (strcmp(v, "1") == 0 || strcmp(v, "2") == 0))
+            c->threads = atoi(v);
+        else if (strcmp(o, "--steer") == 0 && (strcmp(v, "target") == 0 || strcmp(v, "velocity") == 0))
+            c->run.steer = strcmp(v, "target") == 0 ? STEER_TARGET : STEER_VELOCITY;
+        else if (strcmp(o, "--avoidance") == 0 && (strcmp(v, "on") == 0 || strcmp(v, "off") == 0))
+            c->run.avoidance = strcmp(v, "on") == 0;
+        else if (strcmp(o, "--seed") == 0)
+            c->seed = strtoull(v, NULL, 10);
+        else
+            return -1;
     }
-}
-
-/* The plaza sized for agents; 0 when it ran. */
-static int bench_plaza(uint32_t agents)
-{
-    float half;
-    skim_world *world = plaza(agents, &half);
-    skim_vec3 *spots = malloc(agents * sizeof *spots);
-    if (place(world, half, agents, 5, spots) < agents) {
-        fprintf(stderr, "plaza too small\n");
-        return 1;
-    }
-    bench("plaza", world, spots, agents);
-    free(spots);
-    skim_world_destroy(world);
     return 0;
 }
 
-/* The default level with each of the count_number counts; 0 when it ran. */
-static int bench_default(const uint32_t *counts, int count_number)
+/* Builds the scenario; 0, 1 (failed) or 77 (no level). */
+static int build(const goals_cli *c, const char *scene, uint32_t agents, crowd_scenario *s)
 {
-    skim_mesh_data scene;
-    skim_scene_default(&scene);
-    skim_mesh mesh = skim_mesh_data_view(&scene);
-    skim_world *world = NULL;
-    skim_world_create(&mesh, NULL, &world);
-    int failed = 0;
-    for (int k = 0; k < count_number && !failed; ++k) {
-        /* The level's ground floor, away from its props: spots on the plaza
-           grid within the outer walls that stand free on z = 0. */
-        skim_vec3 *spots = malloc(counts[k] * sizeof *spots);
-        if (place(world, 2048.0f, counts[k], 9, spots) < counts[k]) {
-            fprintf(stderr, "default scene too small for %u\n", counts[k]);
-            failed = 1;
-        } else {
-            bench("default", world, spots, counts[k]);
-        }
-        free(spots);
+    bool ok, missing = false;
+    if (strcmp(c->scenario, "circle") == 0)
+        ok = scenario_circle(agents, c->seed, s);
+    else if (strcmp(c->scenario, "door") == 0)
+        ok = scenario_door(agents, c->seed, s);
+    else
+        ok = scenario_level(scene, agents, c->seed, s, &missing);
+    if (missing) {
+        fprintf(stderr, "bench_crowd: skipped: no level %s.obj (set SKIM_SCENES_DIR)\n", scene);
+        return 77;
     }
-    skim_world_destroy(world);
-    skim_mesh_data_free(&scene);
-    return failed;
+    if (!ok) {
+        fprintf(stderr, "bench_crowd: cannot build the %s scenario for %u agents\n", c->scenario, agents);
+        return 1;
+    }
+    return 0;
+}
+
+static int run_goals(goals_cli *c)
+{
+    if (!c->agent_count) {
+        bool circle = strcmp(c->scenario, "circle") == 0, door = strcmp(c->scenario, "door") == 0;
+        c->agent_count = circle ? 2 : 1;
+        c->agents[0] = circle ? 250 : door ? 200 : 0;
+        c->agents[1] = 1000;
+    }
+    if (!c->scene_count)
+        split_scenes("oa_dm1,oa_dm4_hull", c);
+    const bool level = strcmp(c->scenario, "level") == 0;
+    int skipped = 0, ran = 0;
+    for (int k = 0; k < (level ? c->scene_count : 1); ++k)
+        for (int a = 0; a < c->agent_count; ++a) {
+            crowd_scenario s;
+            int code = build(c, c->scenes[k], c->agents[a], &s);
+            if (code == 77) {
+                skipped++;
+                continue;
+            }
+            if (code)
+                return code;
+            for (int threads = 1; threads <= 2; ++threads) {
+                if (c->threads && threads != c->threads)
+                    continue;
+                c->run.threads = threads;
+                crowd_result r;
+                if (!crowd_goals_run(&s, &c->run, &r)) {
+                    scenario_free(&s);
+                    return 1;
+                }
+                crowd_print(&s, &r);
+                ran++;
+            }
+            scenario_free(&s);
+        }
+    return skipped && !ran ? 77 : 0;
 }
 
 int main(int argc, char **argv)
 {
-    bool quick = false;
+    const char *scenario = "wander";
     for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0)
-            quick = true;
-        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
-            only_threads = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0)
-            frames_asked = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--only") == 0 && i + 3 < argc &&
-                 (strcmp(argv[i + 1], "plaza") == 0 || strcmp(argv[i + 1], "default") == 0) &&
-                 (strcmp(argv[i + 3], "on") == 0 || strcmp(argv[i + 3], "off") == 0)) {
-            only_scene = argv[i + 1];
-            only_agents = (uint32_t)strtoul(argv[i + 2], NULL, 10);
-            only_collide = strcmp(argv[i + 3], "on") == 0;
-            i += 3;
-        } else {
-            fprintf(stderr, "usage: bench_crowd [--quick] [--threads 1|2] [--only plaza|default AGENTS on|off] "
-                            "[--frames F]\n");
-            return 2;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage();
+            return 0;
         }
+        if (strcmp(argv[i], "--scenario") == 0 && i + 1 < argc)
+            scenario = argv[i + 1];
     }
-    const uint32_t counts[3] = { 1000, 10000, 100000 };
-    if (only_scene && strcmp(only_scene, "plaza") == 0)
-        return bench_plaza(only_agents);
-    if (only_scene)
-        return bench_default(&only_agents, 1);
-    for (int k = 0; k < (quick ? 2 : 3); ++k)
-        if (bench_plaza(counts[k]))
-            return 1;
-    return bench_default(counts, 2);
+    if (strcmp(scenario, "wander") == 0) {
+        /* The wander options, without --scenario wander. */
+        char **rest = malloc((size_t)argc * sizeof *rest);
+        int n = 0;
+        for (int i = 1; i < argc; ++i) {
+            if (strcmp(argv[i], "--scenario") == 0) {
+                ++i;
+                continue;
+            }
+            rest[n++] = argv[i];
+        }
+        int code = crowd_wander_main(n, rest);
+        free(rest);
+        return code;
+    }
+    if (strcmp(scenario, "circle") && strcmp(scenario, "door") && strcmp(scenario, "level"))
+        return usage();
+    goals_cli c = { 0 };
+    if (parse(argc, argv, &c))
+        return usage();
+    return run_goals(&c);
 }
-

@@ -96,7 +96,7 @@ static inline bool crowd_out_of_memory(const crowd_shared *shared)
 /* What a chunk of the step's last phase counts (crowd_step.c), summed or
    minimised in chunk order after the region. */
 typedef struct crowd_chunk_stats {
-    uint32_t on_floor, on_agent, blocked, shortened;
+    uint32_t on_floor, on_agent, blocked, shortened, arrived;
     float    closest;
 } crowd_chunk_stats;
 
@@ -112,10 +112,33 @@ typedef struct crowd_body {
     float     inverse_mass;
 } crowd_body;
 
+/* Where an agent walks to (crowd_targets.c): points[next .. count) still
+   ahead; count 0 = no target, it walks at its desired velocity. */
+typedef struct crowd_goal {
+    skim_vec3 *points;
+    skim_vec3  from;       /* where it stood when given the points */
+    uint32_t   capacity, count, next;
+    float      speed, arrival;
+    bool       arrived;
+} crowd_goal;
+
+/* An agent's own move settings (skim_agent_def.overrides and the values
+   it names); entry 0 of the crowd's table is none, the crowd's. */
+typedef struct crowd_setting {
+    uint32_t overrides;
+    float    step_height, max_slope_degrees, snap_distance;
+    uint64_t material_mask;
+} crowd_setting;
+
 struct skim_crowd {
     skim_crowd_def def;
     float up[3], axis1[3], axis2[3]; /* orthonormal: up and two directions across it */
     uint32_t capacity, count;
+    uint32_t layered;                /* agents not in layer 0 alone or not colliding with all */
+    crowd_setting *settings;         /* distinct settings of agents, [0] = the crowd's */
+    uint32_t setting_count, setting_capacity;
+    skim_move_def *setting_defs;     /* 2 per setting: standing, airborne (crowd_step.c) */
+    uint32_t *batch_def_of;          /* per batch entry: its definition */
     uint32_t lowest_free_hint;
 
     /* ---- per id ---- */
@@ -123,6 +146,10 @@ struct skim_crowd {
     uint32_t       *state;
     skim_ellipsoid *shape;
     crowd_body     *body;            /* 64-byte aligned: one cache line holds two */
+    crowd_goal     *goal;
+    uint32_t       *setting;         /* index into settings */
+    uint32_t       *layers, *collides_with; /* as in skim_agent_def, 0s replaced */
+    uint32_t       *support;         /* the id of the agent it stands on, or UINT32_MAX */
 
     /* ---- per active index, rebuilt or rewritten each step ---- */
     uint32_t *active;        /* ids, in the grid's order (crowd_grid.c) */
@@ -136,6 +163,13 @@ struct skim_crowd {
     float    *proj;          /* 3 per agent: start along axis1, axis2, up */
     float    *reach, *vreach, *margin; /* broadphase extents across and along up; push limit */
     float    *radius;        /* the agent's radius, from its record: read in order by the step */
+    /* avoidance (crowd_avoid.c), per active index */
+    float    *avoid_pref;    /* 2 per agent: preferred velocity across up (axis1, axis2) */
+    float    *avoid_velocity; /* 2 per agent: last step's velocity across up */
+    float    *avoid_top;     /* the fastest it may go across up, units/s */
+    float    *along;         /* its planned displacement along up */
+    float    *sense;         /* how far across up it looks for agents to avoid, from its center */
+    float    *height;        /* its half height */
     uint8_t  *pushed, *grounded, *check_changed;
     uint32_t *work;          /* the solver's agents after its first sweep */
     uint32_t *solver_mark;   /* stamp of the sweep after which the agent or a partner moved */
@@ -174,6 +208,11 @@ struct skim_crowd {
     size_t   *half_begin;               /* n + 1 */
     uint32_t *half_other;
     size_t    half_capacity;
+    /* Full lists (crowd_avoid.c): agent i's neighbours of either side,
+       made from the half lists at each build when avoidance is on. */
+    size_t   *full_begin;               /* n + 1 */
+    uint32_t *full_other;
+    size_t    full_capacity;
     bool      lists_valid;
     crowd_index_buffer *index_buffers;
     int       index_buffer_count;
@@ -202,6 +241,19 @@ static inline void crowd_chunk_range(uint32_t k, uint32_t size, uint32_t n, uint
 {
     *first = k * size;
     *last = n - *first < size ? n : *first + size;
+}
+
+/* Nobody is sent beyond 100 times the crowd's limit (an agent that walks
+   or falls for ever): the move would refuse it. */
+static inline void crowd_clamp_far(const float start[3], float d[3])
+{
+    const float far = 100.0f * SKIM_CROWD_LIMIT;
+    for (int k = 0; k < 3; ++k) {
+        if (start[k] + d[k] > far)
+            d[k] = far - start[k];
+        else if (start[k] + d[k] < -far)
+            d[k] = -far - start[k];
+    }
 }
 
 /* Grows a buffer to hold at least need items of size bytes; false if out of memory. */
@@ -264,7 +316,43 @@ void crowd_solve_settle(skim_crowd *crowd, uint32_t which);
 uint32_t crowd_check(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
 /* Whether agent i ends standing on another's head; lowers *closest to the
    gap of its pairs with a higher index (crowd_check.c). */
-uint8_t crowd_stands_on_agent(const skim_crowd *crowd, uint32_t i, float *closest);
+uint8_t crowd_stands_on_agent(const skim_crowd *crowd, uint32_t i, float *closest, uint32_t *under);
+/* Whether agents (ids) a and b collide and avoid each other (layers). */
+static inline bool crowd_layers_meet(const skim_crowd *c, uint32_t a, uint32_t b)
+{
+    return (c->layers[a] & c->collides_with[b]) && (c->layers[b] & c->collides_with[a]);
+}
+
+/* Per-agent settings (crowd_settings.c): the add's check; taking an
+   agent's settings and layers (false if out of memory); giving them up on
+   removal; the step's definitions, 2 per setting; how far the world move
+   may take an agent along up beyond its plan (step plus snap). */
+skim_status crowd_check_agent_settings(const skim_agent_def *agent);
+bool crowd_take_settings(skim_crowd *crowd, uint32_t id, const skim_agent_def *agent);
+void crowd_drop_settings(skim_crowd *crowd, uint32_t id);
+void crowd_setting_defs(skim_crowd *crowd, const skim_move_def *on_floor, const skim_move_def *in_air);
+float crowd_world_reach(const skim_crowd *crowd, uint32_t id);
+#define CROWD_SETTINGS_START 4
+
+/* Targets (crowd_targets.c). The desired velocity of agent id at start
+   toward its target, at the step's dt, into body[id].desired; its top
+   speed across up for avoidance (its goal's speed, or |desired|). */
+void crowd_steer(skim_crowd *crowd, uint32_t id, const float start[3], float dt);
+/* After its move ends at f: passes waypoints, notes arrival. Returns
+   whether it has arrived. */
+bool crowd_goal_after_move(skim_crowd *crowd, uint32_t id, const float f[3]);
+void crowd_goal_clear(skim_crowd *crowd, uint32_t id);
+
+/* Avoidance (crowd_avoid.c). In plan: agent i (id) wants v (3D) and
+   moves rise along up: its preferred and last velocities, top speed and
+   sense. Returns the longest move avoidance may give it. */
+float crowd_avoid_plan(skim_crowd *crowd, uint32_t i, uint32_t id, const float v[3], float rise, float dt);
+/* Avoidance (crowd_avoid.c), inside the region. After a list build: the
+   full lists (a serial step). False if out of memory (noted in shared). */
+bool crowd_build_full_lists(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
+/* Each agent's velocity across up by ORCA against its neighbours' last
+   state, into planned and q. */
+void crowd_avoid(skim_crowd *crowd, uint32_t n, float dt, team_cursor *cursor);
 
 double crowd_seconds(void);
 

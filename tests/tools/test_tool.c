@@ -277,3 +277,46 @@ Test(tool, info_json_is_one_object_with_the_statistics)
     free(o);
     expect_usage(run("info", "default", "--jsn", NULL), "unknown option '--jsn'");
 }
+
+/* --goals: agents walk to spots and arrive; the same crowd on 1 and 2
+   threads; the picture rings agents by what became of them, with a legend. */
+Test(tool, crowd_goals_agents_arrive)
+{
+    outcome *a = run("crowd", "--goals", "--agents", "200", "--frames", "240", "--threads", "1", "--json", NULL);
+    outcome *b = run("crowd", "--goals", "--agents", "200", "--frames", "240", "--threads", "2", "--json", NULL);
+    cr_assert_eq(a->code, 0, "%s", a->err);
+    cr_assert_eq(b->code, 0, "%s", b->err);
+    cr_assert(strstr(a->out, "\"goals\":true") != NULL, "%s", a->out);
+    const char *arrivals = strstr(a->out, "\"arrivals\":");
+    cr_assert_not_null(arrivals, "%s", a->out);
+    cr_assert_gt(strtoull(arrivals + strlen("\"arrivals\":"), NULL, 10), 100u, "%s", a->out);
+    const char *ha = strstr(a->out, "\"state_hash\":"), *hb = strstr(b->out, "\"state_hash\":");
+    cr_assert(ha && hb);
+    cr_assert_eq(strncmp(ha, hb, 32), 0, "%.32s vs %.32s", ha, hb);
+    free(a);
+    free(b);
+    outcome *o = run("crowd", "--goals", "--agents", "100", "--frames", "120", NULL);
+    cr_assert_eq(o->code, 0, "%s", o->err);
+    cr_assert(strstr(o->out, "arrivals") != NULL, "%s", o->out);
+    free(o);
+
+    char path[] = "/tmp/skim_goals_XXXXXX.svg";
+    int fd = mkstemps(path, 4);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    o = run("crowd", "--goals", "--agents", "100", "--frames", "120", "--svg", path, NULL);
+    cr_assert_eq(o->code, 0, "%s", o->err);
+    free(o);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    static char svg[1 << 20];
+    size_t n = fread(svg, 1, sizeof svg - 1, f);
+    svg[n] = '\0';
+    fclose(f);
+    unlink(path);
+    cr_assert(strstr(svg, "</svg>") != NULL);
+    cr_assert(strstr(svg, "arrived at a goal (") != NULL);
+    cr_assert(strstr(svg, "stuck: gave up on a goal or could not move (") != NULL);
+    cr_assert(strstr(svg, "squeezed between agents (") != NULL);
+    cr_assert(strstr(svg, "stroke=\"#1a9850\"") != NULL, "no agent ringed as arrived");
+}
