@@ -66,6 +66,9 @@ typedef struct skim_crowd_def {
     float         agent_skin;        /* gap the solver aims to leave between agents, as a fraction
                                         of the touching distance; it absorbs what the solver
                                         leaves unsolved in a dense crowd; default 0.05 */
+    bool          avoidance;         /* reciprocal velocity obstacles between agents; default true */
+    float         avoidance_horizon; /* seconds, (0, 60]: how far ahead agents avoid each other;
+                                        default 1 */
 } skim_crowd_def;
 SKIM_API skim_crowd_def skim_crowd_def_default(void);
 
@@ -94,6 +97,8 @@ enum {
     SKIM_AGENT_TOUCHED_CEILING = 8u, /* met a ceiling during the last step */
     SKIM_AGENT_TOUCHED_AGENT = 16u,  /* was pushed by another agent during the last step */
     SKIM_AGENT_BLOCKED = 32u,        /* could not move at all in the last step: kept its start */
+    SKIM_AGENT_ARRIVED = 128u,       /* reached its target or the last point of its path
+                                        (64u is SKIM_AGENT_SQUEEZED) */
     SKIM_AGENT_ACTIVE = 1u << 31,    /* the id is in use */
 };
 
@@ -119,8 +124,19 @@ SKIM_API skim_status skim_crowd_remove(skim_crowd *crowd, uint32_t id);
 
 /* The velocity the agent wants, units/s. Only the part across up is used:
    vertical motion comes from gravity and jumps. It walks at this velocity
-   until told otherwise (0 = stand). */
+   until told otherwise (0 = stand). Clears any target or path. */
 SKIM_API skim_status skim_crowd_set_velocity(skim_crowd *crowd, uint32_t id, skim_vec3 desired);
+
+/* Walk to a point: the crowd steers the agent's desired velocity toward
+   target at speed (units/s, (0, SKIM_CROWD_LIMIT]), slows inside the last
+   part of the way and stops within arrival_distance (units, >= 0) measured
+   across up, then sets SKIM_AGENT_ARRIVED. Replaces any velocity or path. */
+SKIM_API skim_status skim_crowd_set_target(skim_crowd *crowd, uint32_t id, skim_vec3 target, float speed,
+                                           float arrival_distance);
+/* The same along count >= 1 waypoints (copied), e.g. a navmesh path;
+   arrival at the last one. */
+SKIM_API skim_status skim_crowd_set_path(skim_crowd *crowd, uint32_t id, const skim_vec3 *waypoints,
+                                         uint32_t count, float speed, float arrival_distance);
 
 /* Jumps to a height above where it stands: upward speed v = sqrt(2 g h)
    (the collision chapter, "Make It Jump"). Only an agent standing on a floor or an agent
@@ -164,6 +180,7 @@ typedef struct skim_crowd_stats {
     uint32_t shortened;      /* agents that gave up part of their move so as not to overlap */
     uint32_t blocked;        /* agents kept at their start because any move would overlap */
     uint32_t check_rounds;   /* rounds of step 4 (1 = nothing to revert) */
+    uint32_t arrived;        /* agents with SKIM_AGENT_ARRIVED */
     float    closest_gap;    /* smallest gap between two agents' cylinders after the step
                                 (negative = overlap); INFINITY when no two agents are near */
     double   seconds_agents; /* everything but the world moves: plan, broadphase, solver,

@@ -97,6 +97,8 @@ skim_crowd_def skim_crowd_def_default(void)
         .agent_collisions = true,
         .solver_iterations = 8,
         .agent_skin = 0.05f,
+        .avoidance = true,
+        .avoidance_horizon = 1.0f,
     };
     def.move.step_height = 18.0f;
     def.move.snap_distance = 18.0f;
@@ -163,6 +165,9 @@ static skim_status check_def(const skim_crowd_def *def)
                          "crowd def: solver_iterations must be 1..64 (got %d)", def->solver_iterations);
     if (!isfinite(def->agent_skin) || def->agent_skin < 0.0f || def->agent_skin > 1.0f)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "crowd def: agent_skin must be in [0, 1]");
+    if (!(def->avoidance_horizon > 0.0f && def->avoidance_horizon <= 60.0f))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "crowd def: avoidance_horizon must be in (0, 60] seconds (got %g)",
+                         (double)def->avoidance_horizon);
     /* Everything else about the move def is the move's to judge: a def it
        rejects would make every step fail. */
     return skim_move_check_def(&def->move, "crowd def: move");
@@ -189,7 +194,9 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     bool ok = true;
 #define ALLOC(field, count) ok = ok && (c->field = calloc((count), sizeof *c->field)) != NULL
     ALLOC(position, n); ALLOC(velocity, n); ALLOC(floor_normal, n);
-    ALLOC(state, n); ALLOC(shape, n);
+    ALLOC(state, n); ALLOC(shape, n); ALLOC(goal, n);
+    ALLOC(avoid_pref, 2 * n); ALLOC(avoid_velocity, 2 * n); ALLOC(avoid_top, n); ALLOC(along, n); ALLOC(sense, n);
+    ALLOC(full_begin, n + 1);
     size_t body_bytes = (n * sizeof *c->body + 63) / 64 * 64; /* aligned_alloc wants a multiple */
     ok = ok && (c->body = aligned_alloc(64, body_bytes)) != NULL;
     if (ok)
@@ -232,9 +239,14 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->result, c->group_index, c->batch_shape, c->batch_position,
                        c->batch_displacement, c->batch_result, c->cell,
                        c->bucket_start, c->contacts, c->contact_begin, c->contact_fill, c->bound,
-                       c->vbound, c->built_proj, c->half_begin, c->half_other, c->phases, c->chunk_stats };
+                       c->vbound, c->built_proj, c->half_begin, c->half_other, c->phases, c->chunk_stats,
+                       c->avoid_pref, c->avoid_velocity, c->avoid_top, c->along, c->sense, c->full_begin,
+                       c->full_other };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
         free(fields[i]);
+    for (uint32_t id = 0; c->goal && id < c->capacity; ++id)
+        free(c->goal[id].points);
+    free(c->goal);
     for (int t = 0; t < c->index_buffer_count; ++t)
         free(c->index_buffers[t].items);
     free(c->index_buffers);
@@ -346,6 +358,7 @@ skim_status skim_crowd_remove(skim_crowd *c, uint32_t id)
     skim_status status = check_id(c, id, "skim_crowd_remove");
     if (status != SKIM_OK)
         return status;
+    crowd_goal_clear(c, id);
     c->state[id] = 0;
     c->count--;
     if (id < c->lowest_free_hint)
@@ -372,6 +385,7 @@ skim_status skim_crowd_set_velocity(skim_crowd *c, uint32_t id, skim_vec3 desire
         desired.z -= along * c->up[2];
     }
     c->body[id].desired = desired;
+    crowd_goal_clear(c, id);
     return SKIM_OK;
 }
 

@@ -40,7 +40,7 @@ bool crowd_lists_hold(const skim_crowd *c, uint32_t first, uint32_t last)
         const float *p = c->proj + 3 * (size_t)i, *b = c->built_proj + 3 * (size_t)i;
         float dx = p[0] - b[0], dy = p[1] - b[1], dz = fabsf(p[2] - b[2]);
         float across = sqrtf(dx * dx + dy * dy);
-        good &= !(c->reach[i] + across > c->bound[i] || c->vreach[i] + dz > c->vbound[i]);
+        good &= !(fmaxf(c->reach[i], c->sense[i]) + across > c->bound[i] || c->vreach[i] + dz > c->vbound[i]);
     }
     return good;
 }

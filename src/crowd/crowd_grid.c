@@ -113,7 +113,8 @@ static size_t lay_out_grid(skim_crowd *c, uint32_t n)
 {
     for (size_t i = 0; i < n; ++i) {
         float skin = LIST_SKIN * c->radius[i];
-        c->bound[i] = c->reach[i] + skin;
+        /* Avoidance looks further than the step can reach (crowd_avoid.c). */
+        c->bound[i] = fmaxf(c->reach[i], c->sense[i]) + skin;
         c->vbound[i] = c->vreach[i] + skin;
     }
     /* Cell size: twice the mean bound, summed in fixed point so the sum,

@@ -96,7 +96,7 @@ static inline bool crowd_out_of_memory(const crowd_shared *shared)
 /* What a chunk of the step's last phase counts (crowd_step.c), summed or
    minimised in chunk order after the region. */
 typedef struct crowd_chunk_stats {
-    uint32_t on_floor, on_agent, blocked, shortened;
+    uint32_t on_floor, on_agent, blocked, shortened, arrived;
     float    closest;
 } crowd_chunk_stats;
 
@@ -112,6 +112,15 @@ typedef struct crowd_body {
     float     inverse_mass;
 } crowd_body;
 
+/* Where an agent walks to (crowd_targets.c): points[next .. count) still
+   ahead; count 0 = no target, it walks at its desired velocity. */
+typedef struct crowd_goal {
+    skim_vec3 *points;
+    uint32_t   capacity, count, next;
+    float      speed, arrival;
+    bool       arrived;
+} crowd_goal;
+
 struct skim_crowd {
     skim_crowd_def def;
     float up[3], axis1[3], axis2[3]; /* orthonormal: up and two directions across it */
@@ -123,6 +132,7 @@ struct skim_crowd {
     uint32_t       *state;
     skim_ellipsoid *shape;
     crowd_body     *body;            /* 64-byte aligned: one cache line holds two */
+    crowd_goal     *goal;
 
     /* ---- per active index, rebuilt or rewritten each step ---- */
     uint32_t *active;        /* ids, in the grid's order (crowd_grid.c) */
@@ -136,6 +146,12 @@ struct skim_crowd {
     float    *proj;          /* 3 per agent: start along axis1, axis2, up */
     float    *reach, *vreach, *margin; /* broadphase extents across and along up; push limit */
     float    *radius;        /* the agent's radius, from its record: read in order by the step */
+    /* avoidance (crowd_avoid.c), per active index */
+    float    *avoid_pref;    /* 2 per agent: preferred velocity across up (axis1, axis2) */
+    float    *avoid_velocity; /* 2 per agent: last step's velocity across up */
+    float    *avoid_top;     /* the fastest it may go across up, units/s */
+    float    *along;         /* its planned displacement along up */
+    float    *sense;         /* how far across up it looks for agents to avoid, from its center */
     uint8_t  *pushed, *grounded, *check_changed;
     uint32_t *work;          /* the solver's agents after its first sweep */
     uint32_t *solver_mark;   /* stamp of the sweep after which the agent or a partner moved */
@@ -174,6 +190,11 @@ struct skim_crowd {
     size_t   *half_begin;               /* n + 1 */
     uint32_t *half_other;
     size_t    half_capacity;
+    /* Full lists (crowd_avoid.c): agent i's neighbours of either side,
+       made from the half lists at each build when avoidance is on. */
+    size_t   *full_begin;               /* n + 1 */
+    uint32_t *full_other;
+    size_t    full_capacity;
     bool      lists_valid;
     crowd_index_buffer *index_buffers;
     int       index_buffer_count;
@@ -202,6 +223,19 @@ static inline void crowd_chunk_range(uint32_t k, uint32_t size, uint32_t n, uint
 {
     *first = k * size;
     *last = n - *first < size ? n : *first + size;
+}
+
+/* Nobody is sent beyond 100 times the crowd's limit (an agent that walks
+   or falls for ever): the move would refuse it. */
+static inline void crowd_clamp_far(const float start[3], float d[3])
+{
+    const float far = 100.0f * SKIM_CROWD_LIMIT;
+    for (int k = 0; k < 3; ++k) {
+        if (start[k] + d[k] > far)
+            d[k] = far - start[k];
+        else if (start[k] + d[k] < -far)
+            d[k] = -far - start[k];
+    }
 }
 
 /* Grows a buffer to hold at least need items of size bytes; false if out of memory. */
@@ -265,6 +299,26 @@ uint32_t crowd_check(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
 /* Whether agent i ends standing on another's head; lowers *closest to the
    gap of its pairs with a higher index (crowd_check.c). */
 uint8_t crowd_stands_on_agent(const skim_crowd *crowd, uint32_t i, float *closest);
+
+/* Targets (crowd_targets.c). The desired velocity of agent id at start
+   toward its target, at the step's dt, into body[id].desired; its top
+   speed across up for avoidance (its goal's speed, or |desired|). */
+void crowd_steer(skim_crowd *crowd, uint32_t id, const float start[3], float dt);
+/* After its move ends at f: passes waypoints, notes arrival. Returns
+   whether it has arrived. */
+bool crowd_goal_after_move(skim_crowd *crowd, uint32_t id, const float f[3]);
+void crowd_goal_clear(skim_crowd *crowd, uint32_t id);
+
+/* Avoidance (crowd_avoid.c). In plan: agent i (id) wants v (3D) and
+   moves rise along up: its preferred and last velocities, top speed and
+   sense. Returns the longest move avoidance may give it. */
+float crowd_avoid_plan(skim_crowd *crowd, uint32_t i, uint32_t id, const float v[3], float rise, float dt);
+/* Avoidance (crowd_avoid.c), inside the region. After a list build: the
+   full lists (a serial step). False if out of memory (noted in shared). */
+bool crowd_build_full_lists(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
+/* Each agent's velocity across up by ORCA against its neighbours' last
+   state, into planned and q. */
+void crowd_avoid(skim_crowd *crowd, uint32_t n, float dt, team_cursor *cursor);
 
 double crowd_seconds(void);
 

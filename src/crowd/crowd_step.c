@@ -39,12 +39,14 @@ static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
 {
     const float g = c->def.gravity;
     const float world_extra = c->def.move.step_height + c->def.move.snap_distance + g * dt * dt;
+    const bool avoid = c->def.avoidance && c->def.agent_collisions;
     for (size_t i = first; i < last; ++i) {
         uint32_t id = c->active[i];
         float *start = c->start + 3 * i, *d = c->planned + 3 * i;
         start[0] = c->position[id].x;
         start[1] = c->position[id].y;
         start[2] = c->position[id].z;
+        crowd_steer(c, id, start, dt);
         const float v[3] = { c->body[id].desired.x, c->body[id].desired.y, c->body[id].desired.z };
         bool on_floor = (c->state[id] & SKIM_AGENT_ON_FLOOR) != 0 && falls(c, id);
         c->grounded[i] = on_floor;
@@ -53,18 +55,14 @@ static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
         float rise = 0.0f;
         if (falls(c, id) && !on_floor)
             rise = c->body[id].vertical_speed * dt - 0.5f * g * dt * dt;
-        for (int k = 0; k < 3; ++k) {
+        for (int k = 0; k < 3; ++k)
             d[k] = v[k] * dt + rise * c->up[k];
-            /* Nobody is sent beyond 100 times the crowd's limit (an agent
-               that walks or falls for ever): the move would refuse it. */
-            const float far = 100.0f * SKIM_CROWD_LIMIT;
-            if (start[k] + d[k] > far)
-                d[k] = far - start[k];
-            else if (start[k] + d[k] < -far)
-                d[k] = -far - start[k];
-        }
+        crowd_clamp_far(start, d);
         float moved = length3(d);
         float r = c->body[id].radius;
+        c->sense[i] = 0.0f;
+        if (avoid && !(c->body[id].flags & SKIM_AGENT_GHOST))
+            moved = fmaxf(moved, crowd_avoid_plan(c, i, id, v, rise, dt));
         c->radius[i] = r;
         c->margin[i] = PUSH_MARGIN * r;
         c->reach[i] = r + moved + c->margin[i] + WORLD_SLACK * r;
@@ -92,6 +90,13 @@ void crowd_apply_order(skim_crowd *c, uint32_t n, const uint32_t *order)
     c->margin = crowd_permute(c, c->margin, sizeof *c->margin, n, order);
     c->radius = crowd_permute(c, c->radius, sizeof *c->radius, n, order);
     c->grounded = crowd_permute(c, c->grounded, sizeof *c->grounded, n, order);
+    if (c->def.avoidance) {
+        c->avoid_pref = crowd_permute(c, c->avoid_pref, 2 * sizeof *c->avoid_pref, n, order);
+        c->avoid_velocity = crowd_permute(c, c->avoid_velocity, 2 * sizeof *c->avoid_velocity, n, order);
+        c->avoid_top = crowd_permute(c, c->avoid_top, sizeof *c->avoid_top, n, order);
+        c->along = crowd_permute(c, c->along, sizeof *c->along, n, order);
+    }
+    c->sense = crowd_permute(c, c->sense, sizeof *c->sense, n, order);
     /* pushed is all zero until the solver runs. */
 }
 
@@ -291,7 +296,7 @@ static void finish_agents(skim_crowd *c, uint32_t n, float dt, team_cursor *curs
     for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, CROWD_COMMIT_CHUNK, n, &first, &last);
-        crowd_chunk_stats counts = { 0, 0, 0, 0, INFINITY };
+        crowd_chunk_stats counts = { 0, 0, 0, 0, 0, INFINITY };
         for (uint32_t i = first; i < last; ++i) {
             bool reverted = false, on_agent = false;
             if (agents) {
@@ -299,7 +304,12 @@ static void finish_agents(skim_crowd *c, uint32_t n, float dt, team_cursor *curs
                 counts.shortened += c->lambda[i] > 0.0f && c->lambda[i] < 1.0f;
                 on_agent = crowd_stands_on_agent(c, i, &counts.closest);
             }
-            commit(c, i, dt, (agents ? c->final : c->world_end) + 3 * (size_t)i, reverted, on_agent, &counts);
+            const float *f = (agents ? c->final : c->world_end) + 3 * (size_t)i;
+            commit(c, i, dt, f, reverted, on_agent, &counts);
+            if (crowd_goal_after_move(c, c->active[i], f)) {
+                c->state[c->active[i]] |= SKIM_AGENT_ARRIVED;
+                counts.arrived++;
+            }
         }
         c->chunk_stats[k] = counts;
     }
@@ -333,6 +343,11 @@ static uint32_t before_world(skim_crowd *c, uint32_t n, float dt, bool lists_val
        agents that are near each other near in every working array. */
     if (*rebuilt && !crowd_build_neighbours(c, n, cursor))
         return UINT32_MAX;
+    const bool avoid = agents && c->def.avoidance;
+    if (*rebuilt && avoid && !crowd_build_full_lists(c, n, cursor))
+        return UINT32_MAX;
+    if (avoid)
+        crowd_avoid(c, n, dt, cursor);
     uint32_t which = 0;
     if (agents) {
         if (!crowd_find_contacts(c, n, cursor))
@@ -429,13 +444,14 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
         team_leave_region(&c->shared.left);
     }
     clear_region(c, used);
-    crowd_chunk_stats sum = { 0, 0, 0, 0, INFINITY };
+    crowd_chunk_stats sum = { 0, 0, 0, 0, 0, INFINITY };
     for (uint32_t k = 0; k < team_chunks(n, CROWD_COMMIT_CHUNK); ++k) {
         const crowd_chunk_stats *s = &c->chunk_stats[k];
         sum.on_floor += s->on_floor;
         sum.on_agent += s->on_agent;
         sum.blocked += s->blocked;
         sum.shortened += s->shortened;
+        sum.arrived += s->arrived;
         if (s->closest < sum.closest)
             sum.closest = s->closest;
     }
@@ -448,6 +464,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     c->stats.pairs = agents ? c->pair_count : 0;
     c->stats.shortened = agents ? sum.shortened : 0;
     c->stats.check_rounds = rounds;
+    c->stats.arrived = sum.arrived;
     c->stats.closest_gap = agents ? sum.closest : INFINITY;
     /* Everything but the world move counts as the agents' now: the plan
        and the world move's inputs and results share the agents' regions. */

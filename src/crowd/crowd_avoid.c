@@ -1,0 +1,378 @@
+/* Local avoidance: optimal reciprocal collision avoidance (ORCA; van den
+   Berg, Guy, Lin, Manocha, "Reciprocal n-Body Collision Avoidance", 2011).
+
+   Before the solver, every agent picks the velocity across up nearest the
+   one it prefers (toward its target, or as set) among those that keep it
+   clear of its nearest neighbours for the time horizon, assuming each of
+   them takes its share of the effort (section 4: each pair's velocity
+   obstacle, truncated at the horizon, gives one half-plane of allowed
+   velocities, moved by the agent's share of the smallest change u that
+   leaves the obstacle). The allowed velocities are the intersection of
+   those half-planes with the disc of its top speed: a 2D linear program
+   (section 5.1), solved by the incremental algorithm of the paper, with the
+   half-planes in a fixed order (nearest neighbour first) rather than a
+   random one, so the answer is the same bits every run. When the
+   half-planes leave nothing (a dense crowd), the velocity that violates
+   them least is taken instead: a 3D linear program reduced to 2D over the
+   violated lines (section 5.2).
+
+   Each agent reads only the state the last step left (positions, last
+   velocities, preferred velocities) and writes only its own plan, so the
+   answer does not depend on who runs first or on the thread count. The
+   neighbours come from the crowd's neighbour lists (crowd_grid.c), which
+   hold every agent within the sense distance (crowd_contacts.c keeps them
+   good for it). Avoidance only steers: the projection solver and the check
+   still guarantee that no two agents overlap. */
+#include "crowd_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* How far an agent looks for others to avoid, beyond its radius, at most:
+   in radii. Within the horizon it looks speed * horizon. */
+#define SENSE_RADII 4.0f
+/* Neighbours an agent avoids at most, nearest first (the paper's
+   experiments use ten). */
+#define MAX_NEIGHBOURS 10
+/* The fraction of its top speed avoidance keeps under, so the planned move
+   stays inside the reach the broadphase was built with. */
+#define TOP_SHRINK 1e-5
+#define AVOID_CHUNK 128
+#define LP_EPSILON 1e-9
+
+typedef struct line2 {
+    double point[2], direction[2]; /* allowed: left of direction through point */
+} line2;
+
+static double det2(const double a[2], const double b[2])
+{
+    return a[0] * b[1] - a[1] * b[0];
+}
+
+static double dot2(const double a[2], const double b[2])
+{
+    return a[0] * b[0] + a[1] * b[1];
+}
+
+float crowd_avoid_plan(skim_crowd *c, uint32_t i, uint32_t id, const float v[3], float rise, float dt)
+{
+    float *pref = c->avoid_pref + 2 * (size_t)i, *vel = c->avoid_velocity + 2 * (size_t)i;
+    const skim_vec3 last = c->velocity[id];
+    pref[0] = v[0] * c->axis1[0] + v[1] * c->axis1[1] + v[2] * c->axis1[2];
+    pref[1] = v[0] * c->axis2[0] + v[1] * c->axis2[1] + v[2] * c->axis2[2];
+    vel[0] = last.x * c->axis1[0] + last.y * c->axis1[1] + last.z * c->axis1[2];
+    vel[1] = last.x * c->axis2[0] + last.y * c->axis2[1] + last.z * c->axis2[2];
+    /* An agent with a target may step aside at its walking speed even
+       while it slows down or stands at its point. */
+    float top = sqrtf(pref[0] * pref[0] + pref[1] * pref[1]);
+    if (c->goal[id].count)
+        top = fmaxf(top, c->goal[id].speed);
+    c->avoid_top[i] = top;
+    c->along[i] = (v[0] * c->up[0] + v[1] * c->up[1] + v[2] * c->up[2]) * dt + rise;
+    const float r = c->body[id].radius;
+    c->sense[i] = r + fminf(top * c->def.avoidance_horizon, SENSE_RADII * r);
+    float across = top * dt;
+    return sqrtf(across * across + c->along[i] * c->along[i]);
+}
+
+/* Full lists from the half lists (a serial step after each build): agent
+   i's partners of lower index, then of higher, each in index order. */
+static bool join_full_lists(skim_crowd *c, uint32_t n, uint32_t chunks)
+{
+    (void)chunks;
+    size_t *begin = c->full_begin;
+    memset(begin, 0, ((size_t)n + 1) * sizeof *begin);
+    for (uint32_t i = 0; i < n; ++i) {
+        begin[i + 1] += c->half_begin[i + 1] - c->half_begin[i];
+        for (size_t h = c->half_begin[i]; h < c->half_begin[i + 1]; ++h)
+            begin[c->half_other[h] + 1]++;
+    }
+    crowd_counts_to_offsets(begin, n);
+    if (!crowd_reserve((void **)&c->full_other, &c->full_capacity, begin[n] ? begin[n] : 1, sizeof *c->full_other))
+        return false;
+    size_t *fill = c->contact_fill; /* free until the contacts are found */
+    memcpy(fill, begin, (size_t)n * sizeof *fill);
+    for (uint32_t i = 0; i < n; ++i)
+        for (size_t h = c->half_begin[i]; h < c->half_begin[i + 1]; ++h) {
+            uint32_t j = c->half_other[h];
+            c->full_other[fill[i]++] = j;
+            c->full_other[fill[j]++] = i;
+        }
+    return true;
+}
+
+bool crowd_build_full_lists(skim_crowd *c, uint32_t n, team_cursor *cursor)
+{
+    team_phase *phase = team_phase_next(cursor); /* nothing parallel before the join: no chunks */
+    return crowd_join_chunks(c, cursor, phase, n, 0, join_full_lists);
+}
+
+/* Linear program on line k of lines (section 5.1, one dimension): the
+   point of line k inside the disc of radius top and left of lines [0, k)
+   nearest optimum (or farthest along it, when direction_only). */
+static bool solve_on_line(const line2 *lines, uint32_t k, double top, const double optimum[2], bool direction_only,
+                          double result[2])
+{
+    const line2 *l = &lines[k];
+    double along = dot2(l->point, l->direction);
+    double discriminant = along * along + top * top - dot2(l->point, l->point);
+    if (discriminant < 0.0)
+        return false; /* the disc misses the line */
+    double root = sqrt(discriminant);
+    double lo = -along - root, hi = -along + root;
+    for (uint32_t m = 0; m < k; ++m) {
+        double denominator = det2(l->direction, lines[m].direction);
+        double between[2] = { l->point[0] - lines[m].point[0], l->point[1] - lines[m].point[1] };
+        double numerator = det2(lines[m].direction, between);
+        if (fabs(denominator) <= LP_EPSILON) {
+            if (numerator < 0.0)
+                return false; /* parallel, and line k lies on m's wrong side */
+            continue;
+        }
+        double t = numerator / denominator;
+        if (denominator >= 0.0)
+            hi = fmin(hi, t);
+        else
+            lo = fmax(lo, t);
+        if (lo > hi)
+            return false;
+    }
+    double t;
+    if (direction_only)
+        t = dot2(optimum, l->direction) > 0.0 ? hi : lo;
+    else {
+        double off[2] = { optimum[0] - l->point[0], optimum[1] - l->point[1] };
+        t = fmin(hi, fmax(lo, dot2(l->direction, off)));
+    }
+    result[0] = l->point[0] + t * l->direction[0];
+    result[1] = l->point[1] + t * l->direction[1];
+    return true;
+}
+
+/* The 2D program over lines [0, count): returns count on success, else the
+   line it failed on (result then is the best before it). */
+static uint32_t solve_plane(const line2 *lines, uint32_t count, double top, const double optimum[2],
+                            bool direction_only, double result[2])
+{
+    if (direction_only) {
+        result[0] = optimum[0] * top;
+        result[1] = optimum[1] * top;
+    } else if (dot2(optimum, optimum) > top * top) {
+        double length = sqrt(dot2(optimum, optimum));
+        result[0] = optimum[0] / length * top;
+        result[1] = optimum[1] / length * top;
+    } else {
+        result[0] = optimum[0];
+        result[1] = optimum[1];
+    }
+    for (uint32_t k = 0; k < count; ++k) {
+        double off[2] = { lines[k].point[0] - result[0], lines[k].point[1] - result[1] };
+        if (det2(lines[k].direction, off) > 0.0) {
+            double kept[2] = { result[0], result[1] };
+            if (!solve_on_line(lines, k, top, optimum, direction_only, result)) {
+                result[0] = kept[0];
+                result[1] = kept[1];
+                return k;
+            }
+        }
+    }
+    return count;
+}
+
+/* No velocity satisfies every line: the one that minimises the largest
+   violation (section 5.2), found line by line from the first that failed. */
+static void solve_least_violation(const line2 *lines, uint32_t count, uint32_t failed, double top,
+                                  double result[2])
+{
+    double worst = 0.0;
+    line2 projected[MAX_NEIGHBOURS];
+    for (uint32_t k = failed; k < count; ++k) {
+        double off[2] = { lines[k].point[0] - result[0], lines[k].point[1] - result[1] };
+        if (det2(lines[k].direction, off) <= worst)
+            continue;
+        /* Within line k's violation of worst: the lines where k's and m's
+           violations are equal bound the region. */
+        uint32_t made = 0;
+        for (uint32_t m = 0; m < k; ++m) {
+            line2 p;
+            double determinant = det2(lines[k].direction, lines[m].direction);
+            if (fabs(determinant) <= LP_EPSILON) {
+                if (dot2(lines[k].direction, lines[m].direction) > 0.0)
+                    continue; /* same direction: m adds nothing */
+                p.point[0] = 0.5 * (lines[k].point[0] + lines[m].point[0]);
+                p.point[1] = 0.5 * (lines[k].point[1] + lines[m].point[1]);
+            } else {
+                double between[2] = { lines[k].point[0] - lines[m].point[0], lines[k].point[1] - lines[m].point[1] };
+                double t = det2(lines[m].direction, between) / determinant;
+                p.point[0] = lines[k].point[0] + t * lines[k].direction[0];
+                p.point[1] = lines[k].point[1] + t * lines[k].direction[1];
+            }
+            double d[2] = { lines[m].direction[0] - lines[k].direction[0],
+                            lines[m].direction[1] - lines[k].direction[1] };
+            double length = sqrt(dot2(d, d));
+            if (!(length > 0.0))
+                continue;
+            p.direction[0] = d[0] / length;
+            p.direction[1] = d[1] / length;
+            projected[made++] = p;
+        }
+        double kept[2] = { result[0], result[1] };
+        const double normal[2] = { -lines[k].direction[1], lines[k].direction[0] };
+        if (solve_plane(projected, made, top, normal, true, result) < made) {
+            /* Rounding only: keep what we had. */
+            result[0] = kept[0];
+            result[1] = kept[1];
+        }
+        double now[2] = { lines[k].point[0] - result[0], lines[k].point[1] - result[1] };
+        worst = det2(lines[k].direction, now);
+    }
+}
+
+/* The half-plane of velocities agent i may take so as to stay clear of j
+   for the horizon (section 4), with i's share of the change. */
+static void orca_line(const double rel_pos[2], const double rel_vel[2], const double vel[2], double combined,
+                      double horizon, double dt, double share, line2 *out)
+{
+    double dist_sq = dot2(rel_pos, rel_pos), combined_sq = combined * combined;
+    double u[2];
+    if (dist_sq > combined_sq) {
+        /* Apart: the obstacle is a cone cut off by a disc at 1 / horizon. */
+        double inv = 1.0 / horizon;
+        double w[2] = { rel_vel[0] - inv * rel_pos[0], rel_vel[1] - inv * rel_pos[1] };
+        double w_sq = dot2(w, w), along = dot2(w, rel_pos);
+        if (along < 0.0 && along * along > combined_sq * w_sq) {
+            /* Nearest the cut-off disc. */
+            double w_len = sqrt(w_sq);
+            double unit[2] = { w[0] / w_len, w[1] / w_len };
+            out->direction[0] = unit[1];
+            out->direction[1] = -unit[0];
+            u[0] = (combined * inv - w_len) * unit[0];
+            u[1] = (combined * inv - w_len) * unit[1];
+        } else {
+            /* Nearest a leg of the cone. */
+            double leg = sqrt(dist_sq - combined_sq);
+            if (det2(rel_pos, w) > 0.0) {
+                out->direction[0] = (rel_pos[0] * leg - rel_pos[1] * combined) / dist_sq;
+                out->direction[1] = (rel_pos[0] * combined + rel_pos[1] * leg) / dist_sq;
+            } else {
+                out->direction[0] = -(rel_pos[0] * leg + rel_pos[1] * combined) / dist_sq;
+                out->direction[1] = -(-rel_pos[0] * combined + rel_pos[1] * leg) / dist_sq;
+            }
+            double on = dot2(rel_vel, out->direction);
+            u[0] = on * out->direction[0] - rel_vel[0];
+            u[1] = on * out->direction[1] - rel_vel[1];
+        }
+    } else {
+        /* Already touching: get apart within this step. */
+        double inv = 1.0 / dt;
+        double w[2] = { rel_vel[0] - inv * rel_pos[0], rel_vel[1] - inv * rel_pos[1] };
+        double w_len = sqrt(dot2(w, w));
+        double unit[2] = { 1.0, 0.0 };
+        if (w_len > 0.0) {
+            unit[0] = w[0] / w_len;
+            unit[1] = w[1] / w_len;
+        }
+        out->direction[0] = unit[1];
+        out->direction[1] = -unit[0];
+        u[0] = (combined * inv - w_len) * unit[0];
+        u[1] = (combined * inv - w_len) * unit[1];
+    }
+    out->point[0] = vel[0] + share * u[0];
+    out->point[1] = vel[1] + share * u[1];
+}
+
+/* Agent i's nearest neighbours to avoid, nearest first (ties: lower
+   index); returns how many. */
+static uint32_t nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *near)
+{
+    const float *pi = c->proj + 3 * (size_t)i;
+    const float hi = c->body[c->active[i]].half_height;
+    float dist[MAX_NEIGHBOURS];
+    uint32_t found = 0;
+    for (size_t e = c->full_begin[i]; e < c->full_begin[i + 1]; ++e) {
+        uint32_t j = c->full_other[e];
+        if (c->sense[j] == 0.0f)
+            continue; /* a ghost */
+        const float *pj = c->proj + 3 * (size_t)j;
+        float dx = pj[0] - pi[0], dy = pj[1] - pi[1], dz = pj[2] - pi[2];
+        float reach = c->sense[i] + c->sense[j];
+        float d = dx * dx + dy * dy;
+        if (d > reach * reach || fabsf(dz) > hi + c->body[c->active[j]].half_height)
+            continue;
+        if (found == MAX_NEIGHBOURS && !(d < dist[found - 1]))
+            continue;
+        uint32_t at = found < MAX_NEIGHBOURS ? found++ : found - 1;
+        /* Insert in order; the list arrives in index order, so an equal
+           distance stays behind the lower index. */
+        while (at > 0 && d < dist[at - 1]) {
+            dist[at] = dist[at - 1];
+            near[at] = near[at - 1];
+            --at;
+        }
+        dist[at] = d;
+        near[at] = j;
+    }
+    return found;
+}
+
+static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
+{
+    uint32_t near[MAX_NEIGHBOURS];
+    uint32_t count = nearest_neighbours(c, i, near);
+    if (count == 0)
+        return; /* the plan stands */
+    const uint32_t id = c->active[i];
+    const float *pi = c->proj + 3 * (size_t)i;
+    const double vel[2] = { c->avoid_velocity[2 * (size_t)i], c->avoid_velocity[2 * (size_t)i + 1] };
+    const double mass_i = c->body[id].inverse_mass;
+    const double grow = 1.0 + 2.0 * (double)c->def.agent_skin;
+    line2 lines[MAX_NEIGHBOURS];
+    for (uint32_t k = 0; k < count; ++k) {
+        uint32_t j = near[k];
+        const float *pj = c->proj + 3 * (size_t)j;
+        double rel_pos[2] = { (double)pj[0] - pi[0], (double)pj[1] - pi[1] };
+        double rel_vel[2] = { vel[0] - c->avoid_velocity[2 * (size_t)j], vel[1] - c->avoid_velocity[2 * (size_t)j + 1] };
+        /* Shares as pushes are shared (inverse mass); all of it when the
+           other will not move. */
+        double mass_j = c->body[c->active[j]].inverse_mass, share = 0.5;
+        if (c->avoid_top[j] == 0.0f)
+            share = 1.0;
+        else if (mass_i + mass_j > 0.0)
+            share = mass_i / (mass_i + mass_j);
+        double combined = ((double)c->radius[i] + c->radius[j]) * grow;
+        orca_line(rel_pos, rel_vel, vel, combined, c->def.avoidance_horizon, dt, share, &lines[k]);
+    }
+    const double top = c->avoid_top[i];
+    const double pref[2] = { c->avoid_pref[2 * (size_t)i], c->avoid_pref[2 * (size_t)i + 1] };
+    double result[2];
+    uint32_t failed = solve_plane(lines, count, top, pref, false, result);
+    if (failed < count)
+        solve_least_violation(lines, count, failed, top, result);
+    double speed = sqrt(dot2(result, result)), limit = top * (1.0 - TOP_SHRINK);
+    if (speed > limit) {
+        result[0] *= limit / speed;
+        result[1] *= limit / speed;
+    }
+    const float vx = (float)result[0], vy = (float)result[1], along = c->along[i];
+    float *d = c->planned + 3 * (size_t)i, *q = c->q + 3 * (size_t)i;
+    const float *start = c->start + 3 * (size_t)i;
+    for (int k = 0; k < 3; ++k)
+        d[k] = (vx * c->axis1[k] + vy * c->axis2[k]) * dt + along * c->up[k];
+    crowd_clamp_far(start, d);
+    for (int k = 0; k < 3; ++k)
+        q[k] = start[k] + d[k];
+}
+
+void crowd_avoid(skim_crowd *c, uint32_t n, float dt, team_cursor *cursor)
+{
+    const uint32_t chunks = team_chunks(n, AVOID_CHUNK);
+    team_phase *phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
+        uint32_t first, last;
+        crowd_chunk_range(k, AVOID_CHUNK, n, &first, &last);
+        for (uint32_t i = first; i < last; ++i)
+            if (c->sense[i] > 0.0f)
+                avoid_agent(c, i, dt);
+    }
+    team_wait(phase, chunks);
+}
