@@ -68,13 +68,21 @@ typedef struct skim_crowd_def {
                                         leaves unsolved in a dense crowd; default 0.05 */
     bool          avoidance;         /* reciprocal velocity obstacles between agents; default true */
     float         avoidance_horizon; /* seconds, (0, 60]: how far ahead agents avoid each other;
-                                        default 1 */
+                                        default 0.25 */
 } skim_crowd_def;
 SKIM_API skim_crowd_def skim_crowd_def_default(void);
 
 enum {
     SKIM_AGENT_NO_GRAVITY = 1u, /* flies: gravity does not act on it */
     SKIM_AGENT_GHOST = 2u,      /* passes through other agents (still collides with the world) */
+};
+
+/* Which of an agent's own move settings replace the crowd's (skim_agent_def.overrides). */
+enum {
+    SKIM_AGENT_SET_STEP_HEIGHT = 1u,
+    SKIM_AGENT_SET_SLOPE = 2u,
+    SKIM_AGENT_SET_SNAP = 4u,
+    SKIM_AGENT_SET_MATERIALS = 8u,
 };
 
 typedef struct skim_agent_def {
@@ -85,8 +93,20 @@ typedef struct skim_agent_def {
     float          inverse_mass; /* share of a push this agent takes, >= 0: two agents of 1 share
                                     equally; 0 = others cannot push it; default 1 */
     uint32_t       flags;     /* SKIM_AGENT_* */
+    uint32_t       overrides; /* SKIM_AGENT_SET_* bits: which settings below replace the crowd's
+                                 move settings; 0 (default) = the crowd's */
+    float          step_height;       /* units, >= 0; used with SKIM_AGENT_SET_STEP_HEIGHT */
+    float          max_slope_degrees; /* degrees, in (0, 90); used with SKIM_AGENT_SET_SLOPE */
+    float          snap_distance;     /* units, >= 0; used with SKIM_AGENT_SET_SNAP */
+    uint64_t       material_mask;     /* bit m = triangles of material m collide; used with
+                                         SKIM_AGENT_SET_MATERIALS */
+    uint32_t       layers;        /* agent layers it is in, a bit each; 0 = layer 0 (1u); default 1u */
+    uint32_t       collides_with; /* layers it collides with and avoids; 0 = all; default all.
+                                     Two agents meet when each one's layers are in the other's
+                                     collides_with */
 } skim_agent_def;
-/* A sphere of radius 16 at the origin, inverse mass 1. */
+/* A sphere of radius 16 at the origin, inverse mass 1, the crowd's move
+   settings, layer 0, colliding with every layer. */
 SKIM_API skim_agent_def skim_agent_def_default(void);
 
 /* Agent state bits, as skim_crowd_states() and skim_agent_info.state give them. */

@@ -98,7 +98,7 @@ skim_crowd_def skim_crowd_def_default(void)
         .solver_iterations = 8,
         .agent_skin = 0.05f,
         .avoidance = true,
-        .avoidance_horizon = 1.0f,
+        .avoidance_horizon = 0.25f,
     };
     def.move.step_height = 18.0f;
     def.move.snap_distance = 18.0f;
@@ -114,6 +114,8 @@ skim_agent_def skim_agent_def_default(void)
         .half_height = 0.0f,
         .inverse_mass = 1.0f,
         .flags = 0,
+        .layers = 1u,
+        .collides_with = UINT32_MAX,
     };
     return def;
 }
@@ -196,7 +198,10 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(position, n); ALLOC(velocity, n); ALLOC(floor_normal, n);
     ALLOC(state, n); ALLOC(shape, n); ALLOC(goal, n);
     ALLOC(avoid_pref, 2 * n); ALLOC(avoid_velocity, 2 * n); ALLOC(avoid_top, n); ALLOC(along, n); ALLOC(sense, n);
-    ALLOC(full_begin, n + 1);
+    ALLOC(full_begin, n + 1); ALLOC(setting, n); ALLOC(layers, n); ALLOC(collides_with, n); ALLOC(support, n);
+    ALLOC(settings, CROWD_SETTINGS_START); ALLOC(setting_defs, 2 * CROWD_SETTINGS_START); ALLOC(batch_def_of, n);
+    c->setting_count = 1; /* entry 0, zeroed: the crowd's own */
+    c->setting_capacity = CROWD_SETTINGS_START;
     size_t body_bytes = (n * sizeof *c->body + 63) / 64 * 64; /* aligned_alloc wants a multiple */
     ok = ok && (c->body = aligned_alloc(64, body_bytes)) != NULL;
     if (ok)
@@ -241,7 +246,8 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->bucket_start, c->contacts, c->contact_begin, c->contact_fill, c->bound,
                        c->vbound, c->built_proj, c->half_begin, c->half_other, c->phases, c->chunk_stats,
                        c->avoid_pref, c->avoid_velocity, c->avoid_top, c->along, c->sense, c->full_begin,
-                       c->full_other };
+                       c->full_other, c->setting, c->layers, c->collides_with, c->support, c->settings,
+                       c->setting_defs, c->batch_def_of };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
         free(fields[i]);
     for (uint32_t id = 0; c->goal && id < c->capacity; ++id)
@@ -327,12 +333,17 @@ skim_status skim_crowd_add(skim_crowd *c, const skim_agent_def *agent, uint32_t 
     if (agent->flags & ~(uint32_t)(SKIM_AGENT_NO_GRAVITY | SKIM_AGENT_GHOST))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_add: unknown flags 0x%x",
                          agent->flags);
+    status = crowd_check_agent_settings(agent);
+    if (status != SKIM_OK)
+        return status;
     if (c->count == c->capacity)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_add: the crowd is full (%u agents)",
                          c->capacity);
     uint32_t id = c->lowest_free_hint;
     while (c->state[id] & SKIM_AGENT_ACTIVE)
         ++id;
+    if (!crowd_take_settings(c, id, agent))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_add: out of memory for the agent's settings");
     c->lowest_free_hint = id + 1;
     float radius, half_height;
     bounding_cylinder(c, &agent->shape, &radius, &half_height);
@@ -359,6 +370,7 @@ skim_status skim_crowd_remove(skim_crowd *c, uint32_t id)
     if (status != SKIM_OK)
         return status;
     crowd_goal_clear(c, id);
+    crowd_drop_settings(c, id);
     c->state[id] = 0;
     c->count--;
     if (id < c->lowest_free_hint)

@@ -38,6 +38,7 @@
    stays inside the reach the broadphase was built with. */
 #define TOP_SHRINK 1e-5
 #define AVOID_CHUNK 128
+
 #define LP_EPSILON 1e-9
 
 typedef struct line2 {
@@ -325,7 +326,6 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
     const float *pi = c->proj + 3 * (size_t)i;
     const double vel[2] = { c->avoid_velocity[2 * (size_t)i], c->avoid_velocity[2 * (size_t)i + 1] };
     const double mass_i = c->body[id].inverse_mass;
-    const double grow = 1.0 + 2.0 * (double)c->def.agent_skin;
     line2 lines[MAX_NEIGHBOURS];
     for (uint32_t k = 0; k < count; ++k) {
         uint32_t j = near[k];
@@ -339,11 +339,17 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
             share = 1.0;
         else if (mass_i + mass_j > 0.0)
             share = mass_i / (mass_i + mass_j);
-        double combined = ((double)c->radius[i] + c->radius[j]) * grow;
+        /* Avoidance aims for the gap the solver leaves (the skin). A pair
+           already inside it but not touching keeps its distance rather
+           than being driven apart at once (section 5.3's case for
+           colliding agents), which would make a dense crowd tremble. */
+        double touching = (double)c->radius[i] + c->radius[j], dist = sqrt(dot2(rel_pos, rel_pos));
+        double combined = fmin(touching * (1.0 + c->def.agent_skin), fmax(touching, dist * (1.0 - 1e-3)));
         orca_line(rel_pos, rel_vel, vel, combined, c->def.avoidance_horizon, dt, share, &lines[k]);
     }
     const double top = c->avoid_top[i];
     const double pref[2] = { c->avoid_pref[2 * (size_t)i], c->avoid_pref[2 * (size_t)i + 1] };
+
     double result[2];
     uint32_t failed = solve_plane(lines, count, top, pref, false, result);
     if (failed < count)

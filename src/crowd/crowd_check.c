@@ -132,8 +132,9 @@ static float joint_factor(const skim_crowd *c, uint32_t i, const crowd_contact *
    *closest to the gap of each of its pairs with a higher index that may be
    below it: only those are measured in double, so the result is the same
    exact minimum in any order, so for any thread count. */
-uint8_t crowd_stands_on_agent(const skim_crowd *c, uint32_t i, float *closest)
+uint8_t crowd_stands_on_agent(const skim_crowd *c, uint32_t i, float *closest, uint32_t *under)
 {
+    *under = UINT32_MAX;
     uint8_t standing = 0;
     for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
         const crowd_contact *ct = &c->contacts[e];
@@ -146,8 +147,11 @@ uint8_t crowd_stands_on_agent(const skim_crowd *c, uint32_t i, float *closest)
             }
         }
         if (ct->n[0] * c->up[0] + ct->n[1] * c->up[1] + ct->n[2] * c->up[2] > 0.5f &&
-            separation(c, i, ct) <= (double)ct->target * (1.0 + c->def.agent_skin) + 1e-3)
+            separation(c, i, ct) <= (double)ct->target * (1.0 + c->def.agent_skin) + 1e-3) {
+            if (!standing)
+                *under = c->active[ct->other];
             standing = 1;
+        }
     }
     return standing;
 }

@@ -331,11 +331,23 @@ static bool find_in_hashed_cells(const skim_crowd *c, uint32_t i, crowd_index_bu
 static bool find_neighbours(const skim_crowd *c, uint32_t i, crowd_index_buffer *out)
 {
     const uint32_t big_first = c->grid_count, big_last = c->grid_count + c->big_count;
+    const size_t before = out->count;
+    bool ok = true;
     if (i < big_first) {
-        bool ok = c->grid_dense ? find_in_rows(c, i, out) : find_in_hashed_cells(c, i, out);
-        return ok && test_run(c, i, big_first, big_last, out);
+        ok = c->grid_dense ? find_in_rows(c, i, out) : find_in_hashed_cells(c, i, out);
+        ok = ok && test_run(c, i, big_first, big_last, out);
+    } else if (i < big_last)
+        ok = test_run(c, i, i + 1, big_last, out);
+    if (ok && c->layered) {
+        /* Pairs whose layers do not meet are never listed: no contact, no
+           avoidance, no check. */
+        size_t kept = before;
+        for (size_t e = before; e < out->count; ++e)
+            if (crowd_layers_meet(c, c->active[i], c->active[out->items[e]]))
+                out->items[kept++] = out->items[e];
+        out->count = kept;
     }
-    return i < big_last ? test_run(c, i, i + 1, big_last, out) : true;
+    return ok;
 }
 
 /* Agents per chunk of the neighbour search. */

@@ -116,15 +116,29 @@ typedef struct crowd_body {
    ahead; count 0 = no target, it walks at its desired velocity. */
 typedef struct crowd_goal {
     skim_vec3 *points;
+    skim_vec3  from;       /* where it stood when given the points */
     uint32_t   capacity, count, next;
     float      speed, arrival;
     bool       arrived;
 } crowd_goal;
 
+/* An agent's own move settings (skim_agent_def.overrides and the values
+   it names); entry 0 of the crowd's table is none, the crowd's. */
+typedef struct crowd_setting {
+    uint32_t overrides;
+    float    step_height, max_slope_degrees, snap_distance;
+    uint64_t material_mask;
+} crowd_setting;
+
 struct skim_crowd {
     skim_crowd_def def;
     float up[3], axis1[3], axis2[3]; /* orthonormal: up and two directions across it */
     uint32_t capacity, count;
+    uint32_t layered;                /* agents not in layer 0 alone or not colliding with all */
+    crowd_setting *settings;         /* distinct settings of agents, [0] = the crowd's */
+    uint32_t setting_count, setting_capacity;
+    skim_move_def *setting_defs;     /* 2 per setting: standing, airborne (crowd_step.c) */
+    uint32_t *batch_def_of;          /* per batch entry: its definition */
     uint32_t lowest_free_hint;
 
     /* ---- per id ---- */
@@ -133,6 +147,9 @@ struct skim_crowd {
     skim_ellipsoid *shape;
     crowd_body     *body;            /* 64-byte aligned: one cache line holds two */
     crowd_goal     *goal;
+    uint32_t       *setting;         /* index into settings */
+    uint32_t       *layers, *collides_with; /* as in skim_agent_def, 0s replaced */
+    uint32_t       *support;         /* the id of the agent it stands on, or UINT32_MAX */
 
     /* ---- per active index, rebuilt or rewritten each step ---- */
     uint32_t *active;        /* ids, in the grid's order (crowd_grid.c) */
@@ -298,7 +315,23 @@ void crowd_solve_settle(skim_crowd *crowd, uint32_t which);
 uint32_t crowd_check(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
 /* Whether agent i ends standing on another's head; lowers *closest to the
    gap of its pairs with a higher index (crowd_check.c). */
-uint8_t crowd_stands_on_agent(const skim_crowd *crowd, uint32_t i, float *closest);
+uint8_t crowd_stands_on_agent(const skim_crowd *crowd, uint32_t i, float *closest, uint32_t *under);
+/* Whether agents (ids) a and b collide and avoid each other (layers). */
+static inline bool crowd_layers_meet(const skim_crowd *c, uint32_t a, uint32_t b)
+{
+    return (c->layers[a] & c->collides_with[b]) && (c->layers[b] & c->collides_with[a]);
+}
+
+/* Per-agent settings (crowd_settings.c): the add's check; taking an
+   agent's settings and layers (false if out of memory); giving them up on
+   removal; the step's definitions, 2 per setting; how far the world move
+   may take an agent along up beyond its plan (step plus snap). */
+skim_status crowd_check_agent_settings(const skim_agent_def *agent);
+bool crowd_take_settings(skim_crowd *crowd, uint32_t id, const skim_agent_def *agent);
+void crowd_drop_settings(skim_crowd *crowd, uint32_t id);
+void crowd_setting_defs(skim_crowd *crowd, const skim_move_def *on_floor, const skim_move_def *in_air);
+float crowd_world_reach(const skim_crowd *crowd, uint32_t id);
+#define CROWD_SETTINGS_START 4
 
 /* Targets (crowd_targets.c). The desired velocity of agent id at start
    toward its target, at the step's dt, into body[id].desired; its top

@@ -38,7 +38,7 @@ static bool falls(const skim_crowd *c, uint32_t id)
 static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
 {
     const float g = c->def.gravity;
-    const float world_extra = c->def.move.step_height + c->def.move.snap_distance + g * dt * dt;
+    const float fall = g * dt * dt;
     const bool avoid = c->def.avoidance && c->def.agent_collisions;
     for (size_t i = first; i < last; ++i) {
         uint32_t id = c->active[i];
@@ -47,7 +47,17 @@ static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
         start[1] = c->position[id].y;
         start[2] = c->position[id].z;
         crowd_steer(c, id, start, dt);
-        const float v[3] = { c->body[id].desired.x, c->body[id].desired.y, c->body[id].desired.z };
+        float v[3] = { c->body[id].desired.x, c->body[id].desired.y, c->body[id].desired.z };
+        /* Standing on another agent: carried along with it, across up. */
+        const uint32_t under = c->support[id];
+        if ((c->state[id] & SKIM_AGENT_ON_AGENT) && under != UINT32_MAX && (c->state[under] & SKIM_AGENT_ACTIVE)) {
+            const skim_vec3 w = c->velocity[under];
+            float along = w.x * c->up[0] + w.y * c->up[1] + w.z * c->up[2];
+            v[0] += w.x - along * c->up[0];
+            v[1] += w.y - along * c->up[1];
+            v[2] += w.z - along * c->up[2];
+        }
+        const float world_extra = crowd_world_reach(c, id) + fall;
         bool on_floor = (c->state[id] & SKIM_AGENT_ON_FLOOR) != 0 && falls(c, id);
         c->grounded[i] = on_floor;
         /* Airborne: exact under constant gravity over the step; standing:
@@ -135,6 +145,7 @@ static void gather_world(skim_crowd *c, uint32_t n, const float *q, team_cursor 
             uint32_t i = c->group_index[e];
             const float *s = c->start + 3 * (size_t)i, *p = q + 3 * (size_t)i;
             c->batch_shape[e] = c->shape[c->active[i]];
+            c->batch_def_of[e] = 2 * c->setting[c->active[i]] + (e >= c->shared.standing);
             c->batch_position[e] = (skim_vec3){ s[0], s[1], s[2] };
             c->batch_displacement[e] = (skim_vec3){ p[0] - s[0], p[1] - s[1], p[2] - s[2] };
         }
@@ -161,6 +172,11 @@ static skim_status move_world(const skim_world *world, skim_crowd *c, uint32_t n
     in_air.gravity = (skim_vec3){ 0, 0, 0 };
     in_air.step_height = 0.0f;
     in_air.snap_distance = 0.0f;
+    if (c->setting_count > 1) {
+        crowd_setting_defs(c, &on_floor, &in_air);
+        return skim_move_batch_indexed(kernels, world, n, c->batch_shape, c->batch_position, c->batch_displacement,
+                                       c->setting_defs, 2 * c->setting_count, c->batch_def_of, c->batch_result);
+    }
     return skim_move_batch_split(kernels, world, n, c->batch_shape, c->batch_position,
                                  c->batch_displacement, &on_floor, standing, &in_air,
                                  c->batch_result);
@@ -302,7 +318,7 @@ static void finish_agents(skim_crowd *c, uint32_t n, float dt, team_cursor *curs
             if (agents) {
                 reverted = c->lambda[i] == 0.0f;
                 counts.shortened += c->lambda[i] > 0.0f && c->lambda[i] < 1.0f;
-                on_agent = crowd_stands_on_agent(c, i, &counts.closest);
+                on_agent = crowd_stands_on_agent(c, i, &counts.closest, &c->support[c->active[i]]);
             }
             const float *f = (agents ? c->final : c->world_end) + 3 * (size_t)i;
             commit(c, i, dt, f, reverted, on_agent, &counts);

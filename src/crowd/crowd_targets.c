@@ -4,7 +4,11 @@
    it slows down (arrive steering: the speed falls with the distance left,
    reaching the point in about SLOW_TIME at the end) and never asks for more
    than the distance left in one step, so it does not overshoot. After the
-   step, an agent within reach of a waypoint heads for the next, and one
+   step, an agent that has passed a waypoint heads for the next: passed is
+   within its radius of the point, or beyond the line through the point
+   square to the way it came (from the waypoint before, or from where it
+   stood when it was given the path), as a gate is passed, so an agent in a
+   crowd need not stand on each point of the way. One
    within its arrival distance of the last has arrived: it stands and shows
    SKIM_AGENT_ARRIVED until it is given something else to do. */
 #include "crowd_internal.h"
@@ -77,6 +81,7 @@ skim_status skim_crowd_set_path(skim_crowd *c, uint32_t id, const skim_vec3 *way
         goal->points[k] = waypoints[k];
     goal->count = count;
     goal->next = 0;
+    goal->from = c->position[id];
     goal->speed = speed;
     goal->arrival = arrival_distance;
     goal->arrived = false;
@@ -137,6 +142,20 @@ void crowd_steer(skim_crowd *c, uint32_t id, const float start[3], float dt)
     c->body[id].desired = (skim_vec3){ to[0] * scale, to[1] * scale, to[2] * scale };
 }
 
+/* Whether an agent at f has passed its next waypoint (not the last). */
+static bool passed(const skim_crowd *c, const crowd_goal *goal, const float f[3], float radius)
+{
+    float to[3], way[3];
+    if (across_to(c, f, goal->points[goal->next], to) <= fmaxf(radius, goal->arrival))
+        return true;
+    skim_vec3 came = goal->next ? goal->points[goal->next - 1] : goal->from;
+    const float from[3] = { came.x, came.y, came.z };
+    across_to(c, from, goal->points[goal->next], way);
+    /* to points from f to the waypoint, way from the last one to it:
+       beyond the gate when they point apart. */
+    return to[0] * way[0] + to[1] * way[1] + to[2] * way[2] < 0.0f;
+}
+
 bool crowd_goal_after_move(skim_crowd *c, uint32_t id, const float f[3])
 {
     crowd_goal *goal = &c->goal[id];
@@ -146,10 +165,7 @@ bool crowd_goal_after_move(skim_crowd *c, uint32_t id, const float f[3])
         return true;
     float to[3];
     const float radius = c->body[id].radius;
-    /* A waypoint on the way is passed within the agent's radius (or its
-       arrival distance, if larger): it need not stand on each. */
-    while (goal->next + 1 < goal->count &&
-           across_to(c, f, goal->points[goal->next], to) <= fmaxf(radius, goal->arrival))
+    while (goal->next + 1 < goal->count && passed(c, goal, f, radius))
         goal->next++;
     if (goal->next + 1 == goal->count &&
         across_to(c, f, goal->points[goal->next], to) <= goal->arrival + ARRIVAL_SLACK * radius) {

@@ -129,6 +129,8 @@ typedef struct batch_call {
     const skim_vec3 *positions, *displacements;
     const skim_move_def *def, *def_after; /* movers below split, and the rest */
     size_t split;
+    const skim_move_def *defs;           /* with def_of: mover i moves with defs[def_of[i]] */
+    const uint32_t *def_of;
     skim_move_result *results;
     const char *who;
     /* The Morton order (move_order.c), on the calling thread's scratch:
@@ -219,7 +221,8 @@ static void move_movers(batch_call *b)
                     mine->ahead_at = k + 1;
                 skim_status s = skim_move_run(b->kernels, b->world, &b->shapes[i],
                                               b->positions[i], b->displacements[i],
-                                              (size_t)i < b->split ? b->def : b->def_after,
+                                              b->def_of ? &b->defs[b->def_of[i]]
+                                              : (size_t)i < b->split ? b->def : b->def_after,
                                               &b->results[i]);
                 if (s != SKIM_OK) {
                     memset(&b->results[i], 0, sizeof b->results[i]);
@@ -248,13 +251,53 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
                                  def, results);
 }
 
+static skim_status batch_run(batch_call *proto);
+
 skim_status skim_move_batch_split(const skim_kernel_set *kernels, const skim_world *world,
                                   size_t count, const skim_ellipsoid *shapes,
                                   const skim_vec3 *positions, const skim_vec3 *displacements,
                                   const skim_move_def *def, size_t split,
                                   const skim_move_def *def_after, skim_move_result *results)
 {
+    batch_call b = { .kernels = kernels, .world = world, .count = count, .shapes = shapes,
+                     .positions = positions, .displacements = displacements, .def = def,
+                     .def_after = def_after, .split = split, .results = results };
+    return batch_run(&b);
+}
+
+skim_status skim_move_batch_indexed(const skim_kernel_set *kernels, const skim_world *world, size_t count,
+                                    const skim_ellipsoid *shapes, const skim_vec3 *positions,
+                                    const skim_vec3 *displacements, const skim_move_def *defs, uint32_t def_count,
+                                    const uint32_t *def_of, skim_move_result *results)
+{
+    if (!defs || def_count == 0 || !def_of)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_move_batch: no definitions");
+    for (uint32_t d = 0; d < def_count; ++d) {
+        skim_status status = skim_move_check_def(&defs[d], "skim_move_batch");
+        if (status != SKIM_OK)
+            return status;
+    }
+    for (size_t i = 0; i < count; ++i)
+        if (def_of[i] >= def_count)
+            return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_move_batch: mover %zu has definition %u of %u", i,
+                             def_of[i], def_count);
+    batch_call b = { .kernels = kernels, .world = world, .count = count, .shapes = shapes,
+                     .positions = positions, .displacements = displacements, .def = &defs[0],
+                     .def_after = &defs[0], .split = count, .defs = defs, .def_of = def_of, .results = results };
+    return batch_run(&b);
+}
+
+static skim_status batch_run(batch_call *proto)
+{
     static const char who[] = "skim_move_batch";
+    const skim_kernel_set *kernels = proto->kernels;
+    const skim_world *world = proto->world;
+    size_t count = proto->count;
+    const skim_ellipsoid *shapes = proto->shapes;
+    const skim_vec3 *positions = proto->positions, *displacements = proto->displacements;
+    const skim_move_def *def = proto->def, *def_after = proto->def_after;
+    size_t split = proto->split;
+    skim_move_result *results = proto->results;
     if (!world)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: world is NULL", who);
     if (count == 0)
@@ -280,7 +323,8 @@ skim_status skim_move_batch_split(const skim_kernel_set *kernels, const skim_wor
     batch_call b = { .kernels = kernels, .world = world, .count = count, .shapes = shapes,
                       .positions = positions, .displacements = displacements, .def = def,
                       .def_after = def_after, .split = split, .results = results, .who = who,
-                      .first_failure = INT64_MAX, .failure = SKIM_OK };
+                      .first_failure = INT64_MAX, .failure = SKIM_OK, .defs = proto->defs,
+                      .def_of = proto->def_of };
     /* Movers near each other one after the other (move_order.c); without
        the order's buffer, in index order: the same results either way. */
     b.caller = skim_move_thread_scratch();

@@ -427,5 +427,11 @@ skim_status skim_move_batch_split(const skim_kernel_set *kernels, const skim_wor
                                   const skim_vec3 *positions, const skim_vec3 *displacements,
                                   const skim_move_def *def, size_t split,
                                   const skim_move_def *def_after, skim_move_result *results);
+/* The same with a definition per mover: mover i moves with
+   defs[def_of[i]], def_of[i] < def_count (the crowd's per-agent settings). */
+skim_status skim_move_batch_indexed(const skim_kernel_set *kernels, const skim_world *world, size_t count,
+                                    const skim_ellipsoid *shapes, const skim_vec3 *positions,
+                                    const skim_vec3 *displacements, const skim_move_def *defs, uint32_t def_count,
+                                    const uint32_t *def_of, skim_move_result *results);
 
 #endif /* SKIM_MOVE_INTERNAL_H */

@@ -156,21 +156,23 @@ Test(crowd_targets, a_path_is_followed_in_order)
 Test(crowd_targets, two_agents_swapping_places_pass_without_touching)
 {
     /* Head on, a hair off the line: avoidance steers them around each
-       other before the solver has anything to do. */
+       other, so their cylinders never touch (without it, they would meet
+       and slide around each other). */
     skim_crowd *crowd = make_crowd(2);
     uint32_t a = add_at(crowd, -200, 0), b = add_at(crowd, 200, 0.5f);
     cr_assert_eq(skim_crowd_set_target(crowd, a, (skim_vec3){ 200, 0, 0 }, 160, 1), SKIM_OK);
     cr_assert_eq(skim_crowd_set_target(crowd, b, (skim_vec3){ -200, 0.5f, 0 }, 160, 1), SKIM_OK);
-    uint32_t contacts = 0, arrived = 0;
+    uint32_t arrived = 0;
+    double closest = INFINITY;
     for (int frame = 0; frame < 300 && arrived < 2; ++frame) {
         cr_assert_eq(skim_crowd_step(NULL, crowd, 1.0f / 60.0f), SKIM_OK);
         skim_crowd_stats stats;
         skim_crowd_get_stats(crowd, &stats);
-        contacts += stats.contacts;
         arrived = stats.arrived;
-        cr_assert_leq(deepest_overlap(crowd, NULL, NULL), OVERLAP_TOLERANCE);
+        const skim_vec3 *p = skim_crowd_positions(crowd);
+        closest = fmin(closest, hypot(p[a].x - p[b].x, p[a].y - p[b].y));
     }
     cr_expect_eq(arrived, 2, "only %u of 2 arrived", arrived);
-    cr_expect_eq(contacts, 0, "the solver had to part them %u times", contacts);
+    cr_expect_gt(closest, 32.0, "they touched: centres %g apart, touching at 32", closest);
     skim_crowd_destroy(crowd);
 }

@@ -98,7 +98,7 @@ Test(crowd_world, jumps_to_the_height_asked)
     skim_crowd_destroy(crowd);
 }
 
-Test(crowd_world, lands_on_another_agent_and_falls_when_it_leaves)
+Test(crowd_world, lands_on_another_agent_rides_along_and_falls_when_it_goes)
 {
     skim_crowd *crowd = make_crowd(2);
     uint32_t below = add_at(crowd, -1000, -500, 17);
@@ -112,7 +112,19 @@ Test(crowd_world, lands_on_another_agent_and_falls_when_it_leaves)
     skim_crowd_get_agent(crowd, below, &info);
     cr_assert(info.state & SKIM_AGENT_ON_FLOOR);
     cr_assert_float_eq(info.position.z, 16.0f, 0.5f);
-    skim_crowd_set_velocity(crowd, below, (skim_vec3){ 320, 0, 0 });
+    /* The one below walks 160 units; the one on its head goes with it. */
+    skim_crowd_set_velocity(crowd, below, (skim_vec3){ 160, 0, 0 });
+    for (int frame = 0; frame < 60; ++frame)
+        step(crowd);
+    skim_agent_info under;
+    skim_crowd_get_agent(crowd, below, &under);
+    skim_crowd_get_agent(crowd, above, &info);
+    cr_assert(info.state & SKIM_AGENT_ON_AGENT, "fell off: state 0x%x z %g", info.state, info.position.z);
+    cr_assert_float_eq(info.position.x, under.position.x, 8.0f, "left behind: x %g, the one below at %g",
+                       info.position.x, under.position.x);
+    cr_assert_gt(info.position.x, -1000.0f + 100.0f);
+    /* The one below goes away: it falls to the floor. */
+    cr_assert_eq(skim_crowd_remove(crowd, below), SKIM_OK);
     for (int frame = 0; frame < 60; ++frame)
         step(crowd);
     skim_crowd_get_agent(crowd, above, &info);
