@@ -24,7 +24,7 @@ extern const char *const kind_names[KIND_COUNT];
     X(move_def_default) X(move) X(move_batch) X(isa_name) X(isa_available) X(isa_status)     \
     X(mesh_data_view) X(mesh_data_free) X(scene_default) X(crowd_def_default)                \
     X(agent_def_default) X(crowd_create) X(crowd_destroy) X(crowd_add) X(crowd_remove)       \
-    X(crowd_set_velocity) X(crowd_jump) X(crowd_teleport) X(crowd_step) X(crowd_get_agent)   \
+    X(crowd_set_velocity) X(crowd_set_target) X(crowd_set_path) X(crowd_jump) X(crowd_teleport) X(crowd_step) X(crowd_get_agent)   \
     X(crowd_count) X(crowd_capacity) X(crowd_positions) X(crowd_velocities) X(crowd_states)  \
     X(crowd_hash) X(crowd_get_stats) X(mesh_load_obj) X(mesh_parse_obj)
 #define AS_ENUM(name) F_##name,
@@ -127,12 +127,14 @@ typedef struct batch_args {
 /* ================= crowds ================= */
 #define CROWD_CAPACITY 4
 typedef struct crowd_args {
-    bool null_def, null_out, null_crowd, null_agent, null_out_id, null_world, null_jumped, fill;
+    bool null_def, null_out, null_crowd, null_agent, null_out_id, null_world, null_jumped, fill, null_waypoints;
     skim_crowd_def def;
     skim_agent_def agent;
     uint32_t id;
     skim_vec3 vector;
     float scalar;
+    float arrival;   /* set_target, set_path */
+    uint32_t count;  /* set_path: waypoints */
 } crowd_args;
 #define CR(fn, arg, kind, field, type, value, status) \
     { fn, arg, kind, status, offsetof(crowd_args, field), type, value, NULL }

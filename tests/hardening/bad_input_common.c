@@ -57,6 +57,8 @@ skim_status bad_input_run_row(const row *r)
     case F_crowd_add:
     case F_crowd_remove:
     case F_crowd_set_velocity:
+    case F_crowd_set_target:
+    case F_crowd_set_path:
     case F_crowd_jump:
     case F_crowd_teleport:
     case F_crowd_step:

@@ -37,6 +37,8 @@ static void crowd_defaults(crowd_args *a)
     a->agent.position = (skim_vec3){ 5, 5, 1.2f };
     a->vector = (skim_vec3){ 1, 2, 0 };
     a->scalar = 0.02f;
+    a->arrival = 1.0f;
+    a->count = 2;
 }
 
 /* After a call on a crowd: a failed call left it as it was (hash), and
@@ -62,6 +64,10 @@ skim_status bad_input_run_crowd(const row *r)
         a.vector = (skim_vec3){ 1, 2, 3 };
     if (r->fn == F_crowd_jump)
         a.scalar = 10;
+    if (r->fn == F_crowd_set_target || r->fn == F_crowd_set_path) {
+        a.vector = (skim_vec3){ 4, 3, 0 };
+        a.scalar = 5;
+    }
     apply(r, &a);
     skim_world *world = small_world(SKIM_ACCELERATOR_BVH);
     skim_crowd *crowd = NULL;
@@ -117,6 +123,17 @@ skim_status bad_input_run_crowd(const row *r)
         status = skim_crowd_set_velocity(target, a.id, a.vector);
         expect_status(r, status);
         break;
+    case F_crowd_set_target:
+        status = skim_crowd_set_target(target, a.id, a.vector, a.scalar, a.arrival);
+        expect_status(r, status);
+        break;
+    case F_crowd_set_path: {
+        const skim_vec3 waypoints[2] = { a.vector, { a.vector.x + 1, a.vector.y, a.vector.z } };
+        status = skim_crowd_set_path(target, a.id, a.null_waypoints ? NULL : waypoints, a.count, a.scalar,
+                                     a.arrival);
+        expect_status(r, status);
+        break;
+    }
     case F_crowd_jump: {
         /* Agent 0 stands on the floor after the first step. */
         GUARDED(bool) jumped;
