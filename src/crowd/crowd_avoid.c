@@ -69,6 +69,7 @@ float crowd_avoid_plan(skim_crowd *c, uint32_t i, uint32_t id, const float v[3],
     if (c->goal[id].count)
         top = fmaxf(top, c->goal[id].speed);
     c->avoid_top[i] = top;
+    c->height[i] = c->body[id].half_height;
     c->along[i] = (v[0] * c->up[0] + v[1] * c->up[1] + v[2] * c->up[2]) * dt + rise;
     const float r = c->body[id].radius;
     c->sense[i] = r + fminf(top * c->def.avoidance_horizon, SENSE_RADII * r);
@@ -287,18 +288,20 @@ static void orca_line(const double rel_pos[2], const double rel_vel[2], const do
 static uint32_t nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *near)
 {
     const float *pi = c->proj + 3 * (size_t)i;
-    const float hi = c->body[c->active[i]].half_height;
+    const float hi = c->height[i];
+    const float *proj = c->proj, *sense = c->sense, *height = c->height;
+    const uint32_t *other = c->full_other;
     float dist[MAX_NEIGHBOURS];
     uint32_t found = 0;
+    const float own = sense[i];
     for (size_t e = c->full_begin[i]; e < c->full_begin[i + 1]; ++e) {
-        uint32_t j = c->full_other[e];
-        if (c->sense[j] == 0.0f)
-            continue; /* a ghost */
-        const float *pj = c->proj + 3 * (size_t)j;
+        uint32_t j = other[e];
+        const float *pj = proj + 3 * (size_t)j;
         float dx = pj[0] - pi[0], dy = pj[1] - pi[1], dz = pj[2] - pi[2];
-        float reach = c->sense[i] + c->sense[j];
+        float reach = own + sense[j];
         float d = dx * dx + dy * dy;
-        if (d > reach * reach || fabsf(dz) > hi + c->body[c->active[j]].half_height)
+        /* A ghost's sense is 0: never within reach of anyone's. */
+        if (d > reach * reach || sense[j] == 0.0f || fabsf(dz) >= hi + height[j])
             continue;
         if (found == MAX_NEIGHBOURS && !(d < dist[found - 1]))
             continue;

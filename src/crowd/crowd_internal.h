@@ -169,6 +169,7 @@ struct skim_crowd {
     float    *avoid_top;     /* the fastest it may go across up, units/s */
     float    *along;         /* its planned displacement along up */
     float    *sense;         /* how far across up it looks for agents to avoid, from its center */
+    float    *height;        /* its half height */
     uint8_t  *pushed, *grounded, *check_changed;
     uint32_t *work;          /* the solver's agents after its first sweep */
     uint32_t *solver_mark;   /* stamp of the sweep after which the agent or a partner moved */

@@ -104,6 +104,7 @@ void crowd_apply_order(skim_crowd *c, uint32_t n, const uint32_t *order)
         c->avoid_pref = crowd_permute(c, c->avoid_pref, 2 * sizeof *c->avoid_pref, n, order);
         c->avoid_velocity = crowd_permute(c, c->avoid_velocity, 2 * sizeof *c->avoid_velocity, n, order);
         c->avoid_top = crowd_permute(c, c->avoid_top, sizeof *c->avoid_top, n, order);
+        c->height = crowd_permute(c, c->height, sizeof *c->height, n, order);
         c->along = crowd_permute(c, c->along, sizeof *c->along, n, order);
     }
     c->sense = crowd_permute(c, c->sense, sizeof *c->sense, n, order);
