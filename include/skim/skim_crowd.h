@@ -16,6 +16,9 @@
    Each step (skim_crowd_step):
      1. plan: the desired horizontal velocity plus gravity (or a jump) gives
         every agent a displacement;
+     1b. avoidance (on by default): each agent steers its velocity clear of
+        its neighbours (reciprocal velocity obstacles; docs/crowd.md, which
+        also covers targets, layers and per-agent settings);
      2. agents: a uniform grid (spatial hash) lists the agents each one may
         reach (lists kept over steps while they stay good); every such pair
         gets one linear constraint along the
