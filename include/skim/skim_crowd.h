@@ -48,13 +48,14 @@
 extern "C" {
 #endif
 
-/** A crowd of agents; create with skim_crowd_create(). */
 typedef struct skim_crowd skim_crowd;
 
-/** Largest coordinate, speed (units/s), radius or half height a crowd takes. */
+/* The largest coordinate, speed (per second), radius or half height the
+   crowd takes: with dt <= 1 every move it asks of skim_move stays far
+   inside the 1e18 the move accepts. Agents that fall for ever have their
+   speed held at this too, and a move is cut short rather than leave it. */
 #define SKIM_CROWD_LIMIT 1e15f
 
-/** How a crowd moves its agents. */
 typedef struct skim_crowd_def {
     uint32_t      capacity;          /* most agents at once, >= 1; default 1024 */
     skim_move_def move;              /* how agents move against the world: up, skin, slopes,
@@ -72,13 +73,11 @@ typedef struct skim_crowd_def {
     float         avoidance_horizon; /* seconds, (0, 60]: how far ahead agents avoid each other;
                                         default 0.25 */
 } skim_crowd_def;
-/** The defaults of every skim_crowd_def field. */
 SKIM_API skim_crowd_def skim_crowd_def_default(void);
 
-/** skim_agent_def.flags bits. */
 enum {
-    SKIM_AGENT_NO_GRAVITY = 1u, /**< flies: gravity does not act on it */
-    SKIM_AGENT_GHOST = 2u,      /**< passes through other agents (still collides with the world) */
+    SKIM_AGENT_NO_GRAVITY = 1u, /* flies: gravity does not act on it */
+    SKIM_AGENT_GHOST = 2u,      /* passes through other agents (still collides with the world) */
 };
 
 /* Which of an agent's own move settings replace the crowd's (skim_agent_def.overrides). */
@@ -113,7 +112,7 @@ typedef struct skim_agent_def {
    settings, layer 0, colliding with every layer. */
 SKIM_API skim_agent_def skim_agent_def_default(void);
 
-/** Agent state bits, as skim_crowd_states() and skim_agent_info.state give them. */
+/* Agent state bits, as skim_crowd_states() and skim_agent_info.state give them. */
 enum {
     SKIM_AGENT_ON_FLOOR = 1u,        /* stands on walkable world geometry */
     SKIM_AGENT_ON_AGENT = 2u,        /* stands on another agent's head */
@@ -126,26 +125,24 @@ enum {
     SKIM_AGENT_ACTIVE = 1u << 31,    /* the id is in use */
 };
 
-/** One agent's state after the last step. */
 typedef struct skim_agent_info {
-    skim_vec3 position;          /**< center, world */
-    skim_vec3 velocity;          /**< (end - start) / dt of the last step, units/s */
-    skim_vec3 desired_velocity;  /**< as set, less its component along up, units/s */
-    uint32_t  state;             /**< SKIM_AGENT_* bits; in the air = neither ON_FLOOR nor ON_AGENT */
-    skim_vec3 floor_normal;      /**< unit; valid with SKIM_AGENT_ON_FLOOR */
-    float     radius;            /**< its cylinder against agents, world units */
-    float     half_height;       /**< its cylinder against agents, world units */
+    skim_vec3 position;
+    skim_vec3 velocity;          /* (end - start) / dt of the last step */
+    skim_vec3 desired_velocity;  /* as set, without the component along up */
+    uint32_t  state;             /* SKIM_AGENT_* bits; in the air = neither ON_FLOOR nor ON_AGENT */
+    skim_vec3 floor_normal;      /* valid with SKIM_AGENT_ON_FLOOR */
+    float     radius, half_height; /* its cylinder against agents */
 } skim_agent_info;
 
-/** Creates an empty crowd (def NULL = defaults). */
-SKIM_API skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out);
-/** Frees a crowd; NULL is allowed. */
+SKIM_API skim_status skim_crowd_create(const skim_crowd_def *def /* NULL = defaults */,
+                                       skim_crowd **out);
 SKIM_API void        skim_crowd_destroy(skim_crowd *crowd);
 
-/** Adds an agent, standing still, in the air until a step finds its floor; *out_id is the
-    lowest free id in [0, capacity). A full crowd is SKIM_ERROR_INVALID_ARGUMENT. */
+/* Adds an agent, standing still, in the air until its first step finds a
+   floor. *out_id is its id, in [0, capacity): the lowest free one. Ids of
+   removed agents are given out again. Fails with INVALID_ARGUMENT when the
+   crowd is full or the definition is bad. */
 SKIM_API skim_status skim_crowd_add(skim_crowd *crowd, const skim_agent_def *agent, uint32_t *out_id);
-/** Removes an agent; its id is given out again. */
 SKIM_API skim_status skim_crowd_remove(skim_crowd *crowd, uint32_t id);
 
 /* The velocity the agent wants, units/s. Only the part across up is used:
@@ -170,32 +167,34 @@ SKIM_API skim_status skim_crowd_set_path(skim_crowd *crowd, uint32_t id, const s
    SKIM_AGENT_NO_GRAVITY nothing happens. */
 SKIM_API skim_status skim_crowd_jump(skim_crowd *crowd, uint32_t id, float height, bool *jumped);
 
-/** Puts the agent at position, standing still, in the air; collisions are not checked. */
+/* Puts the agent at position, standing still, in the air. No collision is
+   checked: putting it inside geometry or another agent is the caller's
+   choice (an overlap with another agent is pushed apart over the next
+   steps; nothing pulls it out of geometry). */
 SKIM_API skim_status skim_crowd_teleport(skim_crowd *crowd, uint32_t id, skim_vec3 position);
 
-/** Advances every agent by dt seconds, 0 < dt <= 1 (world NULL = empty space).
-    On failure the crowd is left as it was. */
+/* Advances every agent by dt seconds (0 < dt <= 1). world may be NULL: the
+   agents then move in empty space (no floor), which is useful with
+   gravity 0. On failure (the world move failed, out of memory) the crowd is
+   left as it was before the call. */
 SKIM_API skim_status skim_crowd_step(const skim_world *world, skim_crowd *crowd, float dt);
 
-/** Fills *out with one agent's state. */
 SKIM_API skim_status skim_crowd_get_agent(const skim_crowd *crowd, uint32_t id, skim_agent_info *out);
-/** Agents in the crowd. */
 SKIM_API uint32_t    skim_crowd_count(const skim_crowd *crowd);
-/** Most agents the crowd holds. */
 SKIM_API uint32_t    skim_crowd_capacity(const skim_crowd *crowd);
 
-/** Positions of capacity entries indexed by id, valid until the next call that changes the crowd;
-    entries of free ids are stale. */
+/* Arrays of capacity entries indexed by id, valid until the next call that
+   changes the crowd. Entries of free ids hold stale values; their state has
+   no SKIM_AGENT_ACTIVE bit. */
 SKIM_API const skim_vec3 *skim_crowd_positions(const skim_crowd *crowd);
-/** Velocities, laid out as skim_crowd_positions(). */
 SKIM_API const skim_vec3 *skim_crowd_velocities(const skim_crowd *crowd);
-/** State bits, laid out as skim_crowd_positions(); free ids lack SKIM_AGENT_ACTIVE. */
 SKIM_API const uint32_t  *skim_crowd_states(const skim_crowd *crowd);
 
-/** FNV-1a over every active agent's id, position, velocity and state: equal hashes, equal crowds. */
+/* FNV-1a over the bits of every active agent's id, position, velocity and
+   state: equal hashes mean equal crowds (for lockstep and replay checks). */
 SKIM_API uint64_t skim_crowd_hash(const skim_crowd *crowd);
 
-/** Figures of the last step. */
+/* Figures of the last step. */
 typedef struct skim_crowd_stats {
     uint32_t agents;
     uint32_t on_floor, on_agent, in_air;
@@ -212,7 +211,6 @@ typedef struct skim_crowd_stats {
     double   seconds_world;  /* the skim_move_batch calls alone */
     double   seconds_total;
 } skim_crowd_stats;
-/** Fills *out with the figures of the last step. */
 SKIM_API skim_status skim_crowd_get_stats(const skim_crowd *crowd, skim_crowd_stats *out);
 
 #ifdef __cplusplus

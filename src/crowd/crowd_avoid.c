@@ -23,7 +23,7 @@
    hold every agent within the sense distance (crowd_contacts.c keeps them
    good for it). Avoidance only steers: the projection solver and the check
    still guarantee that no two agents overlap. */
-#include "crowd_internal.h"
+#include "crowd/crowd_internal.h"
 
 #include <math.h>
 #include <string.h>

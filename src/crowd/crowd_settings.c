@@ -9,8 +9,8 @@
    from its entry (skim_move_batch_indexed). Entries are kept once made:
    agents of a kind come and go, and the table stays as small as the
    number of kinds. */
-#include "crowd_internal.h"
-#include "../move/move_internal.h"
+#include "crowd/crowd_internal.h"
+#include "move/move_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
    crowd need not stand on each point of the way. One
    within its arrival distance of the last has arrived: it stands and shows
    SKIM_AGENT_ARRIVED until it is given something else to do. */
-#include "crowd_internal.h"
+#include "crowd/crowd_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
