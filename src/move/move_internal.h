@@ -397,6 +397,10 @@ skim_status skim_move_check_def(const skim_move_def *def, const char *who);
 skim_status skim_move_check_mover(const skim_ellipsoid *shape, skim_vec3 position,
                                   skim_vec3 displacement, const char *who, size_t index,
                                   bool indexed);
+/* The precision rule for a checked mover (validate.c, skim_position_resolves). */
+skim_status skim_move_check_resolution(const skim_ellipsoid *shape, skim_vec3 position,
+                                       skim_vec3 displacement, const char *who, size_t index,
+                                       bool indexed);
 /* The position and displacement half of skim_move_check_mover. */
 skim_status skim_move_check_motion(skim_vec3 position, skim_vec3 displacement, const char *who,
                                    size_t index, bool indexed);
