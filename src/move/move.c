@@ -203,6 +203,10 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
     mv_copy(original, delta);
     /* Nettle's "Do we need to bother?" EPSILON, in radii. */
     const float negligible_sq = 1e-12f;
+    /* An ellipsoid slides in the world's metric (skim_move_planes_clip_world). */
+    const bool is_sphere = ctx->space->smallest_radius == ctx->space->bounding_radius;
+    float original_world[3];
+    mv_mat3(ctx->space->to_world, original, original_world);
 
     while (result->iterations < max_iterations && ctx->status == SKIM_OK) {
         /* The snap's slides may go sideways farther than the gather box
@@ -350,7 +354,10 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
         if (skim_move_planes_retire(&planes, pos, 2.0f * ctx->skin))
             skim_move_sync_exclusions(ctx, &planes);
         float slide[3];
-        skim_move_planes_clip(&planes, want, slide);
+        if (is_sphere)
+            skim_move_planes_clip(&planes, want, slide);
+        else
+            skim_move_planes_clip_world(&planes, ctx->space, want, slide);
         if (restore > 0.0f && mv_dot(slide, slide) > 0.0f) {
             float restored[3];
             mv_add_scaled(restored, slide, best.normal, restore);
@@ -381,11 +388,16 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
         mv_mat3(ctx->space->to_world, slide, slid_world);
         float asked_sq = mv_dot(asked_world, asked_world);
         float slid_sq = mv_dot(slid_world, slid_world);
-        if (slid_sq > asked_sq)
-            mv_scale(slide, slide, sqrtf(asked_sq / slid_sq));
+        if (slid_sq > asked_sq) {
+            const float shorten = sqrtf(asked_sq / slid_sq);
+            mv_scale(slide, slide, shorten);
+            mv_scale(slid_world, slid_world, shorten);
+        }
         /* PM_SlideMove: "if velocity is against the original velocity, stop
-           dead to avoid tiny oscillations in sloping corners". */
-        if (mv_dot(slide, original) <= 0.0f)
+           dead to avoid tiny oscillations in sloping corners". In the world:
+           unit space's dot product is the world's only for a sphere. */
+        if (is_sphere ? mv_dot(slide, original) <= 0.0f
+                      : mv_dot(slid_world, original_world) <= 0.0f)
             break;
         /* Nettle's friction note: shorten the slide by the surface's
            friction. */

@@ -126,6 +126,15 @@ bool skim_move_planes_retire(skim_move_planes *set, const float pos[3], float ga
    when three or more planes pin the mover. */
 void skim_move_planes_clip(const skim_move_planes *set, const float want[3], float out[3]);
 
+/* The same projection in the world's metric, for an ellipsoid: the motion
+   v (unit space) whose world image M v is closest to M want. Unit space
+   stretches directions unequally, so its own projection can turn a slide
+   against the asked motion in the world; a projection in the world never
+   does (P(x) . x = |P(x)|^2 >= 0) nor lengthens it. For a sphere (M = r R)
+   the two are the same, and skim_move_planes_clip is used. */
+void skim_move_planes_clip_world(const skim_move_planes *set, const skim_ellipsoid_space *space,
+                                 const float want[3], float out[3]);
+
 /* b2SolvePlanes: a push p with p . n_i >= depth_i for every contact, by
    projected Gauss-Seidel with accumulated pushes clamped at >= 0. Returns
    false when no push moving away from every contact was found (the mover is
