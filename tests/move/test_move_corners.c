@@ -184,7 +184,7 @@ static void run_corners(bool about_up_only, const skim_move_def *def, uint64_t s
 
 TestSuite(move_corners, .timeout = 120);
 
-/* The reported case: radii (16, 10, 28) turned 30 degrees about up, asked
+/* A right corner: radii (16, 10, 28) turned 30 degrees about up, asked
    for 5.33 units a frame at 75 degrees into a 90-degree corner. */
 Test(move_corners, turned_ellipsoid_in_a_right_corner_never_slides_back)
 {

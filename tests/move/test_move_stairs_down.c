@@ -124,7 +124,7 @@ static void walk_down(const walk_case *w, double *worst_air)
 
 TestSuite(move_stairs_down, .timeout = 120);
 
-/* The reported case: steps 16 high and 32 deep, radius 16, 320 and 120 u/s. */
+/* Steps as tall as the radius: steps 16 high and 32 deep, radius 16, 320 and 120 u/s. */
 Test(move_stairs_down, rides_steps_as_tall_as_its_radius_on_the_floor_every_frame)
 {
     double worst = -INFINITY;
