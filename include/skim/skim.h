@@ -73,6 +73,11 @@ typedef struct skim_quat {
 #define SKIM_COORDINATE_MAX 1e18f
 /** Longest sweep, in the shape's smallest radii. */
 #define SKIM_SWEEP_MAX_RADII 1e6f
+/** Widest float spacing at a sweep's or move's start and end, in the shape's smallest radii:
+    |coordinate| < 2^(24 + floor(log2(radius / 8))) (3.4e7 for radius 16, 2 for SKIM_RADIUS_MIN).
+    Positions stay float (no double positions planned): rebase the origin per region
+    (docs/hardening.md, Precision). */
+#define SKIM_POSITION_RESOLUTION_RADII 0.125f
 /** An ellipsoid: semi-axes along its local x, y, z, turned by rotation.
     A sphere of radius r is { {r, r, r}, {0, 0, 0, 1} }. */
 typedef struct skim_ellipsoid {

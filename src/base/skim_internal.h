@@ -51,4 +51,15 @@ skim_status skim_check_query(const skim_query *query, const char *what);
    message naming the defaults function rather than field by field. */
 bool skim_all_zero(const void *def, size_t bytes);
 
+/* The precision rule (docs/hardening.md, Precision): the magnitude below
+   which a float coordinate is spaced at most SKIM_POSITION_RESOLUTION_RADII
+   of smallest_radius (a power of two), whether start and start + delta
+   both lie below it on every axis, and the error naming the limit (what:
+   "skim_move: positions[3]"). */
+float skim_position_limit(float smallest_radius);
+bool skim_position_resolves(float smallest_radius, skim_vec3 start, skim_vec3 delta);
+skim_status skim_fail_position_resolution(float smallest_radius, skim_vec3 start, skim_vec3 delta,
+                                          const char *what);
+float skim_smallest_radius(skim_vec3 radii);
+
 #endif /* SKIM_INTERNAL_H */

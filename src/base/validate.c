@@ -3,6 +3,7 @@
 #include "base/skim_internal.h"
 
 #include <math.h>
+#include <string.h>
 
 bool skim_finite3(skim_vec3 v)
 {
@@ -99,4 +100,59 @@ skim_status skim_check_query(const skim_query *query, const char *what)
                          "(a zero-initialised skim_query?); start from skim_query_default()",
                          what);
     return SKIM_OK;
+}
+
+float skim_smallest_radius(skim_vec3 radii)
+{
+    return smallest_radius(radii);
+}
+
+/* The precision rule. A move or sweep computes relative to its start (the
+   gather re-bases the triangles there), so its own rounding is the
+   kernel's, at most EPS = 64 u (P + L) + 1e-5 radii (README, Accuracy)
+   with L below ~14,000 radii once far triangles are clipped
+   (gather/gather_clip.c): under 0.06 of the smallest radius. The one rounding
+   the shape's size does not scale is the last: the end written back as
+   an absolute float coordinate moves by half the spacing of floats there
+   on each axis, sqrt(3)/2 of it in all. With that spacing at most 1/8 of
+   the smallest radius the two together stay under a quarter radius, well
+   inside the shape (the push-out of the next move, SKIM_MOVE_PUSH_PER_MOVE
+   = 1/8 radius, takes back what a skin does not cover), so the center can
+   never be rounded across a surface it was stopped at. Past that the end
+   can land on or beyond the surface and the next move starts behind it. */
+float skim_position_limit(float smallest_radius)
+{
+    /* spacing(m) = 2^(floor(log2 m) - 23) <= f r  <=>  m < 2^(24 + floor(log2 (f r))). */
+    const float fr = SKIM_POSITION_RESOLUTION_RADII * smallest_radius;
+    uint32_t bits;
+    memcpy(&bits, &fr, sizeof bits);
+    bits = (bits & 0x7f800000u) + (24u << 23);
+    float limit;
+    memcpy(&limit, &bits, sizeof limit);
+    return limit;
+}
+
+bool skim_position_resolves(float smallest_radius, skim_vec3 start, skim_vec3 delta)
+{
+    const float limit = skim_position_limit(smallest_radius);
+    const skim_vec3 end = { start.x + delta.x, start.y + delta.y, start.z + delta.z };
+    return fabsf(start.x) < limit && fabsf(start.y) < limit && fabsf(start.z) < limit &&
+           fabsf(end.x) < limit && fabsf(end.y) < limit && fabsf(end.z) < limit;
+}
+
+skim_status skim_fail_position_resolution(float smallest_radius, skim_vec3 start, skim_vec3 delta,
+                                          const char *what)
+{
+    const float limit = skim_position_limit(smallest_radius);
+    const skim_vec3 end = { start.x + delta.x, start.y + delta.y, start.z + delta.z };
+    float m = fmaxf(fmaxf(fabsf(start.x), fabsf(start.y)), fabsf(start.z));
+    m = fmaxf(m, fmaxf(fmaxf(fabsf(end.x), fabsf(end.y)), fabsf(end.z)));
+    const float spacing = nextafterf(m, INFINITY) - m;
+    return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                     "%s: a coordinate of %g (start or end), where floats are %g apart: more "
+                     "than %g of the shape's smallest radius %g, so float cannot resolve its "
+                     "contacts (the limit for this radius is |coordinate| < %g; rebase the "
+                     "origin per region)",
+                     what, (double)m, (double)spacing, (double)SKIM_POSITION_RESOLUTION_RADII,
+                     (double)smallest_radius, (double)limit);
 }

@@ -203,6 +203,10 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
     mv_copy(original, delta);
     /* Nettle's "Do we need to bother?" EPSILON, in radii. */
     const float negligible_sq = 1e-12f;
+    /* An ellipsoid slides in the world's metric (skim_move_planes_clip_world). */
+    const bool is_sphere = ctx->space->smallest_radius == ctx->space->bounding_radius;
+    float original_world[3];
+    mv_mat3(ctx->space->to_world, original, original_world);
 
     while (result->iterations < max_iterations && ctx->status == SKIM_OK) {
         /* The snap's slides may go sideways farther than the gather box
@@ -214,6 +218,7 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
             if (fraction < 1.0f) {
                 mv_scale(remaining, remaining, fraction);
                 at_edge = true;
+                result->cut_at_region = true;
             }
         }
         if (mv_dot(remaining, remaining) < negligible_sq)
@@ -350,7 +355,10 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
         if (skim_move_planes_retire(&planes, pos, 2.0f * ctx->skin))
             skim_move_sync_exclusions(ctx, &planes);
         float slide[3];
-        skim_move_planes_clip(&planes, want, slide);
+        if (is_sphere)
+            skim_move_planes_clip(&planes, want, slide);
+        else
+            skim_move_planes_clip_world(&planes, ctx->space, want, slide);
         if (restore > 0.0f && mv_dot(slide, slide) > 0.0f) {
             float restored[3];
             mv_add_scaled(restored, slide, best.normal, restore);
@@ -381,11 +389,40 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
         mv_mat3(ctx->space->to_world, slide, slid_world);
         float asked_sq = mv_dot(asked_world, asked_world);
         float slid_sq = mv_dot(slid_world, slid_world);
-        if (slid_sq > asked_sq)
-            mv_scale(slide, slide, sqrtf(asked_sq / slid_sq));
+        if (slid_sq > asked_sq) {
+            const float shorten = sqrtf(asked_sq / slid_sq);
+            mv_scale(slide, slide, shorten);
+            mv_scale(slid_world, slid_world, shorten);
+        }
+        /* The snap rolling off an edge: it slides only to get down, and
+           the projection spends its length (a quarter-circle roll off a
+           step as tall as the radius needs more than the drop's length
+           along the slides). Keep the drop's descent: stretch the slide
+           until it goes down by what is left to go down, its world length
+           at most snap_stretch times what was left (move_gather.c widens
+           the box for that). */
+        if (kind == SKIM_PASS_SNAP) {
+            const float left_down = -mv_dot(asked_world, ctx->up);
+            const float slid_down = -mv_dot(slid_world, ctx->up);
+            if (slid_down > 0.0f && left_down > slid_down) {
+                const float now_sq = mv_max(mv_dot(slid_world, slid_world), 1e-30f);
+                const float most = ctx->snap_stretch * sqrtf(asked_sq / now_sq);
+                const float stretch = mv_min(left_down / slid_down, most);
+                if (stretch > 1.0f) {
+                    mv_scale(slide, slide, stretch);
+                    mv_scale(slid_world, slid_world, stretch);
+                }
+            }
+        }
+        /* The widened snap (step_and_snap.c) rolls on only the way the
+           mover walks. */
+        if (kind == SKIM_PASS_SNAP && ctx->widened && !(mv_dot(slid_world, ctx->walk) > 0.0f))
+            break;
         /* PM_SlideMove: "if velocity is against the original velocity, stop
-           dead to avoid tiny oscillations in sloping corners". */
-        if (mv_dot(slide, original) <= 0.0f)
+           dead to avoid tiny oscillations in sloping corners". In the world:
+           unit space's dot product is the world's only for a sphere. */
+        if (is_sphere ? mv_dot(slide, original) <= 0.0f
+                      : mv_dot(slid_world, original_world) <= 0.0f)
             break;
         /* Nettle's friction note: shorten the slide by the surface's
            friction. */
@@ -457,6 +494,10 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
         .push_left = SKIM_MOVE_PUSH_PER_MOVE,
         .status = SKIM_OK,
     };
+    {
+        const float sine_sq = 1.0f - ctx.cos_floor * ctx.cos_floor;
+        ctx.snap_stretch = sine_sq > 1.0f / 16.0f ? 1.0f / sqrtf(sine_sq) : 4.0f;
+    }
     mv_copy(ctx.up, scratch->up);
     mv_copy(ctx.up_unit, scratch->up_unit);
     mv_copy(ctx.up_unit_dir, scratch->up_unit_dir);
@@ -472,11 +513,15 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
 
     /* The one gather (move_gather.c), and the skin's precision floor. */
     double unit_path = sqrt((double)mv_dot(delta, delta)) + sqrt((double)mv_dot(gravity, gravity));
+    ctx.world = world;
+    ctx.start = start;
+    ctx.unit_path = unit_path;
     skim_status status = skim_move_gather(&ctx, world, start, unit_path);
     if (status != SKIM_OK)
         return status;
 
     float rise = mv_dot(displacement_world, ctx.up);
+    mv_add_scaled(ctx.walk, displacement_world, ctx.up, -rise);
     float gravity_rise = mv_dot(gravity_world, ctx.up);
 
     float pos[3] = { 0.0f, 0.0f, 0.0f };

@@ -61,7 +61,14 @@ enum { CHECK_BLOCK = 256 };
 static bool block_is_clean(const skim_ellipsoid *shapes, const skim_vec3 *positions,
                            const skim_vec3 *displacements, size_t first, size_t end)
 {
-    const float limit = SKIM_MOVE_MAX_COORDINATE;
+    /* The precision rule (skim_position_resolves) for the shape of mover
+       first - 1, which every shape of a clean block equals: a quarter of
+       its limit on position and displacement alike keeps their sum's
+       rounding below the limit too. */
+    const float precision = 0.25f * skim_position_limit(skim_smallest_radius(shapes[first - 1].radii));
+    const float limit = precision > 0.0f && precision < SKIM_MOVE_MAX_COORDINATE
+                            ? precision
+                            : SKIM_MOVE_MAX_COORDINATE; /* (a bad shape fails its own check) */
     uint32_t limit_bits;
     memcpy(&limit_bits, &limit, sizeof limit_bits);
     const size_t words = 3 * (end - first);
@@ -108,11 +115,16 @@ static skim_status check_movers(const skim_ellipsoid *shapes, const skim_vec3 *p
         if (block > 0 && block_is_clean(shapes, positions, displacements, block, block_end))
             continue;
         for (size_t i = block; i < block_end; ++i) {
-            const skim_status status =
-                i > 0 && memcmp(&shapes[i], &shapes[i - 1], sizeof shapes[i]) == 0
-                    ? skim_move_check_motion(positions[i], displacements[i], who, i, true)
-                    : skim_move_check_mover(&shapes[i], positions[i], displacements[i], who, i,
-                                            true);
+            skim_status status;
+            if (i > 0 && memcmp(&shapes[i], &shapes[i - 1], sizeof shapes[i]) == 0) {
+                status = skim_move_check_motion(positions[i], displacements[i], who, i, true);
+                if (status == SKIM_OK)
+                    status = skim_move_check_resolution(&shapes[i], positions[i],
+                                                        displacements[i], who, i, true);
+            } else {
+                status = skim_move_check_mover(&shapes[i], positions[i], displacements[i], who, i,
+                                               true);
+            }
             if (status != SKIM_OK)
                 return status;
         }

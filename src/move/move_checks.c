@@ -120,5 +120,23 @@ skim_status skim_move_check_mover(const skim_ellipsoid *shape, skim_vec3 positio
             snprintf(what, sizeof what, "%s: shape", who);
         return skim_check_ellipsoid(shape, what);
     }
-    return skim_move_check_motion(position, displacement, who, index, indexed);
+    status = skim_move_check_motion(position, displacement, who, index, indexed);
+    if (status != SKIM_OK)
+        return status;
+    return skim_move_check_resolution(shape, position, displacement, who, index, indexed);
+}
+
+skim_status skim_move_check_resolution(const skim_ellipsoid *shape, skim_vec3 position,
+                                       skim_vec3 displacement, const char *who, size_t index,
+                                       bool indexed)
+{
+    const float smallest = skim_smallest_radius(shape->radii);
+    if (skim_position_resolves(smallest, position, displacement))
+        return SKIM_OK;
+    char what[96];
+    if (indexed)
+        snprintf(what, sizeof what, "%s: positions[%zu]", who, index);
+    else
+        snprintf(what, sizeof what, "%s: position", who);
+    return skim_fail_position_resolution(smallest, position, displacement, what);
 }

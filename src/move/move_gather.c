@@ -28,9 +28,12 @@
    box does not pay for it sideways (it would take snap_distance on every
    side, nearly twice the volume for a walking crowd): the snap pass is kept
    in the region the box covers instead (skim_move_region_fraction): it
-   ends where it would leave, and unless it landed before, it is dropped,
-   as any snap that does not land. The box was +- (2 step_height + snap_distance) along up on both
-   sides, which did not cover the snap's sliding sideways either. */
+   ends where it would leave. When it would have left, landed nowhere, and
+   the mover walked (a sphere rolling off a stair's nosing, going down,
+   goes as far sideways as down), the move gathers once more with the box
+   grown on every side by the snap's drop, stretched as its slides may be
+   (skim_move_widen_for_snap), and snaps again, rolling on only the way
+   it walks; a snap that still does not land is dropped. */
 #include "move/move_internal.h"
 #include "gather/gather_run.h"
 
@@ -368,6 +371,12 @@ skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const 
             return gather(ctx, world, start, unit_path, ctx->skin);
     }
     return SKIM_OK;
+}
+
+skim_status skim_move_widen_for_snap(skim_move_ctx *ctx, double drop_length)
+{
+    ctx->widened = true;
+    return gather(ctx, ctx->world, ctx->start, ctx->unit_path + drop_length, ctx->skin);
 }
 
 float skim_move_region_fraction(const skim_move_ctx *ctx, const float pos[3],

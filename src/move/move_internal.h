@@ -126,6 +126,15 @@ bool skim_move_planes_retire(skim_move_planes *set, const float pos[3], float ga
    when three or more planes pin the mover. */
 void skim_move_planes_clip(const skim_move_planes *set, const float want[3], float out[3]);
 
+/* The same projection in the world's metric, for an ellipsoid: the motion
+   v (unit space) whose world image M v is closest to M want. Unit space
+   stretches directions unequally, so its own projection can turn a slide
+   against the asked motion in the world; a projection in the world never
+   does (P(x) . x = |P(x)|^2 >= 0) nor lengthens it. For a sphere (M = r R)
+   the two are the same, and skim_move_planes_clip is used. */
+void skim_move_planes_clip_world(const skim_move_planes *set, const skim_ellipsoid_space *space,
+                                 const float want[3], float out[3]);
+
 /* b2SolvePlanes: a push p with p . n_i >= depth_i for every contact, by
    projected Gauss-Seidel with accumulated pushes clamped at >= 0. Returns
    false when no push moving away from every contact was found (the mover is
@@ -276,6 +285,15 @@ typedef struct skim_move_ctx {
     float  push_left;           /* unit space: what is left of SKIM_MOVE_PUSH_PER_MOVE */
     const skim_move_step_goal *goal; /* the step's raised move only: it stops
                                         when it can no longer beat this */
+    /* The move's world, start (world) and unit-space path, for a second
+       gather (skim_move_widen_for_snap). */
+    const skim_world *world;
+    const float *start;
+    double unit_path;
+    bool   widened;             /* the gather already covers the snap's slides */
+    float  walk[3];             /* world: the displacement's part across up (the walk) */
+    float  snap_stretch;        /* the most a snap's slide may be stretched to keep its
+                                   descent: 1 / sin(slope limit), at most 4 */
     /* World offsets from the start the center may reach with everything it
        can touch gathered (move_gather.c): the snap pass is kept inside. */
     float  region_min[3], region_max[3];
@@ -296,6 +314,7 @@ typedef struct skim_move_pass_result {
     float landed_point[3];      /* where, relative to the move's start (unit space) */
     bool blocked;               /* any contact stopped or turned the motion */
     bool abandoned;             /* stopped early: ctx->goal could no longer be beaten */
+    bool cut_at_region;         /* the snap was stopped where it would leave the region */
 } skim_move_pass_result;
 
 /* The lane of a caller's triangle index in the gathered buffer, or UINT32_MAX. */
@@ -382,6 +401,10 @@ static inline void skim_move_forget_walk(skim_move_scratch *scratch)
    raises ctx->skin to its precision floor (gathering again if needed). */
 skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const float start[3],
                              double unit_path);
+/* Gathers again with the box grown on every side by the snap's unit-space
+   drop (drop_length), so that every slide of the snap lies inside the
+   region: a snap rolling off a stair's edge goes sideways as far as down. */
+skim_status skim_move_widen_for_snap(skim_move_ctx *ctx, double drop_length);
 /* The largest fraction f <= 1 of motion from pos (unit space) that keeps
    the center in the region (0 when it is at the edge). */
 float skim_move_region_fraction(const skim_move_ctx *ctx, const float pos[3],
@@ -397,6 +420,10 @@ skim_status skim_move_check_def(const skim_move_def *def, const char *who);
 skim_status skim_move_check_mover(const skim_ellipsoid *shape, skim_vec3 position,
                                   skim_vec3 displacement, const char *who, size_t index,
                                   bool indexed);
+/* The precision rule for a checked mover (validate.c, skim_position_resolves). */
+skim_status skim_move_check_resolution(const skim_ellipsoid *shape, skim_vec3 position,
+                                       skim_vec3 displacement, const char *who, size_t index,
+                                       bool indexed);
 /* The position and displacement half of skim_move_check_mover. */
 skim_status skim_move_check_motion(skim_vec3 position, skim_vec3 displacement, const char *who,
                                    size_t index, bool indexed);

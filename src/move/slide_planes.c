@@ -187,3 +187,27 @@ bool skim_move_solve_push(int count, const float (*normals)[3], const float *dep
         }
     return true;
 }
+
+void skim_move_planes_clip_world(const skim_move_planes *set, const skim_ellipsoid_space *space,
+                                 const float want[3], float out[3])
+{
+    /* min |M (v - want)| over v . n_i >= 0 is, with w = M v, the
+       projection of M want onto the cone w . (M^-T n_i) >= 0: the same
+       clip on the world's normals, mapped back. */
+    skim_move_planes world;
+    world.count = 0;
+    for (int i = 0; i < set->count; ++i) {
+        float *normal = world.plane[world.count].normal;
+        mv_mat3(space->normal_to_world, set->plane[i].normal, normal);
+        if (skim_move_normalize(normal))
+            world.count++;
+    }
+    float want_world[3], slid_world[3], slid[3];
+    mv_mat3(space->to_world, want, want_world);
+    skim_move_planes_clip(&world, want_world, slid_world);
+    mv_mat3(space->to_unit, slid_world, slid);
+    /* The map back rounds (by up to u r_max / r_min of |v|): clipped again
+       in unit space, where the sweeps need the constraints to hold, which
+       moves a feasible vector by that rounding at most. */
+    skim_move_planes_clip(set, slid, out);
+}

@@ -19,7 +19,9 @@
    was not going up (no state is kept between moves, so "not going up" is
    what tells walking from jumping), and keeps the result only if it lands on
    a walkable floor. On a steep edge the snap slides around it (the sphere
-   rolls off the edge onto the step below, the chapter's smooth descent).
+   rolls off the edge onto the step below, the chapter's smooth descent),
+   keeping its descent (move.c stretches its slides) and, past the move's
+   gather box, with a second gather (skim_move_snap).
    Two skins are always added: a ground probe that keeps the floor flag
    steady for a mover walking at its skin above the floor. */
 #include "move/move_internal.h"
@@ -253,6 +255,22 @@ void skim_move_snap(skim_move_ctx *ctx, float pos[3], skim_move_touch *touch)
     mv_copy(p, pos);
     skim_move_pass_result snapped;
     skim_move_pass(ctx, p, drop, SKIM_PASS_SNAP, ctx->def->max_iterations, &snapped);
+    if (!snapped.landed && snapped.cut_at_region && !ctx->widened &&
+        mv_dot(ctx->walk, ctx->walk) > 0.0f) {
+        /* Rolling off an edge it walked over (a stair's nosing going down),
+           it would have left the region the move's gather covers
+           (move_gather.c): gather once more with room for every slide of
+           the drop, and snap again, rolling on only the way it walks (a
+           slow walker on a nosing going up is not rolled back off it). Rare
+           (a snap that slides sideways farther than the move went), so the
+           box does not pay for it on every move. */
+        ctx->status = skim_move_widen_for_snap(
+            ctx, (double)ctx->snap_stretch * sqrt((double)mv_dot(drop, drop)));
+        if (ctx->status != SKIM_OK)
+            return;
+        mv_copy(p, pos);
+        skim_move_pass(ctx, p, drop, SKIM_PASS_SNAP, ctx->def->max_iterations, &snapped);
+    }
     if (!snapped.landed)
         return;
     mv_copy(pos, p);

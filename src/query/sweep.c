@@ -75,6 +75,9 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
     if (!skim_within_coordinate_range(delta))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "skim_sweep: delta is not finite or beyond %g", (double)SKIM_COORDINATE_MAX);
+    if (!skim_position_resolves(scratch->space.smallest_radius, start, delta))
+        return skim_fail_position_resolution(scratch->space.smallest_radius, start, delta,
+                                             "skim_sweep: start");
     status = skim_check_sweep_length(shape, delta, "skim_sweep");
     if (status != SKIM_OK)
         return status;

@@ -309,8 +309,13 @@ static void random_triangle(rng *r, const skim_ellipsoid *shape, const double or
 
 static void random_origin(rng *r, const skim_ellipsoid *shape, double origin[3])
 {
-    /* A third of the cases sit 1e5 away from the world origin. */
-    double far = next_u64(r) % 3 == 0 ? 1e5 : 0.0;
+    /* A third of the cases sit 1e5 away from the world origin, or as far as
+       the precision rule lets the shape go (a quarter of its limit, which
+       leaves room for the path: SKIM_POSITION_RESOLUTION_RADII). */
+    const double smallest = fmin(shape->radii.x, fmin(shape->radii.y, shape->radii.z));
+    const double limit =
+        ldexp(1.0, 24 + (int)floor(log2((double)SKIM_POSITION_RESOLUTION_RADII * smallest)));
+    double far = next_u64(r) % 3 == 0 ? fmin(1e5, 0.25 * limit) : 0.0;
     for (int k = 0; k < 3; ++k)
         origin[k] = far * uniform(r, -1, 1) + uniform(r, -10, 10) * shape->radii.x;
 }

@@ -30,6 +30,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
         }                                                                                 \
     } while (0)
 
+/* The precision rule (skim.h, SKIM_POSITION_RESOLUTION_RADII): whether a
+   sweep or move of a shape of this smallest radius from start by delta is
+   refused because floats there are spaced wider than 1/8 of the radius. */
+static inline int fuzz_beyond_precision(float smallest_radius, skim_vec3 start, skim_vec3 delta)
+{
+    const double limit = ldexp(
+        1.0, 24 + (int)floor(log2((double)(SKIM_POSITION_RESOLUTION_RADII * smallest_radius))));
+    const float end[3] = { start.x + delta.x, start.y + delta.y, start.z + delta.z };
+    return !(fabs(start.x) < limit && fabs(start.y) < limit && fabs(start.z) < limit &&
+             fabs(end[0]) < limit && fabs(end[1]) < limit && fabs(end[2]) < limit);
+}
+
 /* ---- the byte reader ----
    Reads from the front; past the end every read gives 0, so every input,
    however short, decodes to something. */

@@ -12,6 +12,13 @@ skim_status bad_input_run_sweep(const row *r)
     apply(r, &a);
     if (a.sphere_radius > 0) {
         a.shape = sphere_of(a.sphere_radius);
+        /* Keep start and end where floats resolve the radius
+           (SKIM_POSITION_RESOLUTION_RADII, |coordinate| < 2 at
+           SKIM_RADIUS_MIN) so the row tests the radius. */
+        if (a.sphere_radius < 1e-3f) {
+            a.start.z *= 0.1f;
+            a.delta.z *= 0.1f;
+        }
         /* Keep the path within SKIM_SWEEP_MAX_RADII so the row tests the radius. */
         double length = sqrt((double)a.delta.x * a.delta.x + (double)a.delta.y * a.delta.y +
                              (double)a.delta.z * a.delta.z);
