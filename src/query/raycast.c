@@ -41,12 +41,6 @@ static void cast(const skim_world *world, skim_vec3 origin, skim_vec3 delta, con
     const uint32_t stored = skim_ray_first_hit(&ray, world, &t);
     if (stored == UINT32_MAX)
         return;
-    out->hit = true;
-    out->t = t;
-    out->triangle = world->triangle_index[stored];
-    out->point = (skim_vec3){ origin.x + t * delta.x, origin.y + t * delta.y, origin.z + t * delta.z };
-    /* The unit normal in double, turned toward the origin: against the
-       ray, or, for a ray along the plane, to the origin's side. */
     double corner[3][3];
     skim_stored_corners(world, stored, corner);
     const double e1[3] = { corner[1][0] - corner[0][0], corner[1][1] - corner[0][1], corner[1][2] - corner[0][2] };
@@ -54,6 +48,21 @@ static void cast(const skim_world *world, skim_vec3 origin, skim_vec3 delta, con
     double n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
     const double length = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     double facing = n[0] * delta.x + n[1] * delta.y + n[2] * delta.z;
+    /* The winner is decided in float (watertight); its t is then the
+       plane's, in double, where the float edge functions' rounding no
+       longer shows (a t of 0 stays 0: the ray starts on the triangle). */
+    if (t > 0.0f && facing != 0.0) {
+        const double plane = n[0] * (corner[0][0] - origin.x) + n[1] * (corner[0][1] - origin.y) +
+                             n[2] * (corner[0][2] - origin.z);
+        const double exact = plane / facing;
+        t = exact < 0.0 ? 0.0f : exact > 1.0 ? 1.0f : (float)exact;
+    }
+    out->hit = true;
+    out->t = t;
+    out->triangle = world->triangle_index[stored];
+    out->point = (skim_vec3){ origin.x + t * delta.x, origin.y + t * delta.y, origin.z + t * delta.z };
+    /* The unit normal, turned toward the origin: against the ray, or, for
+       a ray along the plane, to the origin's side. */
     if (facing == 0.0)
         facing = -(n[0] * (origin.x - corner[0][0]) + n[1] * (origin.y - corner[0][1]) +
                    n[2] * (origin.z - corner[0][2]));
