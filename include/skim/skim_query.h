@@ -86,7 +86,7 @@ typedef struct skim_spawn_def {
 SKIM_API skim_spawn_def skim_spawn_def_default(void);
 /* Standing spots for `shape` inside the level: centres on walkable ground (lifted one unit off
    it), on a grid of columns def->spacing apart across `up`, in column order (rows across the
-   first horizontal axis, then the second), lower first within a column. Writes the first
+   first horizontal axis, then the second), higher first within a column. Writes the first
    `capacity` (out may be NULL when capacity is 0); *count is how many there are in all. */
 SKIM_API skim_status skim_find_spawn_places(const skim_world *world, const skim_ellipsoid *shape,
                                             const skim_spawn_def *def /* NULL = defaults */,
