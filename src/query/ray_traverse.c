@@ -28,21 +28,76 @@ typedef struct ray_best {
     uint32_t caller;
 } ray_best;
 
-static inline void test_run(const skim_ray *ray, const skim_world *world, uint32_t first,
-                            uint32_t count, ray_best *best)
+/* The ray's terms broadcast to four lanes, for the leaves' prefilter. */
+typedef struct ray_lanes {
+    simde__m128 origin[3], sx, sy;
+} ray_lanes;
+
+static void ray_lanes_init(const skim_ray *ray, ray_lanes *lanes)
 {
-    for (uint32_t i = first; i < first + count; ++i) {
-        if (!skim_query_material_collides(world, i, ray->material_mask))
-            continue;
-        float t;
-        if (!skim_ray_triangle(ray, world, i, best->t, &t))
-            continue;
-        const uint32_t caller = world->triangle_index[i];
-        if (t < best->t || best->stored == UINT32_MAX || caller < best->caller) {
-            best->t = t;
-            best->stored = i;
-            best->caller = caller;
-        }
+    for (int axis = 0; axis < 3; ++axis)
+        lanes->origin[axis] = simde_mm_set1_ps(ray->origin[axis]);
+    lanes->sx = simde_mm_set1_ps(ray->sx);
+    lanes->sy = simde_mm_set1_ps(ray->sy);
+}
+
+/* Four stored triangles from `first` at once: the lanes whose float edge
+   functions might let the ray through (the same operations in the same
+   order as skim_ray_triangle's, so each lane's values are its bits). A
+   lane is left out only when all three are non-zero and of mixed signs,
+   which skim_ray_triangle rejects from those very values; the rest get
+   the whole test. The world's arrays hold a spare packet past the last
+   triangle, so the load stays inside them. */
+static inline unsigned edge_candidates(const skim_ray *ray, const ray_lanes *lanes, const skim_world *world,
+                                       uint32_t first)
+{
+    simde__m128 x[3], y[3];
+    for (int v = 0; v < 3; ++v) {
+        const simde__m128 rx = simde_mm_sub_ps(simde_mm_loadu_ps(world->vertex[v][ray->kx] + first),
+                                               lanes->origin[ray->kx]);
+        const simde__m128 ry = simde_mm_sub_ps(simde_mm_loadu_ps(world->vertex[v][ray->ky] + first),
+                                               lanes->origin[ray->ky]);
+        const simde__m128 rz = simde_mm_sub_ps(simde_mm_loadu_ps(world->vertex[v][ray->kz] + first),
+                                               lanes->origin[ray->kz]);
+        x[v] = simde_mm_sub_ps(rx, simde_mm_mul_ps(lanes->sx, rz));
+        y[v] = simde_mm_sub_ps(ry, simde_mm_mul_ps(lanes->sy, rz));
+    }
+    const simde__m128 u = simde_mm_sub_ps(simde_mm_mul_ps(x[2], y[1]), simde_mm_mul_ps(y[2], x[1]));
+    const simde__m128 v = simde_mm_sub_ps(simde_mm_mul_ps(x[0], y[2]), simde_mm_mul_ps(y[0], x[2]));
+    const simde__m128 w = simde_mm_sub_ps(simde_mm_mul_ps(x[1], y[0]), simde_mm_mul_ps(y[1], x[0]));
+    const simde__m128 zero = simde_mm_setzero_ps();
+    const simde__m128 any_negative = simde_mm_or_ps(simde_mm_or_ps(simde_mm_cmplt_ps(u, zero), simde_mm_cmplt_ps(v, zero)),
+                                                    simde_mm_cmplt_ps(w, zero));
+    const simde__m128 any_positive = simde_mm_or_ps(simde_mm_or_ps(simde_mm_cmpgt_ps(u, zero), simde_mm_cmpgt_ps(v, zero)),
+                                                    simde_mm_cmpgt_ps(w, zero));
+    const simde__m128 any_zero = simde_mm_or_ps(simde_mm_or_ps(simde_mm_cmpeq_ps(u, zero), simde_mm_cmpeq_ps(v, zero)),
+                                                simde_mm_cmpeq_ps(w, zero));
+    const simde__m128 rejected = simde_mm_andnot_ps(any_zero, simde_mm_and_ps(any_negative, any_positive));
+    return ~(unsigned)simde_mm_movemask_ps(rejected) & 15u;
+}
+
+static inline void test_triangle(const skim_ray *ray, const skim_world *world, uint32_t i, ray_best *best)
+{
+    if (!skim_query_material_collides(world, i, ray->material_mask))
+        return;
+    float t;
+    if (!skim_ray_triangle(ray, world, i, best->t, &t))
+        return;
+    const uint32_t caller = world->triangle_index[i];
+    if (t < best->t || best->stored == UINT32_MAX || caller < best->caller) {
+        best->t = t;
+        best->stored = i;
+        best->caller = caller;
+    }
+}
+
+static inline void test_run(const skim_ray *ray, const ray_lanes *lanes, const skim_world *world,
+                            uint32_t first, uint32_t count, ray_best *best)
+{
+    for (uint32_t at = 0; at < count; at += 4) {
+        unsigned lanes_in = count - at >= 4 ? 15u : (1u << (count - at)) - 1u;
+        for (unsigned bits = edge_candidates(ray, lanes, world, first + at) & lanes_in; bits; bits &= bits - 1u)
+            test_triangle(ray, world, first + at + (unsigned)__builtin_ctz(bits), best);
     }
 }
 
@@ -100,7 +155,7 @@ static inline unsigned children_entered(const skim_bvh_node *node, const skim_ra
     return (low | (high << 4)) & node->child_mask;
 }
 
-static void traverse(const skim_ray *ray, const skim_world *world, ray_best *best)
+static void traverse(const skim_ray *ray, const ray_lanes *lanes, const skim_world *world, ray_best *best)
 {
     const struct skim_bvh *bvh = world->bvh;
     const skim_bvh_node *nodes = bvh->nodes;
@@ -112,7 +167,7 @@ static void traverse(const skim_ray *ray, const skim_world *world, ray_best *bes
         if (e.entry > best->t)
             continue;
         if (skim_bvh_is_leaf(e.ref)) {
-            test_run(ray, world, skim_bvh_leaf_first(e.ref), skim_bvh_leaf_count(e.ref), best);
+            test_run(ray, lanes, world, skim_bvh_leaf_first(e.ref), skim_bvh_leaf_count(e.ref), best);
             continue;
         }
         const skim_bvh_node *node = &nodes[e.ref];
@@ -139,10 +194,12 @@ uint32_t skim_ray_first_hit(const skim_ray *ray, const skim_world *world, float 
     ray_best best = { 1.0f, UINT32_MAX, UINT32_MAX };
     if (world->triangle_count == 0)
         return UINT32_MAX;
+    ray_lanes lanes;
+    ray_lanes_init(ray, &lanes);
     if (world->accelerator == SKIM_ACCELERATOR_BVH && world->bvh)
-        traverse(ray, world, &best);
+        traverse(ray, &lanes, world, &best);
     else
-        test_run(ray, world, 0, world->triangle_count, &best);
+        test_run(ray, &lanes, world, 0, world->triangle_count, &best);
     *t = best.t;
     return best.stored;
 }
