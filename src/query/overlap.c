@@ -116,7 +116,8 @@ skim_status skim_overlap(const skim_world *world, const skim_ellipsoid *shape, s
         free(s.found);
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_overlap: no memory for the triangles found");
     }
-    qsort(s.found, s.count, sizeof *s.found, compare_indices);
+    if (s.count > 1) /* found is NULL when nothing was */
+        qsort(s.found, s.count, sizeof *s.found, compare_indices);
     for (uint32_t i = 0; i < s.count && i < capacity; ++i)
         out[i] = (skim_triangle_ref){ s.found[i], SKIM_STATIC };
     *count = s.count;
