@@ -72,25 +72,27 @@ bool skim_ray_triangle(const skim_ray *ray, const skim_world *world, uint32_t st
     /* det > 0: the ray meets the front ((b - a) x (c - a) faces the origin). */
     if (ray->cull_back_faces && det < 0.0)
         return false;
-    const double az = (double)(ray->sz * rel[0][kz]), bz = (double)(ray->sz * rel[1][kz]),
-                 cz = (double)(ray->sz * rel[2][kz]);
-    double depth = u * az + v * bz + w * cz;
-    if (det < 0.0) {
-        det = -det;
-        depth = -depth;
+    /* Where the line meets the plane, in double from the float corners:
+       Woop's depth / det loses all precision on a sliver (det tiny beside
+       the corners' extent), and every candidate's t must be the same
+       whichever traversal tests it. */
+    const double e1[3] = { (double)rel[1][0] - rel[0][0], (double)rel[1][1] - rel[0][1], (double)rel[1][2] - rel[0][2] };
+    const double e2[3] = { (double)rel[2][0] - rel[0][0], (double)rel[2][1] - rel[0][1], (double)rel[2][2] - rel[0][2] };
+    const double n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
+    const double facing = n[0] * ray->delta[0] + n[1] * ray->delta[1] + n[2] * ray->delta[2];
+    if (facing == 0.0)
+        return false;
+    double depth_t = (n[0] * rel[0][0] + n[1] * rel[0][1] + n[2] * rel[0][2]) / facing;
+    /* A start on the triangle: the plane a rounding behind the origin.
+       Within a quarter of the ray's reach on every axis (the margin the
+       BVH's boxes are grown by), the ray starts on it and hits at t = 0. */
+    if (depth_t < 0.0) {
+        for (int axis = 0; axis < 3; ++axis)
+            if (-depth_t * fabs((double)ray->delta[axis]) > 0.25 * ray->reach[axis])
+                return false;
+        depth_t = 0.0;
     }
-    /* A start on the triangle: the float edge functions and shear leave
-       depth a rounding away from 0, either side. Within 2^-18 of the
-       corners' sheared extent (squared, times their depth), which bounds
-       those roundings, the ray starts on it and hits at t = 0. */
-    if (depth < 0.0) {
-        double m = fmax(fmax(fmax(fabs(ax), fabs(ay)), fmax(fabs(bx), fabs(by))), fmax(fabs(cx), fabs(cy)));
-        double z = fmax(fmax(fabs(az), fabs(bz)), fabs(cz));
-        if (-depth > 0x1p-18 * m * m * z)
-            return false;
-        depth = 0.0;
-    }
-    const float hit_t = (float)(depth / det);
+    const float hit_t = (float)depth_t;
     if (!(hit_t <= limit))
         return false;
     *t = hit_t;
