@@ -164,6 +164,14 @@ static int run_command(int argc, char **argv)
         return tool_info(argc - 1, argv + 1);
     if (strcmp(command, "sweep") == 0)
         return tool_sweep(argc - 1, argv + 1);
+    if (strcmp(command, "ray") == 0)
+        return tool_ray(argc - 1, argv + 1);
+    if (strcmp(command, "overlap") == 0)
+        return tool_overlap(argc - 1, argv + 1);
+    if (strcmp(command, "closest") == 0)
+        return tool_closest(argc - 1, argv + 1);
+    if (strcmp(command, "floor") == 0)
+        return tool_floor(argc - 1, argv + 1);
     return tool_usage("", "unknown command '%s'", command);
 }
 

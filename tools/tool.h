@@ -41,6 +41,10 @@ int tool_crowd(int argc, char **argv);
 int tool_bake(int argc, char **argv);
 int tool_info(int argc, char **argv);
 int tool_sweep(int argc, char **argv);
+int tool_ray(int argc, char **argv);
+int tool_overlap(int argc, char **argv);
+int tool_closest(int argc, char **argv);
+int tool_floor(int argc, char **argv);
 
 /* SVG of a crowd run (tool_svg.c): the level seen from above (z up) and
    every agent's trail (a baked world has no triangles to draw: then only its

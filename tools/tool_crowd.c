@@ -292,7 +292,7 @@ int tool_crowd(int argc, char **argv)
     uint32_t available = 0;
     spots = tool_find_spots(scene.world, &available);
     if (!spots) {
-        tool_failed("crowd", "out of memory");
+        tool_failed("crowd", "cannot find places to put agents");
         goto done;
     }
     if (available < n) {

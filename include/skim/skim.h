@@ -151,6 +151,9 @@ typedef struct skim_query {
 /** Back faces collide, every material collides. */
 SKIM_API skim_query skim_query_default(void);
 
+/** The `body` of a hit, closest point or triangle reference on the world's own triangles. */
+#define SKIM_STATIC UINT32_MAX
+
 /** The first contact of a sweep. */
 typedef struct skim_hit {
     bool      hit;        /**< true when the shape met a triangle within delta */
@@ -158,6 +161,7 @@ typedef struct skim_hit {
     skim_vec3 point;      /**< contact point on the triangle, world */
     skim_vec3 normal;     /**< unit, the shape's surface normal at the contact, toward its center */
     uint32_t  triangle;   /**< the triangle's index in the caller's mesh */
+    uint32_t  body;       /**< SKIM_STATIC for the world's own triangles, else a body id */
 } skim_hit;
 
 /** Sweeps shape from start by delta (world units) and reports the first contact (query NULL = defaults). */
@@ -258,5 +262,6 @@ SKIM_API skim_status skim_scene_default(skim_mesh_data *out);
 
 #include <skim/skim_mesh_io.h> /* OBJ loading (skim extension) */
 #include <skim/skim_crowd.h>   /* crowds of movers that meet each other (skim extension) */
+#include <skim/skim_query.h>   /* rays, overlaps, closest points, floors, spawn places */
 
 #endif /* SKIM_SKIM_H */

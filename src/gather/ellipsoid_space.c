@@ -80,4 +80,5 @@ void skim_unit_hit_to_world(const skim_ellipsoid_space *space, const float start
     out->point = (skim_vec3){ start[0] + offset[0], start[1] + offset[1], start[2] + offset[2] };
     out->normal = (skim_vec3){ normal[0] / length, normal[1] / length, normal[2] / length };
     out->triangle = unit->triangle;
+    out->body = SKIM_STATIC;
 }

@@ -135,6 +135,7 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
         }
     } else {
         out->t = 1.0f;
+        out->body = SKIM_STATIC;
     }
     return SKIM_OK;
 }

@@ -423,6 +423,11 @@ skim_status skim_world_load(const char *path, skim_world **out)
         bvh->sah_cost = h->sah_cost;
         world->bvh = bvh;
     }
+    status = skim_world_index_triangles(world);
+    if (status != SKIM_OK) {
+        skim_world_destroy(world);
+        return status;
+    }
     *out = world;
     return SKIM_OK;
 }

@@ -366,6 +366,11 @@ skim_status skim_world_create(const skim_mesh *mesh, const skim_world_def *def, 
         k.lo[0] = k.lo[1] = k.lo[2] = k.hi[0] = k.hi[1] = k.hi[2] = 0.0f;
     world->bounds_min = (skim_vec3){ k.lo[0], k.lo[1], k.lo[2] };
     world->bounds_max = (skim_vec3){ k.hi[0], k.hi[1], k.hi[2] };
+    status = skim_world_index_triangles(world);
+    if (status != SKIM_OK) {
+        skim_world_destroy(world);
+        return status;
+    }
     world->build_seconds = seconds_now() - started;
     *out = world;
     return SKIM_OK;
@@ -377,6 +382,7 @@ void skim_world_destroy(skim_world *world)
         return;
     skim_bvh_destroy(world);
     free(world->owned_storage);
+    free(world->by_caller);
     skim_world_unmap(world);
     free(world);
 }

@@ -22,6 +22,7 @@ struct skim_world {
     const float    *vertex[3][3];  /* vertex[v][axis][i]: v = a, b, c; axis = x, y, z */
     const uint32_t *triangle_index;/* caller's index per stored triangle */
     const uint16_t *material;      /* material per stored triangle */
+    uint32_t *by_caller;           /* stored indices in increasing caller's index */
     skim_accelerator accelerator;
     struct skim_bvh *bvh;          /* NULL for brute force */
     skim_vec3 bounds_min, bounds_max;
@@ -44,6 +45,15 @@ void     skim_world_bind_storage(skim_world *world, void *block, uint32_t stride
    padding a packet load past the last triangle may read); the lanes below
    count are the caller's to write. */
 void     skim_world_zero_padding(void *block, uint32_t stride, uint32_t count);
+
+/* The lookup of stored triangles by the caller's index (world_triangles.c),
+   made when a world is built or loaded: skim_world_stored_of gives the
+   stored index of the caller's triangle, or UINT32_MAX when the world does
+   not hold it. */
+skim_status skim_world_index_triangles(skim_world *world);
+uint32_t    skim_world_stored_of(const skim_world *world, uint32_t triangle);
+/* Stored triangle `stored`'s corners as doubles. */
+void        skim_stored_corners(const skim_world *world, uint32_t stored, double corner[3][3]);
 
 /* Releases a mapped (loaded) world's file mapping, if any (bake.c). */
 void     skim_world_unmap(skim_world *world);

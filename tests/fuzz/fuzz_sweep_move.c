@@ -197,6 +197,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             moves++;
         } else {
             check_sweep(&s, &shape, start, delta);
+            check_queries(&s, &shape, start, delta);
         }
     }
     if (moves > 0) {

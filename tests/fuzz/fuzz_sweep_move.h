@@ -89,6 +89,8 @@ double tolerance_of(const scene *s, const dspace *space, const dvec3 *origins, i
                     double path_unit);
 void check_sweep_hit(const scene *s, const skim_ellipsoid *shape, skim_vec3 start, skim_vec3 delta,
                      skim_hit hit);
+/* ---- fuzz_sweep_move_queries.c: rays, overlaps, closest points, floors ---- */
+void check_queries(const scene *s, const skim_ellipsoid *shape, skim_vec3 start, skim_vec3 delta);
 void check_move_result(const scene *s, const skim_ellipsoid *shape, skim_vec3 position,
                        skim_vec3 displacement, const skim_move_result *out);
 

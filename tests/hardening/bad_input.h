@@ -26,7 +26,9 @@ extern const char *const kind_names[KIND_COUNT];
     X(agent_def_default) X(crowd_create) X(crowd_destroy) X(crowd_add) X(crowd_remove)       \
     X(crowd_set_velocity) X(crowd_set_target) X(crowd_set_path) X(crowd_jump) X(crowd_teleport) X(crowd_step) X(crowd_get_agent)   \
     X(crowd_count) X(crowd_capacity) X(crowd_positions) X(crowd_velocities) X(crowd_states)  \
-    X(crowd_hash) X(crowd_get_stats) X(mesh_load_obj) X(mesh_parse_obj)
+    X(crowd_hash) X(crowd_get_stats) X(mesh_load_obj) X(mesh_parse_obj) X(raycast)            \
+    X(raycast_batch) X(overlap) X(closest_point) X(drop_to_floor) X(world_get_triangle)      \
+    X(spawn_def_default) X(find_spawn_places)
 #define AS_ENUM(name) F_##name,
 enum function { FUNCTIONS(AS_ENUM) FUNCTION_COUNT };
 extern const char *const function_names[FUNCTION_COUNT];
@@ -152,6 +154,23 @@ typedef struct mesh_args {
 #define MS(fn, arg, kind, field, type, value, status) \
     { fn, arg, kind, status, offsetof(mesh_args, field), type, value, NULL }
 
+/* ================= queries: rays, overlaps, closest points, floors, spawn places ================= */
+typedef struct query_args {
+    bool null_world, null_shape, null_query, null_out, null_count, null_def, null_origins, null_deltas;
+    bool brute_force, bad_second_ray;
+    skim_ellipsoid shape;
+    skim_vec3 origin, delta;
+    float distance;
+    float sphere_radius; /* > 0: the shape becomes a sphere of this radius */
+    uint32_t capacity, triangle;
+    size_t count;
+    skim_query query;
+    skim_move_def move_def;
+    skim_spawn_def spawn_def;
+} query_args;
+#define QR(fn, arg, kind, field, type, value, status) \
+    { fn, arg, kind, status, offsetof(query_args, field), type, value, NULL }
+
 /* ================= no-argument functions ================= */
 #define BASIC(fn, arg, kind, value) { fn, arg, kind, SKIM_OK, 0, T_NONE, value, NULL }
 
@@ -165,6 +184,7 @@ row_runner bad_input_run_world_create, bad_input_run_world_destroy, bad_input_ru
 row_runner bad_input_run_sweep, bad_input_run_move, bad_input_run_move_batch; /* bad_input_motion.c */
 row_runner bad_input_run_crowd, bad_input_run_crowd_query_null; /* bad_input_crowd.c */
 row_runner bad_input_run_mesh, bad_input_run_basics; /* bad_input_mesh.c */
+row_runner bad_input_run_query; /* bad_input_query.c */
 
 /* The path a row asks for, creating the file it needs (bad_input_world.c;
    mesh_load_obj's rows read the same bad files as world_load's). */

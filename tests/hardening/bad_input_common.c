@@ -71,6 +71,13 @@ skim_status bad_input_run_row(const row *r)
     case F_crowd_velocities:
     case F_crowd_states:
     case F_crowd_hash: return bad_input_run_crowd_query_null(r);
+    case F_raycast:
+    case F_raycast_batch:
+    case F_overlap:
+    case F_closest_point:
+    case F_drop_to_floor:
+    case F_world_get_triangle:
+    case F_find_spawn_places: return bad_input_run_query(r);
     default: return bad_input_run_basics(r);
     }
 }

@@ -152,6 +152,17 @@ skim_status bad_input_run_basics(const row *r)
         skim_world_destroy(world);
         break;
     }
+    case F_spawn_def_default: {
+        skim_world *world = small_world(SKIM_ACCELERATOR_BVH);
+        skim_ellipsoid shape = sphere_of(1);
+        uint32_t count;
+        cr_expect_eq(skim_find_spawn_places(world, &shape, NULL, NULL, 0, &count), SKIM_OK,
+                     "the default spawn def is rejected");
+        skim_spawn_def def = skim_spawn_def_default();
+        cr_expect_eq(skim_find_spawn_places(world, &shape, &def, NULL, 0, &count), SKIM_OK);
+        skim_world_destroy(world);
+        break;
+    }
     default:
         cr_assert_fail("no runner");
     }

@@ -320,3 +320,32 @@ Test(tool, crowd_goals_agents_arrive)
     cr_assert(strstr(svg, "squeezed between agents (") != NULL);
     cr_assert(strstr(svg, "stroke=\"#1a9850\"") != NULL, "no agent ringed as arrived");
 }
+
+Test(tool, ray_overlap_closest_and_floor)
+{
+    expect_usage(run("ray", "--from", "0,0,100", NULL), "--delta DX,DY,DZ is needed");
+    expect_usage(run("ray", "--from", "0,nan,0", "--delta", "0,0,-1", NULL), "--from needs X,Y,Z");
+    expect_usage(run("overlap", "--delta", "0,0,1", "--from", "0,0,16", NULL), "unknown option '--delta'");
+    expect_usage(run("closest", "--from", "0,0,16", "--max-distance", "-1", NULL), "--max-distance needs");
+    expect_usage(run("floor", NULL), "--from X,Y,Z is needed");
+    outcome *o = run("ray", "--from", "0,0,100", "--delta", "0,0,-1000", "--json", NULL);
+    cr_assert_eq(o->code, 0, "%s", o->err);
+    cr_assert(strstr(o->out, "{\"hit\":true,\"t\":0.100000001,\"point\":[0,0,0],\"normal\":[0,0,1]"), "%s", o->out);
+    free(o);
+    o = run("overlap", "--from", "0,0,16", "--json", NULL);
+    cr_assert(o->code == 0 && strstr(o->out, "{\"count\":") && strstr(o->out, "\"triangles\":["), "%s", o->out);
+    cr_assert(strstr(o->out, "{\"count\":0") == NULL, "a sphere resting on the floor touches it: %s", o->out);
+    free(o);
+    o = run("closest", "--from", "0,0,50", "--json", NULL);
+    cr_assert(o->code == 0 && strstr(o->out, "{\"found\":true,\"distance\":50,\"point\":[0,0,0]"), "%s", o->out);
+    free(o);
+    o = run("closest", "--from", "0,0,50", "--max-distance", "10", NULL);
+    cr_assert(o->code == 0 && strstr(o->out, "nothing within 10"), "%s", o->out);
+    free(o);
+    o = run("floor", "--from", "0,0,100", "--json", NULL);
+    cr_assert(o->code == 0 && strstr(o->out, "{\"floor\":true,\"position\":[0,0,16.16"), "%s", o->out);
+    free(o);
+    o = run("floor", "--from", "0,0,100", "--max-drop", "10", NULL);
+    cr_assert(o->code == 0 && strstr(o->out, "no walkable floor within 10"), "%s", o->out);
+    free(o);
+}

@@ -1,0 +1,49 @@
+/* What the queries of src/query/ share: the ray set-up and its triangle
+   test, the triangle lookup by the caller's index, and double-precision
+   closest points. Internal. */
+#ifndef SKIM_QUERY_INTERNAL_H
+#define SKIM_QUERY_INTERNAL_H
+
+#include "base/skim_internal.h"
+#include "world/world.h"
+
+/* A ray prepared once for every triangle and box it meets: Woop, Benthin
+   and Wald, "Watertight Ray/Triangle Intersection" (JCGT 2013), section 3:
+   kz is the axis where the direction is largest, kx and ky the other two
+   (swapped when d[kz] < 0 so the winding keeps its sign), and (sx, sy, sz)
+   the shear that turns the ray into the +z axis of unit length. */
+typedef struct skim_ray {
+    float    origin[3], delta[3];
+    int      kx, ky, kz;
+    float    sx, sy, sz;
+    float    inverse_delta[3]; /* 1 / delta, +-1e30 for a zero or denormal component */
+    float    reach[3];         /* how far node boxes are grown: covers their rounding */
+    bool     cull_back_faces;
+    uint64_t material_mask;
+} skim_ray;
+
+void skim_ray_init(skim_ray *ray, const skim_world *world, skim_vec3 origin, skim_vec3 delta,
+                   const skim_query *query);
+
+/* Watertight test of stored triangle `stored`: true with *t in [0, limit]
+   when the ray meets it (t = 0 for a start on the triangle). */
+bool skim_ray_triangle(const skim_ray *ray, const skim_world *world, uint32_t stored, float limit,
+                       float *t);
+
+/* The first hit of the ray in world: the stored index of the winner (the
+   lowest t, ties to the lowest caller index) or UINT32_MAX, and its t. */
+uint32_t skim_ray_first_hit(const skim_ray *ray, const skim_world *world, float *t);
+
+/* The point of triangle (a, b, c) nearest to p, in double (Ericson,
+   Real-Time Collision Detection, 5.1.5). */
+void skim_closest_on_triangle(const double p[3], const double a[3], const double b[3],
+                              const double c[3], double out[3]);
+/* Whether stored triangle `stored` is one the query lets collide. */
+static inline bool skim_query_material_collides(const skim_world *world, uint32_t stored,
+                                                uint64_t mask)
+{
+    const uint16_t material = world->material[stored];
+    return material >= 64 || ((mask >> material) & 1u);
+}
+
+#endif
