@@ -1,8 +1,8 @@
-/* skim_world_save / skim_world_load: the baked world file (docs/bake_format.md).
-   Saved once, mapped read-only and used in place: the loader checks the
-   header, the checksum and the tree's structure, then points the world's
-   arrays into the mapping. Nothing big is copied or rebuilt. */
-#include "world/world_bvh.h"
+/* skim_world_load: the baked world file (docs/bake_format.md).
+   Mapped read-only and used in place: the loader checks the header, the
+   checksum and the tree's structure, then points the world's arrays into
+   the mapping. Nothing big is copied or rebuilt. */
+#include "bvh/bake_format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,70 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define BAKE_MAGIC "SKIMBAKE"
-#define BAKE_VERSION 1u
-#define BAKE_ALIGN 64u
-
-enum { SECTION_VERTICES = 1, SECTION_TRIANGLE_INDEX = 2, SECTION_MATERIALS = 3, SECTION_NODES = 4,
-       SECTION_COUNT = 4 };
-
-/* Every field little-endian, at the offset its position gives (no padding:
-   the static asserts below pin the layout). */
-typedef struct bake_header {
-    char     magic[8];
-    uint32_t version;
-    uint32_t header_bytes;
-    uint64_t file_bytes;
-    uint64_t checksum_sum;      /* sum of the file's 64-bit words, checksum fields read as 0 */
-    uint64_t checksum_fletcher; /* sum of the running sums: catches reordered words too */
-    uint32_t section_count;
-    uint32_t section_table_offset;
-    uint32_t triangle_count;
-    uint32_t degenerate_count;
-    uint32_t stride;
-    uint32_t accelerator;
-    uint32_t node_count;
-    uint32_t root;
-    uint32_t leaf_count;
-    uint32_t depth;
-    uint32_t binary_nodes;
-    uint32_t reserved;
-    double   sah_cost;
-    float    bounds_min[3];
-    float    bounds_max[3];
-    uint64_t reserved2;
-} bake_header;
-
-typedef struct bake_section {
-    uint32_t kind;
-    uint32_t reserved;
-    uint64_t offset;
-    uint64_t bytes;
-} bake_section;
-
-_Static_assert(sizeof(bake_header) == 128, "bake header layout");
-_Static_assert(sizeof(bake_section) == 24, "bake section layout");
-_Static_assert(sizeof(skim_bvh_node) == 96, "BVH node layout");
-_Static_assert(offsetof(bake_header, checksum_sum) == 24, "checksum position");
-
-#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#define BAKE_HOST_IS_LITTLE_ENDIAN 0
-#else
-#define BAKE_HOST_IS_LITTLE_ENDIAN 1
-#endif
-
-static uint64_t align_up(uint64_t bytes) { return (bytes + BAKE_ALIGN - 1) / BAKE_ALIGN * BAKE_ALIGN; }
-
 /* ---- checksum ----
    Two 64-bit sums over the file taken as little-endian 64-bit words:
    sum = sum of the words, fletcher = sum of the running sums. A change
    confined to one word (so every single-byte corruption) always changes
    sum; swapped words change fletcher. The two checksum words count as 0. */
-typedef struct checksum {
-    uint64_t sum, fletcher, word_index;
-} checksum;
-
-static void checksum_add(checksum *c, const void *data, size_t bytes)
+void skim_bake_checksum_add(bake_checksum *c, const void *data, size_t bytes)
 {
     const unsigned char *p = data;
     uint64_t sum = c->sum, fletcher = c->fletcher, index = c->word_index;
@@ -92,121 +34,6 @@ static void checksum_add(checksum *c, const void *data, size_t bytes)
     c->sum = sum;
     c->fletcher = fletcher;
     c->word_index = index;
-}
-
-/* ---- save ---- */
-typedef struct writer {
-    FILE    *file;
-    checksum sum;
-    uint64_t written;
-    bool     failed;
-} writer;
-
-static void write_bytes(writer *w, const void *data, size_t bytes)
-{
-    if (w->failed || bytes == 0)
-        return;
-    if (fwrite(data, 1, bytes, w->file) != bytes)
-        w->failed = true;
-    checksum_add(&w->sum, data, bytes);
-    w->written += bytes;
-}
-
-static void write_padding(writer *w)
-{
-    static const unsigned char zeros[BAKE_ALIGN];
-    write_bytes(w, zeros, align_up(w->written) - w->written);
-}
-
-skim_status skim_world_save(const skim_world *world, const char *path)
-{
-    if (!world || !path)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_world_save: NULL argument");
-    if (!BAKE_HOST_IS_LITTLE_ENDIAN)
-        return skim_fail(SKIM_ERROR_FORMAT, "skim_world_save: baked worlds are little-endian and "
-                                            "this host is not");
-    const struct skim_bvh *bvh = world->bvh;
-    const uint64_t float_array = align_up((uint64_t)world->stride * sizeof(float));
-    bake_section sections[SECTION_COUNT] = {
-        { .kind = SECTION_VERTICES, .bytes = 9 * float_array },
-        { .kind = SECTION_TRIANGLE_INDEX, .bytes = (uint64_t)world->stride * sizeof(uint32_t) },
-        { .kind = SECTION_MATERIALS, .bytes = (uint64_t)world->stride * sizeof(uint16_t) },
-        { .kind = SECTION_NODES, .bytes = bvh ? (uint64_t)bvh->node_count * sizeof(skim_bvh_node) : 0 },
-    };
-    uint64_t offset = align_up(sizeof(bake_header) + sizeof sections);
-    for (int s = 0; s < SECTION_COUNT; ++s) {
-        sections[s].offset = offset;
-        offset = align_up(offset + sections[s].bytes);
-    }
-    bake_header header = {
-        .version = BAKE_VERSION,
-        .header_bytes = sizeof(bake_header),
-        .file_bytes = offset,
-        .section_count = SECTION_COUNT,
-        .section_table_offset = sizeof(bake_header),
-        .triangle_count = world->triangle_count,
-        .degenerate_count = world->degenerate_count,
-        .stride = world->stride,
-        .accelerator = (uint32_t)world->accelerator,
-        .node_count = bvh ? bvh->node_count : 0,
-        .root = bvh ? bvh->root : 0,
-        .leaf_count = bvh ? bvh->leaf_count : 0,
-        .depth = bvh ? bvh->depth : 0,
-        .binary_nodes = bvh ? bvh->binary_nodes : 0,
-        .sah_cost = bvh ? bvh->sah_cost : (double)world->triangle_count,
-        .bounds_min = { world->bounds_min.x, world->bounds_min.y, world->bounds_min.z },
-        .bounds_max = { world->bounds_max.x, world->bounds_max.y, world->bounds_max.z },
-    };
-    memcpy(header.magic, BAKE_MAGIC, 8);
-
-    /* Written beside the target and renamed over it: a process that loads
-       the path meanwhile sees the old file or the new one, never half. */
-    size_t path_length = strlen(path);
-    char *temporary = malloc(path_length + 32);
-    if (!temporary)
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_save");
-    snprintf(temporary, path_length + 32, "%s.tmp%ld", path, (long)getpid());
-    writer w = { .file = fopen(temporary, "wb") };
-    if (!w.file) {
-        skim_status status = skim_fail(SKIM_ERROR_IO, "skim_world_save: cannot create %s: %s",
-                                       temporary, strerror(errno));
-        free(temporary);
-        return status;
-    }
-    write_bytes(&w, &header, sizeof header);
-    write_bytes(&w, sections, sizeof sections);
-    write_padding(&w);
-    for (int v = 0; v < 3; ++v)
-        for (int axis = 0; axis < 3; ++axis) {
-            write_bytes(&w, world->vertex[v][axis], (size_t)world->stride * sizeof(float));
-            write_padding(&w);
-        }
-    write_bytes(&w, world->triangle_index, (size_t)world->stride * sizeof(uint32_t));
-    write_padding(&w);
-    write_bytes(&w, world->material, (size_t)world->stride * sizeof(uint16_t));
-    write_padding(&w);
-    if (bvh && bvh->node_count)
-        write_bytes(&w, bvh->nodes, (size_t)bvh->node_count * sizeof(skim_bvh_node));
-    write_padding(&w);
-    if (!w.failed && w.written != header.file_bytes)
-        w.failed = true;
-    header.checksum_sum = w.sum.sum;
-    header.checksum_fletcher = w.sum.fletcher;
-    if (!w.failed && (fseek(w.file, offsetof(bake_header, checksum_sum), SEEK_SET) != 0 ||
-                      fwrite(&header.checksum_sum, 8, 2, w.file) != 2))
-        w.failed = true;
-    if (fclose(w.file) != 0)
-        w.failed = true;
-    if (!w.failed && rename(temporary, path) != 0)
-        w.failed = true;
-    skim_status status = SKIM_OK;
-    if (w.failed) {
-        status = skim_fail(SKIM_ERROR_IO, "skim_world_save: writing %s failed: %s", path,
-                           strerror(errno));
-        remove(temporary);
-    }
-    free(temporary);
-    return status;
 }
 
 /* ---- load ---- */
@@ -229,8 +56,8 @@ static skim_status check_layout(const char *path, const unsigned char *base, uin
         return format_error(path, "truncated or extended (size differs from the header's)");
     if (size % BAKE_ALIGN)
         return format_error(path, "size is not a whole number of blocks");
-    checksum c = { 0 };
-    checksum_add(&c, base, size);
+    bake_checksum c = { 0 };
+    skim_bake_checksum_add(&c, base, size);
     if (c.sum != h->checksum_sum || c.fletcher != h->checksum_fletcher)
         return format_error(path, "checksum mismatch (corrupted)");
     if (h->section_count != SECTION_COUNT || h->section_table_offset != sizeof *h)
@@ -247,7 +74,7 @@ static skim_status check_layout(const char *path, const unsigned char *base, uin
             return format_error(path, "bounds are not finite");
     const bake_section *table = (const bake_section *)(base + sizeof *h);
     const uint64_t table_end = sizeof *h + SECTION_COUNT * sizeof *table;
-    const uint64_t float_array = align_up((uint64_t)h->stride * sizeof(float));
+    const uint64_t float_array = bake_align_up((uint64_t)h->stride * sizeof(float));
     const uint64_t expected[SECTION_COUNT + 1] = {
         0, 9 * float_array, (uint64_t)h->stride * sizeof(uint32_t),
         (uint64_t)h->stride * sizeof(uint16_t), (uint64_t)h->node_count * sizeof(skim_bvh_node),
@@ -371,7 +198,7 @@ skim_status skim_world_load(const char *path, skim_world **out)
     world->triangle_count = h->triangle_count;
     world->degenerate_count = h->degenerate_count;
     world->stride = h->stride;
-    const uint64_t float_array = align_up((uint64_t)h->stride * sizeof(float));
+    const uint64_t float_array = bake_align_up((uint64_t)h->stride * sizeof(float));
     for (int v = 0; v < 3; ++v)
         for (int axis = 0; axis < 3; ++axis)
             world->vertex[v][axis] = (const float *)(base + section[SECTION_VERTICES]->offset +

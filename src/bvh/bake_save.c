@@ -1,0 +1,125 @@
+/* skim_world_save: the baked world file (docs/bake_format.md), written
+   beside its target and renamed over it. */
+#include "bake_format.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- save ---- */
+typedef struct writer {
+    FILE    *file;
+    bake_checksum sum;
+    uint64_t written;
+    bool     failed;
+} writer;
+
+static void write_bytes(writer *w, const void *data, size_t bytes)
+{
+    if (w->failed || bytes == 0)
+        return;
+    if (fwrite(data, 1, bytes, w->file) != bytes)
+        w->failed = true;
+    skim_bake_checksum_add(&w->sum, data, bytes);
+    w->written += bytes;
+}
+
+static void write_padding(writer *w)
+{
+    static const unsigned char zeros[BAKE_ALIGN];
+    write_bytes(w, zeros, bake_align_up(w->written) - w->written);
+}
+
+skim_status skim_world_save(const skim_world *world, const char *path)
+{
+    if (!world || !path)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_world_save: NULL argument");
+    if (!BAKE_HOST_IS_LITTLE_ENDIAN)
+        return skim_fail(SKIM_ERROR_FORMAT, "skim_world_save: baked worlds are little-endian and "
+                                            "this host is not");
+    const struct skim_bvh *bvh = world->bvh;
+    const uint64_t float_array = bake_align_up((uint64_t)world->stride * sizeof(float));
+    bake_section sections[SECTION_COUNT] = {
+        { .kind = SECTION_VERTICES, .bytes = 9 * float_array },
+        { .kind = SECTION_TRIANGLE_INDEX, .bytes = (uint64_t)world->stride * sizeof(uint32_t) },
+        { .kind = SECTION_MATERIALS, .bytes = (uint64_t)world->stride * sizeof(uint16_t) },
+        { .kind = SECTION_NODES, .bytes = bvh ? (uint64_t)bvh->node_count * sizeof(skim_bvh_node) : 0 },
+    };
+    uint64_t offset = bake_align_up(sizeof(bake_header) + sizeof sections);
+    for (int s = 0; s < SECTION_COUNT; ++s) {
+        sections[s].offset = offset;
+        offset = bake_align_up(offset + sections[s].bytes);
+    }
+    bake_header header = {
+        .version = BAKE_VERSION,
+        .header_bytes = sizeof(bake_header),
+        .file_bytes = offset,
+        .section_count = SECTION_COUNT,
+        .section_table_offset = sizeof(bake_header),
+        .triangle_count = world->triangle_count,
+        .degenerate_count = world->degenerate_count,
+        .stride = world->stride,
+        .accelerator = (uint32_t)world->accelerator,
+        .node_count = bvh ? bvh->node_count : 0,
+        .root = bvh ? bvh->root : 0,
+        .leaf_count = bvh ? bvh->leaf_count : 0,
+        .depth = bvh ? bvh->depth : 0,
+        .binary_nodes = bvh ? bvh->binary_nodes : 0,
+        .sah_cost = bvh ? bvh->sah_cost : (double)world->triangle_count,
+        .bounds_min = { world->bounds_min.x, world->bounds_min.y, world->bounds_min.z },
+        .bounds_max = { world->bounds_max.x, world->bounds_max.y, world->bounds_max.z },
+    };
+    memcpy(header.magic, BAKE_MAGIC, 8);
+
+    /* Written beside the target and renamed over it: a process that loads
+       the path meanwhile sees the old file or the new one, never half. */
+    size_t path_length = strlen(path);
+    char *temporary = malloc(path_length + 32);
+    if (!temporary)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_save");
+    snprintf(temporary, path_length + 32, "%s.tmp%ld", path, (long)getpid());
+    writer w = { .file = fopen(temporary, "wb") };
+    if (!w.file) {
+        skim_status status = skim_fail(SKIM_ERROR_IO, "skim_world_save: cannot create %s: %s",
+                                       temporary, strerror(errno));
+        free(temporary);
+        return status;
+    }
+    write_bytes(&w, &header, sizeof header);
+    write_bytes(&w, sections, sizeof sections);
+    write_padding(&w);
+    for (int v = 0; v < 3; ++v)
+        for (int axis = 0; axis < 3; ++axis) {
+            write_bytes(&w, world->vertex[v][axis], (size_t)world->stride * sizeof(float));
+            write_padding(&w);
+        }
+    write_bytes(&w, world->triangle_index, (size_t)world->stride * sizeof(uint32_t));
+    write_padding(&w);
+    write_bytes(&w, world->material, (size_t)world->stride * sizeof(uint16_t));
+    write_padding(&w);
+    if (bvh && bvh->node_count)
+        write_bytes(&w, bvh->nodes, (size_t)bvh->node_count * sizeof(skim_bvh_node));
+    write_padding(&w);
+    if (!w.failed && w.written != header.file_bytes)
+        w.failed = true;
+    header.checksum_sum = w.sum.sum;
+    header.checksum_fletcher = w.sum.fletcher;
+    if (!w.failed && (fseek(w.file, offsetof(bake_header, checksum_sum), SEEK_SET) != 0 ||
+                      fwrite(&header.checksum_sum, 8, 2, w.file) != 2))
+        w.failed = true;
+    if (fclose(w.file) != 0)
+        w.failed = true;
+    if (!w.failed && rename(temporary, path) != 0)
+        w.failed = true;
+    skim_status status = SKIM_OK;
+    if (w.failed) {
+        status = skim_fail(SKIM_ERROR_IO, "skim_world_save: writing %s failed: %s", path,
+                           strerror(errno));
+        remove(temporary);
+    }
+    free(temporary);
+    return status;
+}
+
