@@ -93,8 +93,8 @@ typedef struct skim_world_def {
     int   sah_bins;                /* binned SAH bins per axis, 8..32; default 32 */
     int   build_threads;           /* 0 = OpenMP default; the tree is identical for any value */
     float degenerate_area;         /* triangles with area <= this (world units^2) are dropped at build,
-                                      and counted; default 0 (only exact zero area, plus
-                                      triangles whose normal cannot be normalised in float) */
+                                      and counted; default 0 (only zero area: a normal that is
+                                      zero in float; a huge triangle is kept) */
 } skim_world_def;
 SKIM_API skim_world_def skim_world_def_default(void);
 SKIM_API skim_status skim_world_create(const skim_mesh *mesh, const skim_world_def *def /* NULL = defaults */,

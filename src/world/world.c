@@ -79,8 +79,12 @@ static inline simde__m128 load_corner(const float *p)
 }
 
 /* A triangle is degenerate when its area is <= the threshold or its normal
-   cannot be formed in float (the kernels divide by |n|): such triangles
-   cannot be collided with meaningfully, so they are dropped and counted.
+   cannot be formed in float (zero or NaN; the kernels divide by |n|): such
+   triangles cannot be collided with meaningfully, so they are dropped and
+   counted. A normal whose squared length overflows float (a wall some 4e9
+   across) is kept: with every coordinate within SKIM_COORDINATE_MAX its
+   components are finite, and the gather cuts such a triangle down to the
+   query's box in double before the kernels see it (gather_clip.c).
    The scalar formula's operations in its order, lane by lane: n = ab x ac
    per component, then (n.x^2 + n.y^2) + n.z^2. */
 static inline bool is_degenerate(simde__m128 a, simde__m128 b, simde__m128 c, float area_threshold)
@@ -95,7 +99,7 @@ static inline bool is_degenerate(simde__m128 a, simde__m128 b, simde__m128 c, fl
     simde__m128 sum = simde_mm_add_ss(squares, simde_mm_shuffle_ps(squares, squares, SIMDE_MM_SHUFFLE(1, 1, 1, 1)));
     sum = simde_mm_add_ss(sum, simde_mm_shuffle_ps(squares, squares, SIMDE_MM_SHUFFLE(2, 2, 2, 2)));
     float length_sq = simde_mm_cvtss_f32(sum);
-    if (!(length_sq > 0.0f) || !isfinite(length_sq))
+    if (!(length_sq > 0.0f))
         return true;
     return 0.5f * sqrtf(length_sq) <= area_threshold;
 }
