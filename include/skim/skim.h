@@ -65,6 +65,8 @@ typedef struct skim_quat { float x, y, z, w; } skim_quat;   /* unit quaternion *
    coordinate differences overflow float. Larger values are
    SKIM_ERROR_INVALID_ARGUMENT. */
 #define SKIM_COORDINATE_MAX 1e18f
+/* Largest skim_world_def.build_threads. */
+#define SKIM_BUILD_THREADS_MAX 1024
 /* A single sweep may travel at most this many of the shape's smallest radii
    (the kernel's rounding grows with the square of the path in radii). */
 #define SKIM_SWEEP_MAX_RADII 1e6f
@@ -91,7 +93,8 @@ typedef struct skim_world_def {
     skim_accelerator accelerator;  /* default SKIM_ACCELERATOR_BVH */
     int   max_leaf_triangles;      /* upper bound on triangles per BVH leaf, 1..16; default 4 */
     int   sah_bins;                /* binned SAH bins per axis, 8..32; default 32 */
-    int   build_threads;           /* 0 = OpenMP default; the tree is identical for any value */
+    int   build_threads;           /* 0 = OpenMP default, else 1..SKIM_BUILD_THREADS_MAX; at most the
+                                      processors are used; the tree is identical for any value */
     float degenerate_area;         /* triangles with area <= this (world units^2) are dropped at build,
                                       and counted; default 0 (only zero area: a normal that is
                                       zero in float; a huge triangle is kept) */

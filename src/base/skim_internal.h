@@ -44,4 +44,9 @@ skim_status skim_check_ellipsoid(const skim_ellipsoid *shape, const char *what);
 /* Checks |delta| <= SKIM_SWEEP_MAX_RADII smallest radii. */
 skim_status skim_check_sweep_length(const skim_ellipsoid *shape, skim_vec3 delta, const char *what);
 
+/* ---- building (world.c) ---- */
+/* The threads a build runs on: def->build_threads (0 = OpenMP's default),
+   at most the processors there are; the tree does not depend on it. */
+int skim_build_thread_count(const skim_world_def *def);
+
 #endif /* SKIM_INTERNAL_H */

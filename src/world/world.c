@@ -18,6 +18,16 @@ static double seconds_now(void)
     return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
 }
 
+/* More threads than processors only adds start-up and contention: the
+   tree is the same for any count. Asking OpenMP for millions makes
+   libgomp fail to create them and exit the process. */
+int skim_build_thread_count(const skim_world_def *def)
+{
+    const int processors = omp_get_num_procs() > 0 ? omp_get_num_procs() : 1;
+    const int asked = def->build_threads > 0 ? def->build_threads : omp_get_max_threads();
+    return asked < processors ? asked : processors;
+}
+
 static skim_status check_def(const skim_world_def *def)
 {
     if (def->accelerator != SKIM_ACCELERATOR_BVH && def->accelerator != SKIM_ACCELERATOR_BRUTE_FORCE)
@@ -30,8 +40,9 @@ static skim_status check_def(const skim_world_def *def)
     if (def->sah_bins < 8 || def->sah_bins > 32)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "world def: sah_bins must be 8..32 (got %d)",
                          def->sah_bins);
-    if (def->build_threads < 0)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "world def: build_threads must be >= 0");
+    if (def->build_threads < 0 || def->build_threads > SKIM_BUILD_THREADS_MAX)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "world def: build_threads must be 0..%d (got %d)",
+                         SKIM_BUILD_THREADS_MAX, def->build_threads);
     if (!isfinite(def->degenerate_area) || def->degenerate_area < 0.0f)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "world def: degenerate_area must be finite and >= 0");
@@ -311,7 +322,7 @@ static skim_status create_brute_force(const skim_mesh *mesh, const skim_world_de
 static skim_status create_bvh(const skim_mesh *mesh, const skim_world_def *def, skim_world *world,
                               kept_triangles *k)
 {
-    int threads = def->build_threads > 0 ? def->build_threads : omp_get_max_threads();
+    int threads = skim_build_thread_count(def);
     size_t bytes = ((size_t)(mesh->triangle_count ? mesh->triangle_count : 1) * sizeof(skim_bvh_prim) + 63) / 64 * 64;
     skim_bvh_prim *prims = aligned_alloc(64, bytes);
     if (prims)

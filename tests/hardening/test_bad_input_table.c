@@ -89,6 +89,8 @@ static const row table_rows[] = {
     WC("def->sah_bins", K_HUGE, def.sah_bins, T_INT, 2147483647.0, INV),
     WC("def->build_threads", K_NEGATIVE, def.build_threads, T_INT, -1, INV),
     WC("def->build_threads", K_HUGE, def.build_threads, T_INT, 1000, OK),
+    WC("def->build_threads", K_RANGE, def.build_threads, T_INT, 1025, INV),
+    WC("def->build_threads", K_HUGE, def.build_threads, T_INT, 2147483647.0, INV),
     WC("def->degenerate_area", K_NAN, def.degenerate_area, T_FLOAT, NAN, INV),
     WC("def->degenerate_area", K_INF, def.degenerate_area, T_FLOAT, INFINITY, INV),
     WC("def->degenerate_area", K_NEGATIVE, def.degenerate_area, T_FLOAT, -1, INV),

@@ -1,7 +1,9 @@
 /* What skim_world_create accepts at the edges: triangles whose normal's
    squared length overflows float are kept and collided with (built, and
-   baked then loaded). */
+   baked then loaded); build_threads is bounded. */
 #include "hardening.h"
+
+#include <limits.h>
 
 /* A square wall in the plane x = 0, `half` units to each side in y and z,
    split into two triangles facing -x. */
@@ -66,4 +68,40 @@ Test(world_limits, a_baked_world_with_huge_triangles_loads_and_collides)
     expect_wall_stops_sphere(loaded, 2.2e9f);
     skim_world_destroy(loaded);
     scratch_remove(&dir);
+}
+
+/* Any build_threads the header allows builds the same tree; beyond its
+   bound the def is refused with a message naming it (not a process that
+   libgomp exits while it tries to start millions of threads). */
+Test(world_limits, build_threads_beyond_the_bound_is_refused_and_any_allowed_count_builds_the_same_tree)
+{
+    skim_mesh mesh = small_mesh();
+    skim_world_def def = skim_world_def_default();
+    const int refused[3] = { INT_MAX, SKIM_BUILD_THREADS_MAX + 1, -1 };
+    for (int i = 0; i < 3; ++i) {
+        def.build_threads = refused[i];
+        skim_world *world = (skim_world *)&def;
+        cr_expect_eq(skim_world_create(&mesh, &def, &world), SKIM_ERROR_INVALID_ARGUMENT,
+                     "build_threads %d", refused[i]);
+        cr_expect_null(world);
+        if (refused[i] > 0)
+            cr_expect(strstr(skim_last_error_message(), "build_threads must be 0..1024") != NULL, "%s",
+                      skim_last_error_message());
+    }
+    skim_world_stats first = { 0 };
+    const int allowed[4] = { 1, 0, 2, SKIM_BUILD_THREADS_MAX };
+    for (int i = 0; i < 4; ++i) {
+        def.build_threads = allowed[i];
+        skim_world *world = NULL;
+        cr_assert_eq(skim_world_create(&mesh, &def, &world), SKIM_OK, "build_threads %d: %s", allowed[i],
+                     skim_last_error_message());
+        skim_world_stats stats;
+        cr_assert_eq(skim_world_get_stats(world, &stats), SKIM_OK);
+        if (i == 0)
+            first = stats;
+        cr_expect(stats.nodes == first.nodes && stats.leaves == first.leaves && stats.depth == first.depth &&
+                      stats.sah_cost == first.sah_cost && stats.triangles == first.triangles,
+                  "build_threads %d builds another tree", allowed[i]);
+        skim_world_destroy(world);
+    }
 }
