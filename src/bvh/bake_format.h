@@ -9,8 +9,9 @@
 #include <stdint.h>
 
 #define BAKE_MAGIC "SKIMBAKE"
-#define BAKE_VERSION 1u
+#define BAKE_VERSION 2u
 #define BAKE_ALIGN 64u
+#define BAKE_CHECKSUM_AT 24u
 
 enum { SECTION_VERTICES = 1, SECTION_TRIANGLE_INDEX = 2, SECTION_MATERIALS = 3, SECTION_NODES = 4,
        SECTION_COUNT = 4 };
@@ -22,8 +23,8 @@ typedef struct bake_header {
     uint32_t version;
     uint32_t header_bytes;
     uint64_t file_bytes;
-    uint64_t checksum_sum;      /* sum of the file's 64-bit words, checksum fields read as 0 */
-    uint64_t checksum_fletcher; /* sum of the running sums: catches reordered words too */
+    uint64_t checksum;          /* skim_bake_checksum of the file */
+    uint64_t reserved0;
     uint32_t section_count;
     uint32_t section_table_offset;
     uint32_t triangle_count;
@@ -52,7 +53,7 @@ typedef struct bake_section {
 _Static_assert(sizeof(bake_header) == 128, "bake header layout");
 _Static_assert(sizeof(bake_section) == 24, "bake section layout");
 _Static_assert(sizeof(skim_bvh_node) == 96, "BVH node layout");
-_Static_assert(offsetof(bake_header, checksum_sum) == 24, "checksum position");
+_Static_assert(offsetof(bake_header, checksum) == BAKE_CHECKSUM_AT, "checksum position");
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #define BAKE_HOST_IS_LITTLE_ENDIAN 0
@@ -62,10 +63,12 @@ _Static_assert(offsetof(bake_header, checksum_sum) == 24, "checksum position");
 
 static inline uint64_t bake_align_up(uint64_t bytes) { return (bytes + BAKE_ALIGN - 1) / BAKE_ALIGN * BAKE_ALIGN; }
 
-/* Sums the file's 64-bit words into c, the checksum words read as 0. */
-typedef struct bake_checksum {
-    uint64_t sum, fletcher, word_index;
-} bake_checksum;
-void skim_bake_checksum_add(bake_checksum *c, const void *data, size_t bytes);
+/* The file's checksum (docs/bake_format.md): XXH3-64 of everything after
+   the checksum field, seeded with XXH3-64 of everything before it. size is
+   at least BAKE_CHECKSUM_AT + 8. */
+uint64_t skim_bake_checksum(const unsigned char *file, size_t size);
+uint64_t skim_bake_checksum_seed(const unsigned char *before_checksum);
+/* Whether the checksum stored in file matches its bytes: the loader's test. */
+bool skim_bake_checksum_holds(const unsigned char *file, size_t size);
 
 #endif

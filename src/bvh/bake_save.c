@@ -7,11 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 /* ---- save ---- */
 typedef struct writer {
     FILE    *file;
-    bake_checksum sum;
+    XXH3_state_t *checksum; /* over the bytes after the checksum field */
     uint64_t written;
     bool     failed;
 } writer;
@@ -22,7 +23,12 @@ static void write_bytes(writer *w, const void *data, size_t bytes)
         return;
     if (fwrite(data, 1, bytes, w->file) != bytes)
         w->failed = true;
-    skim_bake_checksum_add(&w->sum, data, bytes);
+    const uint64_t after = BAKE_CHECKSUM_AT + 8;
+    if (w->written + bytes > after) {
+        const uint64_t skip = w->written < after ? after - w->written : 0;
+        if (XXH3_64bits_update(w->checksum, (const unsigned char *)data + skip, bytes - skip) != XXH_OK)
+            w->failed = true;
+    }
     w->written += bytes;
 }
 
@@ -80,8 +86,16 @@ skim_status skim_world_save(const skim_world *world, const char *path)
     if (!temporary)
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_save");
     snprintf(temporary, path_length + 32, "%s.tmp%ld", path, (long)getpid());
-    writer w = { .file = fopen(temporary, "wb") };
+    writer w = { .checksum = XXH3_createState() };
+    if (!w.checksum ||
+        XXH3_64bits_reset_withSeed(w.checksum, skim_bake_checksum_seed((const unsigned char *)&header)) != XXH_OK) {
+        XXH3_freeState(w.checksum);
+        free(temporary);
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_save");
+    }
+    w.file = fopen(temporary, "wb");
     if (!w.file) {
+        XXH3_freeState(w.checksum);
         skim_status status = skim_fail(SKIM_ERROR_IO, "skim_world_save: cannot create %s: %s",
                                        temporary, strerror(errno));
         free(temporary);
@@ -104,10 +118,10 @@ skim_status skim_world_save(const skim_world *world, const char *path)
     write_padding(&w);
     if (!w.failed && w.written != header.file_bytes)
         w.failed = true;
-    header.checksum_sum = w.sum.sum;
-    header.checksum_fletcher = w.sum.fletcher;
-    if (!w.failed && (fseek(w.file, offsetof(bake_header, checksum_sum), SEEK_SET) != 0 ||
-                      fwrite(&header.checksum_sum, 8, 2, w.file) != 2))
+    header.checksum = XXH3_64bits_digest(w.checksum);
+    XXH3_freeState(w.checksum);
+    if (!w.failed && (fseek(w.file, BAKE_CHECKSUM_AT, SEEK_SET) != 0 ||
+                      fwrite(&header.checksum, 8, 1, w.file) != 1))
         w.failed = true;
     if (fclose(w.file) != 0)
         w.failed = true;

@@ -221,7 +221,7 @@ Test(bvh_bake, resealed_malformed_trees_are_refused)
     }
     memcpy(bytes + child0, &original, 4);
     /* A version from the future. */
-    uint32_t version = 2;
+    uint32_t version = 3;
     memcpy(bytes + 8, &version, 4);
     cr_assert_eq(load_resealed(bytes, size, bad, &loaded), SKIM_ERROR_FORMAT);
     cr_assert(strstr(skim_last_error_message(), "version") != NULL);
