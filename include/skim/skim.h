@@ -104,7 +104,7 @@ SKIM_API skim_status skim_world_create(const skim_mesh *mesh, const skim_world_d
                                        skim_world **out);
 SKIM_API void        skim_world_destroy(skim_world *world);
 SKIM_API skim_status skim_world_save(const skim_world *world, const char *path);   /* baked BVH, versioned, checksummed */
-SKIM_API skim_status skim_world_load(const char *path, skim_world **out);          /* maps the file; no rebuild */
+SKIM_API skim_status skim_world_load(const char *path, skim_world **out);          /* reads the file; no rebuild */
 
 /* skim extension: what a world holds and what it cost. */
 typedef struct skim_world_stats {

@@ -1,8 +1,17 @@
 /* skim_world_load: the baked world file (docs/bake_format.md).
-   Mapped read-only and used in place: the loader checks the header, the
-   checksum and the tree's structure, then points the world's arrays into
-   the mapping. Nothing big is copied or rebuilt. */
+   Read into one block of memory and used in place: the loader checks the
+   header, the checksum and the tree's structure, then points the world's
+   arrays into the block. Nothing is rebuilt.
+
+   Why read rather than map: a mapping stays tied to the file. Truncating
+   it (`cp new.bake live.bake` does) makes the next query touch a page past
+   its end, SIGBUS; rewriting it in place changes the bytes under a world
+   whose checks passed on the old ones (MAP_PRIVATE copies a page only when
+   this process writes it). A world read into memory depends on nothing
+   but itself. The read costs what the checksum pass cost the mapping: one
+   pass over the file. */
 #include "bvh/bake_format.h"
+#include "bvh/bvh_binary.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -45,7 +53,7 @@ static skim_status format_error(const char *path, const char *what)
 }
 
 /* Everything about the header and the section table that does not need the
-   tree: called before the world points anywhere into the mapping. */
+   tree: called before the world points anywhere into the block. */
 static skim_status check_layout(const char *path, const unsigned char *base, uint64_t size,
                                 const bake_section **by_kind)
 {
@@ -134,6 +142,50 @@ static bool bounds_are_the_triangles(const skim_world *world, const float lo[3],
     return true;
 }
 
+/* pread until bytes are in: 1 done, 0 the file ended first, -1 an error
+   (errno). */
+static int read_at(int fd, void *buffer, size_t bytes, off_t offset)
+{
+    for (size_t done = 0; done < bytes;) {
+        ssize_t got = pread(fd, (char *)buffer + done, bytes - done, offset + (off_t)done);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return got < 0 ? -1 : 0;
+        done += (size_t)got;
+    }
+    return 1;
+}
+
+/* The file's size bytes into a new 64-byte-aligned block. The header is
+   read and its size checked first, so that a large file that is not a
+   bake of this size is refused without taking its size in memory. */
+static skim_status read_file(const char *path, int fd, size_t size, unsigned char **out)
+{
+    bake_header header;
+    int got = read_at(fd, &header, sizeof header, 0);
+    if (got < 0)
+        return skim_fail(SKIM_ERROR_IO, "skim_world_load: cannot read %s: %s", path, strerror(errno));
+    if (got == 0 || memcmp(header.magic, BAKE_MAGIC, 8) != 0)
+        return format_error(path, "not a skim baked world");
+    if (header.version != BAKE_VERSION)
+        return format_error(path, "written by another version of skim");
+    if (header.file_bytes != size || size % BAKE_ALIGN)
+        return format_error(path, "truncated or extended (size differs from the header's)");
+    unsigned char *block = aligned_alloc(BAKE_ALIGN, size);
+    if (!block)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_load: %s: %zu bytes", path, size);
+    skim_bvh_prefer_huge_pages(block, size);
+    got = read_at(fd, block, size, 0);
+    if (got <= 0) {
+        free(block);
+        return got < 0 ? skim_fail(SKIM_ERROR_IO, "skim_world_load: cannot read %s: %s", path, strerror(errno))
+                       : format_error(path, "truncated while it was read");
+    }
+    *out = block;
+    return SKIM_OK;
+}
+
 skim_status skim_world_load(const char *path, skim_world **out)
 {
     if (!out)
@@ -164,13 +216,12 @@ skim_status skim_world_load(const char *path, skim_world **out)
         return format_error(path, "too short to be a skim baked world");
     }
     size_t size = (size_t)info.st_size;
-    /* Populated up front: the checksum reads every page anyway, and one
-       bulk fault is cheaper than one per page. */
-    void *mapping = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    unsigned char *block = NULL;
+    skim_status read_status = read_file(path, fd, size, &block);
     close(fd);
-    if (mapping == MAP_FAILED)
-        return skim_fail(SKIM_ERROR_IO, "skim_world_load: cannot map %s: %s", path, strerror(errno));
-    const unsigned char *base = mapping;
+    if (read_status != SKIM_OK)
+        return read_status;
+    const unsigned char *base = block;
     const bake_section *section[SECTION_COUNT + 1];
     skim_status status = check_layout(path, base, size, section);
     const bake_header *h = (const bake_header *)base;
@@ -192,7 +243,7 @@ skim_status skim_world_load(const char *path, skim_world **out)
     if (status != SKIM_OK) {
         free(world);
         free(bvh);
-        munmap(mapping, size);
+        free(block);
         return status;
     }
     world->triangle_count = h->triangle_count;
@@ -208,8 +259,7 @@ skim_status skim_world_load(const char *path, skim_world **out)
     world->accelerator = (skim_accelerator)h->accelerator;
     world->bounds_min = (skim_vec3){ h->bounds_min[0], h->bounds_min[1], h->bounds_min[2] };
     world->bounds_max = (skim_vec3){ h->bounds_max[0], h->bounds_max[1], h->bounds_max[2] };
-    world->mapping = mapping;
-    world->mapping_size = size;
+    world->file_block = block;
     /* The checksum proves the bytes are what some writer wrote, not that
        they are triangles skim_world_create would have kept, nor that the
        tree is theirs: a tool that recomputes the checksum can store a NaN
@@ -237,7 +287,7 @@ skim_status skim_world_load(const char *path, skim_world **out)
     if (bad) {
         free(world);
         free(bvh);
-        munmap(mapping, size);
+        free(block);
         return format_error(path, why);
     }
     if (bvh) {
@@ -252,11 +302,4 @@ skim_status skim_world_load(const char *path, skim_world **out)
     }
     *out = world;
     return SKIM_OK;
-}
-
-void skim_world_unmap(skim_world *world)
-{
-    if (world->mapping)
-        munmap(world->mapping, world->mapping_size);
-    world->mapping = NULL;
 }

@@ -388,7 +388,7 @@ void skim_world_destroy(skim_world *world)
         return;
     skim_bvh_destroy(world);
     free(world->owned_storage);
-    skim_world_unmap(world);
+    free(world->file_block);
     free(world);
 }
 
@@ -406,7 +406,7 @@ skim_status skim_world_get_stats(const skim_world *world, skim_world_stats *out)
     out->bounds_min = world->bounds_min;
     out->bounds_max = world->bounds_max;
     out->accelerator = world->accelerator;
-    out->loaded_from_file = world->mapping != NULL;
+    out->loaded_from_file = world->file_block != NULL;
     skim_bvh_add_stats(world, out);
     return SKIM_OK;
 }

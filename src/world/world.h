@@ -26,11 +26,11 @@ struct skim_world {
     struct skim_bvh *bvh;          /* NULL for brute force */
     skim_vec3 bounds_min, bounds_max;
     double    build_seconds;
-    /* Ownership: either one owned heap block holding all the arrays (freed
-       on destroy) or a mapped file (unmapped on destroy). */
+    /* Ownership: one owned heap block holding all the arrays, either
+       built (owned_storage) or a loaded file's bytes (file_block); freed
+       on destroy. */
     void     *owned_storage;
-    void     *mapping;
-    size_t    mapping_size;
+    void     *file_block;
 };
 
 /* Lanes per triangle array for count triangles (see struct skim_world). */
@@ -45,7 +45,5 @@ void     skim_world_bind_storage(skim_world *world, void *block, uint32_t stride
    count are the caller's to write. */
 void     skim_world_zero_padding(void *block, uint32_t stride, uint32_t count);
 
-/* Releases a mapped (loaded) world's file mapping, if any (bake.c). */
-void     skim_world_unmap(skim_world *world);
 
 #endif /* SKIM_WORLD_H */

@@ -96,7 +96,7 @@ void skim_bvh_add_stats(const skim_world *world, skim_world_stats *out)
     out->leaves = bvh->leaf_count;
     out->depth = bvh->depth;
     /* The node array as allocated (skim_bvh_collapse rounds it up to 64
-       bytes); a loaded world's nodes are in its mapping, same size. */
+       bytes); a loaded world's nodes are in its file block, same size. */
     out->bytes += sizeof *bvh + ((uint64_t)bvh->node_count * sizeof(skim_bvh_node) + 63) / 64 * 64;
     out->sah_cost = bvh->sah_cost;
 }

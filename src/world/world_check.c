@@ -87,7 +87,7 @@ static bool slot_contains(const skim_bvh_node *node, uint32_t slot, const box *i
    time (a leaf holds 3 to 4 on average): the load-time cost of this pass
    is what a user waits for, every start of a server. Lanes past the leaf
    read the stored arrays' padding or the next triangles (the arrays are
-   padded to a multiple of 16 and followed by the rest of the mapping, as
+   padded to a multiple of 16 and followed by the rest of the file block, as
    the gather relies on too) and are masked out. */
 static const char *check_leaf(const skim_world *world, uint32_t ref, uint8_t *seen, box *bounds)
 {
