@@ -1,11 +1,14 @@
 /* skim_world_save: the baked world file (docs/bake_format.md), written
-   beside its target and renamed over it. */
+   beside its target under a random name made exclusively, then renamed
+   over it. */
 #include "bake_format.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -36,6 +39,23 @@ static void write_padding(writer *w)
 {
     static const unsigned char zeros[BAKE_ALIGN];
     write_bytes(w, zeros, bake_align_up(w->written) - w->written);
+}
+
+/* The permissions a new file gets, 0666 less the umask, as fopen would
+   give; mkostemp makes 0600. The umask is read from /proc (setting it to
+   read it would race with other threads). */
+static mode_t creation_mode(void)
+{
+    unsigned umask_bits = 022;
+    FILE *status = fopen("/proc/self/status", "re");
+    if (status) {
+        char line[128];
+        while (fgets(line, sizeof line, status))
+            if (sscanf(line, "Umask: %o", &umask_bits) == 1)
+                break;
+        fclose(status);
+    }
+    return (mode_t)(0666 & ~umask_bits);
 }
 
 skim_status skim_world_save(const skim_world *world, const char *path)
@@ -80,12 +100,15 @@ skim_status skim_world_save(const skim_world *world, const char *path)
     memcpy(header.magic, BAKE_MAGIC, 8);
 
     /* Written beside the target and renamed over it: a process that loads
-       the path meanwhile sees the old file or the new one, never half. */
+       the path meanwhile sees the old file or the new one, never half. The
+       temporary name is random and created exclusively (mkostemp: O_CREAT
+       | O_EXCL, which never follows a link), so nobody who can write to
+       the folder can have the save write through a link planted there. */
     size_t path_length = strlen(path);
-    char *temporary = malloc(path_length + 32);
+    char *temporary = malloc(path_length + 8);
     if (!temporary)
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_save");
-    snprintf(temporary, path_length + 32, "%s.tmp%ld", path, (long)getpid());
+    snprintf(temporary, path_length + 8, "%s.XXXXXX", path);
     writer w = { .checksum = XXH3_createState() };
     if (!w.checksum ||
         XXH3_64bits_reset_withSeed(w.checksum, skim_bake_checksum_seed((const unsigned char *)&header)) != XXH_OK) {
@@ -93,7 +116,17 @@ skim_status skim_world_save(const skim_world *world, const char *path)
         free(temporary);
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_save");
     }
-    w.file = fopen(temporary, "wb");
+    int fd = mkostemp(temporary, O_CLOEXEC);
+    if (fd >= 0 && fchmod(fd, creation_mode()) != 0) {
+        close(fd);
+        remove(temporary);
+        fd = -1;
+    }
+    w.file = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (fd >= 0 && !w.file) {
+        close(fd);
+        remove(temporary);
+    }
     if (!w.file) {
         XXH3_freeState(w.checksum);
         skim_status status = skim_fail(SKIM_ERROR_IO, "skim_world_save: cannot create %s: %s",

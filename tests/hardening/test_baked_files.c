@@ -72,3 +72,34 @@ Test(baked_files, a_loaded_world_outlives_changes_to_its_file)
     }
     scratch_remove(&dir);
 }
+
+/* Someone who can write to the target's folder plants a link at the name
+   a save would write first (it was PATH.tmpPID): the save must not write
+   through it. The victim keeps its bytes, the target is a bake. */
+Test(baked_files, world_save_never_writes_through_a_planted_link)
+{
+    scratch_dir dir;
+    scratch_make(&dir);
+    static const char precious[] = "precious bytes that are not a bake\n";
+    scratch_write(&dir, "victim", precious, sizeof precious - 1);
+    char victim[128], path[128], planted[160];
+    scratch_file(&dir, "victim", victim, sizeof victim);
+    scratch_file(&dir, "level.bake", path, sizeof path);
+    snprintf(planted, sizeof planted, "%s.tmp%ld", path, (long)getpid());
+    cr_assert_eq(symlink(victim, planted), 0);
+    skim_world *world = small_world(SKIM_ACCELERATOR_BVH);
+    cr_assert_eq(skim_world_save(world, path), SKIM_OK, "%s", skim_last_error_message());
+    skim_world_destroy(world);
+    char kept[128] = { 0 };
+    FILE *f = fopen(victim, "rb");
+    cr_assert_not_null(f);
+    size_t n = fread(kept, 1, sizeof kept - 1, f);
+    fclose(f);
+    cr_expect(n == sizeof precious - 1 && memcmp(kept, precious, n) == 0, "the save wrote through the link");
+    struct stat info;
+    cr_expect(lstat(path, &info) == 0 && S_ISREG(info.st_mode), "the target is not a regular file");
+    skim_world *loaded = NULL;
+    cr_expect_eq(skim_world_load(path, &loaded), SKIM_OK, "%s", skim_last_error_message());
+    skim_world_destroy(loaded);
+    scratch_remove(&dir);
+}
