@@ -229,9 +229,11 @@ skim_status skim_world_load(const char *path, skim_world **out)
         status == SKIM_OK ? (const skim_bvh_node *)(base + section[SECTION_NODES]->offset) : NULL;
     char reason[128];
     bool has_tree = status == SKIM_OK && h->accelerator == SKIM_ACCELERATOR_BVH && h->triangle_count > 0;
+    bool out_of_memory = false;
     if (has_tree && !skim_bvh_validate(nodes, h->node_count, h->root, h->triangle_count, reason,
-                                       sizeof reason))
-        status = format_error(path, reason);
+                                       sizeof reason, &out_of_memory))
+        status = out_of_memory ? skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_load: %s: %s", path, reason)
+                               : format_error(path, reason);
     skim_world *world = NULL;
     struct skim_bvh *bvh = NULL;
     if (status == SKIM_OK) {
@@ -273,7 +275,8 @@ skim_status skim_world_load(const char *path, skim_world **out)
     bool bad = false;
     float lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
     if (bvh) {
-        bad = !skim_bvh_check_geometry(world, nodes, h->node_count, h->root, lo, hi, why, sizeof why);
+        bad = !skim_bvh_check_geometry(world, nodes, h->node_count, h->root, lo, hi, why, sizeof why,
+                                       &out_of_memory);
     } else {
         const char *problem = first_bad_triangle(world, lo, hi);
         bad = problem != NULL;
@@ -288,7 +291,8 @@ skim_status skim_world_load(const char *path, skim_world **out)
         free(world);
         free(bvh);
         free(block);
-        return format_error(path, why);
+        return out_of_memory ? skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_load: %s: %s", path, why)
+                             : format_error(path, why);
     }
     if (bvh) {
         bvh->nodes = nodes;

@@ -165,8 +165,9 @@ static const char *check_leaf(const skim_world *world, uint32_t ref, uint8_t *se
 
 bool skim_bvh_check_geometry(const skim_world *world, const skim_bvh_node *nodes,
                              uint32_t node_count, uint32_t root, float bounds_lo[3],
-                             float bounds_hi[3], char *reason, size_t reason_size)
+                             float bounds_hi[3], char *reason, size_t reason_size, bool *out_of_memory)
 {
+    *out_of_memory = false;
     const uint32_t triangles = world->triangle_count;
     uint8_t *seen = calloc((size_t)triangles / 8 + 1, 1);
     box *subtree = node_count ? malloc((size_t)node_count * sizeof *subtree) : NULL;
@@ -174,6 +175,7 @@ bool skim_bvh_check_geometry(const skim_world *world, const skim_bvh_node *nodes
         free(seen);
         free(subtree);
         snprintf(reason, reason_size, "no memory to check the tree against its triangles");
+        *out_of_memory = true;
         return false;
     }
     const char *problem = NULL;
