@@ -5,7 +5,7 @@
 
    What is read:
      v x y z [w]          a vertex (w and trailing r g b vertex colours are ignored)
-     f a b c ...          a polygon of 3 or more corners, each "v", "v/vt", "v//vn" or
+     f a b c ...          a polygon of 3 to 1024 corners, each "v", "v/vt", "v//vn" or
                           "v/vt/vn"; indices are 1-based, negative ones count back from
                           the last vertex read (-1 = the latest). Polygons are triangulated
                           by ear clipping in their own plane, so concave faces come out
@@ -21,7 +21,9 @@
    Errors: SKIM_ERROR_IO when the file cannot be opened or read;
    SKIM_ERROR_FORMAT for anything malformed (a truncated line, a bad or
    non-finite number, a coordinate beyond float range, index 0, an index out
-   of range, a face of fewer than 3 corners, an unknown statement, binary
+   of range, a face of fewer than 3 or more than 1024 corners (ear clipping is
+   quadratic in a polygon's corners; the bound keeps loading linear in the
+   file), more than 65536 distinct names, an unknown statement, binary
    data, a file with no faces). skim_last_error_message() then reads
    "FILE:LINE: reason", e.g. "level.obj:12: face corner 3: vertex index 9 is
    out of range (8 vertices so far)". On failure *out is left empty. */

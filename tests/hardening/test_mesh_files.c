@@ -1,0 +1,90 @@
+/* What skim_mesh_load_obj / skim_mesh_parse_obj take from a hostile or
+   careless file: loading stays linear in the file (a huge polygon is
+   refused with its limit, many names are looked up in constant time). */
+#include "hardening.h"
+
+#include <stdarg.h>
+
+/* A growing text buffer. */
+typedef struct text {
+    char  *bytes;
+    size_t length, capacity;
+} text;
+
+static void append(text *t, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void append(text *t, const char *format, ...)
+{
+    for (;;) {
+        va_list args;
+        va_start(args, format);
+        int n = vsnprintf(t->bytes ? t->bytes + t->length : NULL, t->bytes ? t->capacity - t->length : 0, format,
+                          args);
+        va_end(args);
+        if (t->bytes && (size_t)n < t->capacity - t->length) {
+            t->length += (size_t)n;
+            return;
+        }
+        t->capacity = 2 * (t->capacity + (size_t)n + 1);
+        t->bytes = realloc(t->bytes, t->capacity);
+        cr_assert_not_null(t->bytes);
+    }
+}
+
+/* A face of 160,000 corners (a 320 KB line) is refused at once with the
+   limit named, where ear clipping it took more than a minute. Just under
+   the limit, a convex polygon of 1,024 corners still loads. */
+Test(mesh_files, a_face_beyond_the_corner_limit_is_refused_at_once, .timeout = 30)
+{
+    const int sizes[2] = { 160000, 1024 };
+    for (int s = 0; s < 2; ++s) {
+        const int corners = sizes[s];
+        text t = { 0 };
+        for (int i = 0; i < corners; ++i) {
+            double angle = 6.283185307179586 * i / corners;
+            append(&t, "v %.9g %.9g 0\n", 1000.0 * cos(angle), 1000.0 * sin(angle));
+        }
+        append(&t, "f");
+        for (int i = 0; i < corners; ++i)
+            append(&t, " %d", i + 1);
+        append(&t, "\n");
+        skim_mesh_data mesh;
+        skim_status status = skim_mesh_parse_obj(t.bytes, t.length, "ring.obj", &mesh);
+        if (corners > 1024) {
+            cr_expect_eq(status, SKIM_ERROR_FORMAT, "%d corners: %s", corners, skim_last_error_message());
+            cr_expect(strstr(skim_last_error_message(), "ring.obj:") != NULL &&
+                          strstr(skim_last_error_message(), "at most 1024") != NULL,
+                      "%s", skim_last_error_message());
+        } else {
+            cr_expect_eq(status, SKIM_OK, "%d corners: %s", corners, skim_last_error_message());
+            cr_expect_eq(mesh.triangle_count, (uint32_t)corners - 2);
+            skim_mesh_data_free(&mesh);
+        }
+        free(t.bytes);
+    }
+}
+
+/* 65,536 distinct names, then 50,000 usemtl lines naming the last of them
+   (each followed by a face): every face gets its name's id, in time
+   linear in the file (a scan of every name per face took a minute). */
+Test(mesh_files, many_material_names_are_looked_up_in_constant_time, .timeout = 30)
+{
+    text t = { 0 };
+    append(&t, "v 0 0 0\nv 1 0 0\nv 0 1 0\n");
+    for (int i = 0; i < 65536; ++i)
+        append(&t, "usemtl name_%d\nf 1 2 3\n", i);
+    for (int i = 0; i < 50000; ++i)
+        append(&t, "usemtl name_%d\nf 1 2 3\n", 65535 - (i % 7));
+    skim_mesh_data mesh;
+    cr_assert_eq(skim_mesh_parse_obj(t.bytes, t.length, "names.obj", &mesh), SKIM_OK, "%s",
+                 skim_last_error_message());
+    cr_expect_eq(mesh.material_count, 65536);
+    cr_expect_eq(mesh.triangle_count, 65536 + 50000);
+    bool right = true;
+    for (uint32_t f = 0; f < 65536; ++f)
+        right &= mesh.materials[f] == f;
+    for (uint32_t f = 0; f < 50000; ++f)
+        right &= mesh.materials[65536 + f] == 65535 - (f % 7);
+    cr_expect(right, "a face has another name's material id");
+    skim_mesh_data_free(&mesh);
+    free(t.bytes);
+}
