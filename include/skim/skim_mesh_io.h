@@ -18,13 +18,14 @@
    Everything else OBJ defines (vt, vn, vp, s, mtllib, l, p, curves, ...) is
    accepted and skipped; a line ending in a backslash continues on the next.
 
-   Errors: SKIM_ERROR_IO when the file cannot be opened or read;
+   Errors: SKIM_ERROR_IO when the file cannot be opened or read, or is not a
+   regular file (a device, a FIFO, a folder);
    SKIM_ERROR_FORMAT for anything malformed (a truncated line, a bad or
    non-finite number, a coordinate beyond float range, index 0, an index out
    of range, a face of fewer than 3 or more than 1024 corners (ear clipping is
    quadratic in a polygon's corners; the bound keeps loading linear in the
    file), more than 65536 distinct names, an unknown statement, binary
-   data, a file with no faces). skim_last_error_message() then reads
+   data (the read stops at the first NUL byte), a file with no faces). skim_last_error_message() then reads
    "FILE:LINE: reason", e.g. "level.obj:12: face corner 3: vertex index 9 is
    out of range (8 vertices so far)". On failure *out is left empty. */
 #ifndef SKIM_SKIM_MESH_IO_H

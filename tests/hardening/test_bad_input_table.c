@@ -256,7 +256,7 @@ static const row table_rows[] = {
     MS(F_mesh_load_obj, "path = a directory", K_FILE, path, T_INT, P_DIRECTORY, IO),
     MS(F_mesh_load_obj, "an empty file", K_FILE, path, T_INT, P_EMPTY_FILE, FMT),
     MS(F_mesh_load_obj, "binary data", K_FILE, path, T_INT, P_BINARY_OBJ, FMT),
-    MS(F_mesh_load_obj, "/dev/null", K_FILE, path, T_INT, P_DEV_NULL, FMT),
+    MS(F_mesh_load_obj, "/dev/null (not a regular file)", K_FILE, path, T_INT, P_DEV_NULL, IO),
     MS(F_mesh_parse_obj, "(all valid, not NUL-terminated)", K_VALID, null_name, T_NONE, 0, OK),
     MS(F_mesh_parse_obj, "out", K_NULL, null_out, T_BOOL, 1, INV),
     MS(F_mesh_parse_obj, "text (length > 0)", K_NULL, null_text, T_BOOL, 1, INV),

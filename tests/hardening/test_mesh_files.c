@@ -1,9 +1,12 @@
 /* What skim_mesh_load_obj / skim_mesh_parse_obj take from a hostile or
    careless file: loading stays linear in the file (a huge polygon is
-   refused with its limit, many names are looked up in constant time). */
+   refused with its limit, many names are looked up in constant time), and
+   only regular files are read and binary data stops the read at once. */
 #include "hardening.h"
 
+#include <fcntl.h>
 #include <stdarg.h>
+#include <sys/stat.h>
 
 /* A growing text buffer. */
 typedef struct text {
@@ -87,4 +90,50 @@ Test(mesh_files, many_material_names_are_looked_up_in_constant_time, .timeout = 
     cr_expect(right, "a face has another name's material id");
     skim_mesh_data_free(&mesh);
     free(t.bytes);
+}
+
+/* A device, a FIFO or a folder is not read (reading /dev/zero grew memory
+   without end): SKIM_ERROR_IO naming the path. */
+Test(mesh_files, only_regular_files_are_read, .timeout = 30)
+{
+    scratch_dir dir;
+    scratch_make(&dir);
+    char fifo[128];
+    scratch_file(&dir, "level.obj", fifo, sizeof fifo);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    /* A writer that never writes keeps a reader of the FIFO waiting; open
+       it for reading and writing here so that the loader's open returns. */
+    int keep_open = open(fifo, O_RDWR | O_NONBLOCK);
+    cr_assert_geq(keep_open, 0);
+    const char *paths[3] = { "/dev/zero", fifo, dir.path };
+    for (int i = 0; i < 3; ++i) {
+        skim_mesh_data mesh;
+        cr_expect_eq(skim_mesh_load_obj(paths[i], &mesh), SKIM_ERROR_IO, "%s: %s", paths[i],
+                     skim_last_error_message());
+        cr_expect(strstr(skim_last_error_message(), paths[i]) != NULL, "%s", skim_last_error_message());
+        cr_expect_eq(mesh.triangle_count, 0);
+    }
+    close(keep_open);
+    scratch_remove(&dir);
+}
+
+/* A regular file of binary data: the read stops at the first NUL byte
+   (the loader does not take all of a large binary file into memory first),
+   SKIM_ERROR_FORMAT naming where. */
+Test(mesh_files, a_nul_byte_stops_the_read_with_its_offset)
+{
+    scratch_dir dir;
+    scratch_make(&dir);
+    static const char start[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    char bytes[4096] = { 0 };
+    memcpy(bytes, start, sizeof start - 1);
+    scratch_write(&dir, "binary.obj", bytes, sizeof bytes);
+    char path[128];
+    scratch_file(&dir, "binary.obj", path, sizeof path);
+    skim_mesh_data mesh;
+    cr_expect_eq(skim_mesh_load_obj(path, &mesh), SKIM_ERROR_FORMAT, "%s", skim_last_error_message());
+    char where[32];
+    snprintf(where, sizeof where, "byte %zu is NUL", sizeof start - 1);
+    cr_expect(strstr(skim_last_error_message(), where) != NULL, "%s", skim_last_error_message());
+    scratch_remove(&dir);
 }
