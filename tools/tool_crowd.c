@@ -372,6 +372,8 @@ int tool_crowd(int argc, char **argv)
     int code = parse_options(argc, argv, &o);
     if (code)
         return code;
+    if (o.svg && (code = tool_check_output("crowd", o.svg, &o.scene, 1)))
+        return code;
     if (o.threads)
         omp_set_num_threads((int)o.threads);
     tool_scene scene;

@@ -1,0 +1,74 @@
+/* The `skim` tool and the files it is given: an output that is one of the
+   inputs is refused before anything is written, an output that cannot be
+   written is found before the work starts (with the system's reason), and
+   names are quoted in its JSON and its SVG so any name gives a valid
+   document. */
+#include "tool_run.h"
+
+#include <sys/stat.h>
+
+static void make_dir(char *path, size_t size)
+{
+    snprintf(path, size, "/tmp/skim_tool_files_XXXXXX");
+    cr_assert_not_null(mkdtemp(path));
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static long file_size(const char *path)
+{
+    struct stat info;
+    return stat(path, &info) == 0 ? (long)info.st_size : -1;
+}
+
+static const char level[] = "v -200 -200 0\nv 200 -200 0\nv 200 200 0\nv -200 200 0\nf 1 2 3\nf 1 3 4\n";
+
+/* `--svg x.obj --scene x.obj` and `bake x.obj -o x.obj`, and the same file
+   under another name (a link): refused, exit 2, the input untouched. */
+Test(tool_files, an_output_that_is_an_input_is_refused_and_the_input_kept)
+{
+    char dir[64], obj[128], other_name[128];
+    make_dir(dir, sizeof dir);
+    snprintf(obj, sizeof obj, "%s/x.obj", dir);
+    snprintf(other_name, sizeof other_name, "%s/same.obj", dir);
+    write_text(obj, level);
+    cr_assert_eq(symlink(obj, other_name), 0);
+    const long size = file_size(obj);
+    const char *outputs[2] = { obj, other_name };
+    for (int i = 0; i < 2; ++i) {
+        outcome *o = run("crowd", "--scene", obj, "--agents", "1", "--frames", "1", "--svg", outputs[i], NULL);
+        cr_expect_eq(o->code, 2, "exit %d: %s", o->code, o->err);
+        cr_expect(strstr(o->err, "is the input") != NULL, "%s", o->err);
+        free(o);
+        o = run("bake", obj, "-o", outputs[i], NULL);
+        cr_expect_eq(o->code, 2, "exit %d: %s", o->code, o->err);
+        cr_expect(strstr(o->err, "is the input") != NULL, "%s", o->err);
+        free(o);
+        cr_expect_eq(file_size(obj), size, "the input was overwritten");
+    }
+    char command[160];
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    cr_expect_eq(system(command), 0);
+}
+
+/* An output in a folder that does not exist: exit 1 before the run, with
+   the system's reason. */
+Test(tool_files, an_unwritable_output_is_found_before_the_work)
+{
+    outcome *o = run("crowd", "--agents", "1", "--frames", "2000", "--svg", "/nonexistent/run.svg", NULL);
+    cr_expect_eq(o->code, 1, "exit %d: %s", o->code, o->err);
+    cr_expect(strstr(o->err, "/nonexistent/run.svg") != NULL && strstr(o->err, "No such file or directory") != NULL,
+              "%s", o->err);
+    cr_expect(strstr(o->out, "mover-steps") == NULL, "the run went ahead: %s", o->out);
+    free(o);
+    o = run("bake", "default", "-o", "/nonexistent/world.bake", NULL);
+    cr_expect_eq(o->code, 1, "exit %d: %s", o->code, o->err);
+    cr_expect(strstr(o->err, "No such file or directory") != NULL, "%s", o->err);
+    free(o);
+}
