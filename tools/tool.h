@@ -30,6 +30,10 @@ bool tool_parse_vec3(const char *text, skim_vec3 *out); /* "x,y,z" */
    exit code after printing why. */
 int tool_check_output(const char *command, const char *output, const char *const *inputs, int input_count);
 
+/* Writes text as a JSON string (quoted, escaped) / as XML character data. */
+void tool_print_json_string(FILE *out, const char *text);
+void tool_print_xml_text(FILE *out, const char *text);
+
 /* Value of option argv[*i] (advances *i), or NULL with a usage message printed. */
 const char *tool_option_value(const char *command, int argc, char **argv, int *i);
 

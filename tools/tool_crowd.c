@@ -277,11 +277,13 @@ static void print_summary(const options *o, const figures *f)
 static void print_json(const options *o, const figures *f)
 {
     double steps = (double)o->agents * (double)o->frames;
-    printf("{\"scene\":\"%s\",\"triangles\":%u,\"agents\":%llu,\"frames\":%llu,\"dt\":%.9g,\"threads\":%d,"
+    printf("{\"scene\":");
+    tool_print_json_string(stdout, o->scene);
+    printf(",\"triangles\":%u,\"agents\":%llu,\"frames\":%llu,\"dt\":%.9g,\"threads\":%d,"
            "\"agent_collisions\":%s,\"seconds\":%.6f,\"mover_steps_per_second\":%.0f,"
            "\"ms_per_frame_median\":%.4f,\"ms_per_frame_mean\":%.4f,\"ms_per_frame_max\":%.4f,"
            "\"ms_world_mean\":%.4f,\"ms_agents_mean\":%.4f,\"on_floor\":%u,\"in_air\":%u,\"on_agent\":%u,",
-           o->scene, f->triangles, (unsigned long long)o->agents, (unsigned long long)o->frames, FRAME_DT,
+           f->triangles, (unsigned long long)o->agents, (unsigned long long)o->frames, FRAME_DT,
            f->threads, o->world_only ? "false" : "true", f->seconds, steps / f->seconds, f->median_ms,
            f->mean_ms, f->max_ms, f->world_ms, f->agents_ms, f->last.on_floor, f->last.in_air, f->last.on_agent);
     if (isinf(f->closest) || o->world_only)
@@ -291,9 +293,10 @@ static void print_json(const options *o, const figures *f)
     printf("\"blocked_per_frame\":%.3f,\"shortened_per_frame\":%.3f,\"state_hash\":\"%016llx\",\"svg\":", f->blocked,
            f->shortened, (unsigned long long)f->hash);
     if (o->svg)
-        printf("\"%s\"}\n", o->svg);
+        tool_print_json_string(stdout, o->svg);
     else
-        printf("null}\n");
+        printf("null");
+    printf("}\n");
 }
 
 /* Steps the crowd, sampling trails; fills the figures. */

@@ -72,3 +72,41 @@ Test(tool_files, an_unwritable_output_is_found_before_the_work)
     cr_expect(strstr(o->err, "No such file or directory") != NULL, "%s", o->err);
     free(o);
 }
+
+/* A scene and a picture whose names hold '"', '\', '<', '>' and '&': the
+   JSON quotes them as JSON strings, the SVG's caption as XML text. */
+Test(tool_files, names_are_quoted_in_the_json_and_the_svg)
+{
+    char dir[64], obj[160], svg[160];
+    make_dir(dir, sizeof dir);
+    snprintf(obj, sizeof obj, "%s/we\"ird\\<&>.bake", dir);
+    snprintf(svg, sizeof svg, "%s/run\"&<>.svg", dir);
+    outcome *o = run("bake", "default", "-o", obj, NULL);
+    cr_assert_eq(o->code, 0, "exit %d: %s", o->code, o->err);
+    free(o);
+    o = run("crowd", "--scene", obj, "--agents", "2", "--frames", "2", "--svg", svg, "--json", NULL);
+    cr_assert_eq(o->code, 0, "exit %d: %s", o->code, o->err);
+    char expected[256];
+    snprintf(expected, sizeof expected, "\"scene\":\"%s/we\\\"ird\\\\<&>.bake\"", dir);
+    cr_expect(strstr(o->out, expected) != NULL, "'%s' not in %s", expected, o->out);
+    snprintf(expected, sizeof expected, "\"svg\":\"%s/run\\\"&<>.svg\"}", dir);
+    cr_expect(strstr(o->out, expected) != NULL, "'%s' not in %s", expected, o->out);
+    free(o);
+    FILE *f = fopen(svg, "r");
+    cr_assert_not_null(f);
+    static char picture[1 << 20];
+    size_t n = fread(picture, 1, sizeof picture - 1, f);
+    picture[n] = '\0';
+    fclose(f);
+    char *text = strstr(picture, "<text");
+    cr_assert_not_null(text);
+    char *end = strstr(text, "</text>");
+    cr_assert_not_null(end);
+    *end = '\0';
+    cr_expect(strstr(text, "we&quot;ird\\&lt;&amp;&gt;.bake") != NULL, "caption: %s", text);
+    const char *inside = strchr(text, '>') + 1;
+    cr_expect(strchr(inside, '<') == NULL && strchr(inside, '"') == NULL, "raw markup in the caption: %s", inside);
+    char command[160];
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    cr_expect_eq(system(command), 0);
+}
