@@ -244,7 +244,8 @@ SKIM_API skim_status skim_move(const skim_world *world, const skim_ellipsoid *sh
                                skim_move_result *out);
 
 /* The same for count movers at once, spread over OpenMP threads. results[i] is
-   bitwise the same whatever the thread count and whatever SIMD width runs. */
+   bitwise the same whatever the thread count and whatever SIMD width runs.
+   results must not overlap the inputs (SKIM_ERROR_INVALID_ARGUMENT if it does). */
 SKIM_API skim_status skim_move_batch(const skim_world *world, size_t count, const skim_ellipsoid *shapes,
                                      const skim_vec3 *positions, const skim_vec3 *displacements,
                                      const skim_move_def *def, skim_move_result *results);
