@@ -38,7 +38,9 @@ int tool_failed(const char *command, const char *format, ...)
 
 bool tool_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
-    if (!text || !*text || *text == '-' || *text == '+')
+    /* strtoull skips leading blanks and takes a sign: ' -5' would wrap to
+       2^64 - 5. Only digits are a whole number here. */
+    if (!text || !(*text >= '0' && *text <= '9'))
         return false;
     char *end = NULL;
     errno = 0;

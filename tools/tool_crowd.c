@@ -392,6 +392,15 @@ int tool_crowd(int argc, char **argv)
     skim_world_get_stats(scene.world, &world_stats);
     f.triangles = world_stats.triangles;
     code = EXIT_RUNTIME;
+    /* find_spots takes a failed sweep for an occupied spot: when every
+       sweep fails (SKIM_ISA names a kernel set this machine cannot run),
+       say the library's reason rather than "room for 0 agents". */
+    skim_hit probe;
+    const skim_ellipsoid probe_shape = { { AGENT_RADIUS, AGENT_RADIUS, AGENT_RADIUS }, { 0, 0, 0, 1 } };
+    if (skim_sweep(scene.world, &probe_shape, world_stats.bounds_min, (skim_vec3){ 0, 0, 1 }, NULL, &probe) != SKIM_OK) {
+        tool_failed("crowd", "cannot sweep in '%s'", o.scene);
+        goto done;
+    }
     /* Every free spot, shuffled by the seed; the first n are used. */
     uint32_t available = 0;
     spots = find_spots(scene.world, &available);

@@ -122,6 +122,16 @@ static skim_status parse_float(obj_parser *p, const char *token, float *out)
     return SKIM_OK;
 }
 
+/* "vertex" -> "vertices", "normal" -> "normals". */
+static const char *plural_of(const char *what)
+{
+    if (strcmp(what, "vertex") == 0)
+        return "vertices";
+    if (strcmp(what, "normal") == 0)
+        return "normals";
+    return "texture coordinates";
+}
+
 /* One index of a face corner: a non-zero integer, resolved against count
    (negative = relative to the end) to a 0-based index. */
 static skim_status parse_index(obj_parser *p, const char *text, size_t length, uint64_t count,
@@ -158,9 +168,9 @@ static skim_status parse_index(obj_parser *p, const char *text, size_t length, u
         return format_error(p, "face ", detail);
     }
     if (value > count) {
-        snprintf(detail, sizeof detail, "corner %u: %s index %s%llu is out of range (%llu %s%s so far)",
+        snprintf(detail, sizeof detail, "corner %u: %s index %s%llu is out of range (%llu %s so far)",
                  corner, what, negative ? "-" : "", (unsigned long long)value, (unsigned long long)count,
-                 what, count == 1 ? "" : "s");
+                 count == 1 ? what : plural_of(what));
         return format_error(p, "face ", detail);
     }
     *out = (uint32_t)(negative ? count - value : value - 1);
@@ -446,6 +456,9 @@ skim_status skim_mesh_parse_obj(const char *text, size_t length, const char *nam
     skim_status status = SKIM_OK;
     size_t at = 0;
     uint32_t line = 1;
+    /* A UTF-8 byte order mark, which some editors write first. */
+    if (length >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        at = 3;
     while (at < length && status == SKIM_OK) {
         status = read_statement(&p, text, length, &at, &line);
         if (status == SKIM_OK)

@@ -70,6 +70,13 @@ static skim_status check_layout(const char *path, const unsigned char *base, uin
         return format_error(path, "checksum mismatch (corrupted)");
     if (h->section_count != SECTION_COUNT || h->section_table_offset != sizeof *h)
         return format_error(path, "unexpected section table");
+    /* Reserved for later versions: a writer of this one leaves them 0. */
+    if (h->reserved0 || h->reserved || h->reserved2)
+        return format_error(path, "a reserved header field is not 0");
+    /* The caller's mesh had triangle_count + degenerate_count triangles,
+       which skim_world_create bounds by UINT32_MAX / 3. */
+    if ((uint64_t)h->triangle_count + h->degenerate_count > UINT32_MAX / 3)
+        return format_error(path, "more triangles than a mesh can hold");
     if (h->accelerator != SKIM_ACCELERATOR_BVH && h->accelerator != SKIM_ACCELERATOR_BRUTE_FORCE)
         return format_error(path, "unknown accelerator");
     /* The stride comes from the mesh's count before degenerate triangles
@@ -93,6 +100,8 @@ static skim_status check_layout(const char *path, const unsigned char *base, uin
         const bake_section *section = &table[s];
         if (section->kind < 1 || section->kind > SECTION_COUNT || by_kind[section->kind])
             return format_error(path, "unknown or repeated section");
+        if (section->reserved)
+            return format_error(path, "a reserved section field is not 0");
         if (section->offset % BAKE_ALIGN || section->offset < table_end || section->offset > size ||
             section->bytes > size - section->offset)
             return format_error(path, "section outside the file");
@@ -283,6 +292,14 @@ skim_status skim_world_load(const char *path, skim_world **out)
         if (bad)
             snprintf(why, sizeof why, "%s", problem);
     }
+    /* Each stored triangle names the mesh triangle a hit reports. */
+    const uint32_t mesh_triangles = h->triangle_count + h->degenerate_count;
+    for (uint32_t t = 0; !bad && t < world->triangle_count; ++t)
+        if (world->triangle_index[t] >= mesh_triangles) {
+            bad = true;
+            snprintf(why, sizeof why, "stored triangle %u names mesh triangle %u of %u", t,
+                     world->triangle_index[t], mesh_triangles);
+        }
     if (!bad && !bounds_are_the_triangles(world, lo, hi)) {
         bad = true;
         snprintf(why, sizeof why, "the header's bounds are not the triangles' bounds");

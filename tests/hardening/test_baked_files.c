@@ -4,6 +4,7 @@
    while loading is OUT_OF_MEMORY (never FORMAT, which a server might take
    for a corrupt file and delete). */
 #include "hardening.h"
+#include "../bake_checksum.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -101,5 +102,38 @@ Test(baked_files, world_save_never_writes_through_a_planted_link)
     skim_world *loaded = NULL;
     cr_expect_eq(skim_world_load(path, &loaded), SKIM_OK, "%s", skim_last_error_message());
     skim_world_destroy(loaded);
+    scratch_remove(&dir);
+}
+
+/* A resealed bake (checksum recomputed) with a reserved field set, or a
+   stored triangle naming a mesh triangle that cannot exist: refused. */
+Test(baked_files, resealed_reserved_fields_and_out_of_range_triangle_indices_are_refused)
+{
+    scratch_dir dir;
+    scratch_make(&dir);
+    char path[128], edited_path[128];
+    save_small_world(&dir, "sealed.bake", path, sizeof path);
+    scratch_file(&dir, "edited.bake", edited_path, sizeof edited_path);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    static unsigned char file[65536], edited[65536];
+    size_t size = fread(file, 1, sizeof file, f);
+    fclose(f);
+    uint64_t index_offset;
+    memcpy(&index_offset, file + 128 + 24 * 1 + 8, 8); /* section 2: TRIANGLE_INDEX */
+    /* Bytes to set: header reserved (32, 84, 120), section reserved (132),
+       the first stored triangle's mesh index (3 triangles: 3 and beyond). */
+    const size_t at[5] = { 32, 84, 120, 128 + 4, (size_t)index_offset };
+    const uint32_t value[5] = { 1, 1, 1, 1, 3 };
+    for (int k = 0; k < 5; ++k) {
+        memcpy(edited, file, size);
+        memcpy(edited + at[k], &value[k], 4);
+        bake_reseal(edited, size);
+        scratch_write(&dir, "edited.bake", edited, size);
+        skim_world *loaded = NULL;
+        skim_status status = skim_world_load(edited_path, &loaded);
+        cr_expect_eq(status, SKIM_ERROR_FORMAT, "byte %zu set: status %s", at[k], skim_status_string(status));
+        skim_world_destroy(loaded);
+    }
     scratch_remove(&dir);
 }

@@ -1,7 +1,8 @@
 /* What skim_mesh_load_obj / skim_mesh_parse_obj take from a hostile or
    careless file: loading stays linear in the file (a huge polygon is
    refused with its limit, many names are looked up in constant time), and
-   only regular files are read and binary data stops the read at once. */
+   only regular files are read and binary data stops the read at once, a
+   leading UTF-8 byte order mark is accepted, and messages speak English. */
 #include "hardening.h"
 
 #include <fcntl.h>
@@ -136,4 +137,41 @@ Test(mesh_files, a_nul_byte_stops_the_read_with_its_offset)
     snprintf(where, sizeof where, "byte %zu is NUL", sizeof start - 1);
     cr_expect(strstr(skim_last_error_message(), where) != NULL, "%s", skim_last_error_message());
     scratch_remove(&dir);
+}
+
+/* Some editors start a UTF-8 file with a byte order mark. */
+Test(mesh_files, a_leading_utf8_byte_order_mark_is_accepted)
+{
+    static const char bom[] = "\xEF\xBB\xBFv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    skim_mesh_data mesh;
+    cr_assert_eq(skim_mesh_parse_obj(bom, sizeof bom - 1, "bom.obj", &mesh), SKIM_OK, "%s",
+                 skim_last_error_message());
+    cr_expect_eq(mesh.triangle_count, 1);
+    skim_mesh_data_free(&mesh);
+    /* Only at the start: elsewhere it is not a statement. */
+    static const char inside[] = "v 0 0 0\n\xEF\xBB\xBFv 1 0 0\n";
+    cr_expect_eq(skim_mesh_parse_obj(inside, sizeof inside - 1, "bom.obj", &mesh), SKIM_ERROR_FORMAT);
+    cr_expect(strstr(skim_last_error_message(), "bom.obj:2: unknown statement") != NULL, "%s",
+              skim_last_error_message());
+}
+
+/* An index out of range counts what there is, in plural English. */
+Test(mesh_files, out_of_range_messages_use_plural_nouns)
+{
+    static const struct {
+        const char *text, *words;
+    } cases[] = {
+        { "v 0 0 0\nv 1 0 0\nf 1 2 3\n", "(2 vertices so far)" },
+        { "v 0 0 0\nf 1 2 3\n", "(1 vertex so far)" },
+        { "v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 1\nvn 0 0 1\nf 1//1 2//2 3//3\n", "(2 normals so far)" },
+        { "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nf 1/1 2/2 3/3\n", "(2 texture coordinates so far)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        skim_mesh_data mesh;
+        cr_expect_eq(skim_mesh_parse_obj(cases[i].text, strlen(cases[i].text), "plural.obj", &mesh),
+                     SKIM_ERROR_FORMAT);
+        cr_expect(strstr(skim_last_error_message(), cases[i].words) != NULL, "'%s' does not say '%s'",
+                  skim_last_error_message(), cases[i].words);
+        cr_expect(strstr(skim_last_error_message(), "vertexs") == NULL, "%s", skim_last_error_message());
+    }
 }

@@ -110,3 +110,18 @@ Test(tool_files, names_are_quoted_in_the_json_and_the_svg)
     snprintf(command, sizeof command, "rm -rf '%s'", dir);
     cr_expect_eq(system(command), 0);
 }
+
+/* A seed with a blank and a sign is not a whole number (strtoull took
+   ' -5' as 2^64 - 5); a kernel set the machine cannot run is named, not
+   reported as "room for 0 agents". */
+Test(tool_files, bad_seeds_and_kernel_sets_are_named)
+{
+    expect_usage(run("crowd", "--seed", " -5", NULL), "--seed needs a whole number");
+    expect_usage(run("crowd", "--seed", " 5", NULL), "--seed needs a whole number");
+    setenv("SKIM_ISA", "bogus", 1);
+    outcome *o = run("crowd", "--agents", "1", "--frames", "1", NULL);
+    unsetenv("SKIM_ISA");
+    cr_expect_eq(o->code, 1, "exit %d: %s", o->code, o->err);
+    cr_expect(strstr(o->err, "SKIM_ISA=bogus") != NULL && strstr(o->err, "room for") == NULL, "%s", o->err);
+    free(o);
+}
