@@ -1,7 +1,7 @@
 /* The OBJ parser's name to material id lookup: an open-addressing hash
    table over the ids, so a file with many o/g/usemtl names is read in
    time linear in its size (a scan of every name per face was quadratic). */
-#include "mesh_internal.h"
+#include "io/mesh_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

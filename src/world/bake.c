@@ -10,7 +10,7 @@
    this process writes it). A world read into memory depends on nothing
    but itself. The read costs what the checksum pass cost the mapping: one
    pass over the file. */
-#include "bvh/bake_format.h"
+#include "world/bake_format.h"
 #include "bvh/bvh_binary.h"
 
 #include <errno.h>

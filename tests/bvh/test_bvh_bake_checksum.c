@@ -4,7 +4,7 @@
    tried exhaustively against the loader's own check. A bake is at least
    960 bytes (7,680 bits); trying all 7.5e10 three-bit errors of it would
    take hours, so those are tried where the header's fields lie. */
-#include "bvh/bake_format.h"
+#include "world/bake_format.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* skim_world_save: the baked world file (docs/bake_format.md), written
    beside its target under a random name made exclusively, then renamed
    over it. */
-#include "bake_format.h"
+#include "world/bake_format.h"
 
 #include <errno.h>
 #include <fcntl.h>
