@@ -22,6 +22,18 @@ bool tool_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 bool tool_parse_float(const char *text, float *out);
 bool tool_parse_vec3(const char *text, skim_vec3 *out); /* "x,y,z" */
 
+/* Before any work: refuses (exit 2) an output that is one of the inputs
+   (the same file by device and inode, whatever the names), and (exit 1,
+   with strerror) an output that cannot be written: its folder does not
+   take new files, or it exists and is not writable. Inputs that do not
+   exist (a scene name such as "default") are skipped. Returns 0 or the
+   exit code after printing why. */
+int tool_check_output(const char *command, const char *output, const char *const *inputs, int input_count);
+
+/* Writes text as a JSON string (quoted, escaped) / as XML character data. */
+void tool_print_json_string(FILE *out, const char *text);
+void tool_print_xml_text(FILE *out, const char *text);
+
 /* Value of option argv[*i] (advances *i), or NULL with a usage message printed. */
 const char *tool_option_value(const char *command, int argc, char **argv, int *i);
 

@@ -3,10 +3,13 @@
 #include "tool.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int tool_usage(const char *command, const char *format, ...)
 {
@@ -35,7 +38,9 @@ int tool_failed(const char *command, const char *format, ...)
 
 bool tool_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
-    if (!text || !*text || *text == '-' || *text == '+')
+    /* strtoull skips leading blanks and takes a sign: ' -5' would wrap to
+       2^64 - 5. Only digits are a whole number here. */
+    if (!text || !(*text >= '0' && *text <= '9'))
         return false;
     char *end = NULL;
     errno = 0;
@@ -126,4 +131,41 @@ void tool_scene_close(tool_scene *scene)
     skim_world_destroy(scene->world);
     scene->world = NULL;
     skim_mesh_data_free(&scene->mesh);
+}
+
+int tool_check_output(const char *command, const char *output, const char *const *inputs, int input_count)
+{
+    struct stat out_info;
+    const bool exists = stat(output, &out_info) == 0;
+    for (int i = 0; exists && i < input_count; ++i) {
+        struct stat in_info;
+        if (inputs[i] && stat(inputs[i], &in_info) == 0 && in_info.st_dev == out_info.st_dev &&
+            in_info.st_ino == out_info.st_ino)
+            return tool_usage(command, "the output '%s' is the input '%s': it would be overwritten", output,
+                              inputs[i]);
+    }
+    if (exists && S_ISDIR(out_info.st_mode)) {
+        fprintf(stderr, "skim %s: cannot write '%s': %s\n", command, output, strerror(EISDIR));
+        return EXIT_RUNTIME;
+    }
+    if (exists && access(output, W_OK) != 0) {
+        fprintf(stderr, "skim %s: cannot write '%s': %s\n", command, output, strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    /* A new file (and skim_world_save's temporary one) is made in the
+       output's folder. */
+    char *copy = strdup(output);
+    if (!copy) {
+        fprintf(stderr, "skim %s: out of memory\n", command);
+        return EXIT_RUNTIME;
+    }
+    const char *folder = dirname(copy);
+    int code = EXIT_OK;
+    if (access(folder, W_OK | X_OK) != 0) {
+        fprintf(stderr, "skim %s: cannot write '%s': folder '%s': %s\n", command, output, folder,
+                strerror(errno));
+        code = EXIT_RUNTIME;
+    }
+    free(copy);
+    return code;
 }

@@ -168,11 +168,13 @@ static void print_summary(const options *o, const figures *f)
 static void print_json(const options *o, const figures *f)
 {
     double steps = (double)o->agents * (double)o->frames;
-    printf("{\"scene\":\"%s\",\"triangles\":%u,\"agents\":%llu,\"frames\":%llu,\"dt\":%.9g,\"threads\":%d,"
+    printf("{\"scene\":");
+    tool_print_json_string(stdout, o->scene);
+    printf(",\"triangles\":%u,\"agents\":%llu,\"frames\":%llu,\"dt\":%.9g,\"threads\":%d,"
            "\"agent_collisions\":%s,\"seconds\":%.6f,\"mover_steps_per_second\":%.0f,"
            "\"ms_per_frame_median\":%.4f,\"ms_per_frame_mean\":%.4f,\"ms_per_frame_max\":%.4f,"
            "\"ms_world_mean\":%.4f,\"ms_agents_mean\":%.4f,\"on_floor\":%u,\"in_air\":%u,\"on_agent\":%u,",
-           o->scene, f->triangles, (unsigned long long)o->agents, (unsigned long long)o->frames, FRAME_DT,
+           f->triangles, (unsigned long long)o->agents, (unsigned long long)o->frames, FRAME_DT,
            f->threads, o->world_only ? "false" : "true", f->seconds, steps / f->seconds, f->median_ms,
            f->mean_ms, f->max_ms, f->world_ms, f->agents_ms, f->last.on_floor, f->last.in_air, f->last.on_agent);
     if (isinf(f->closest) || o->world_only)
@@ -187,9 +189,10 @@ static void print_json(const options *o, const figures *f)
     printf("\"blocked_per_frame\":%.3f,\"shortened_per_frame\":%.3f,\"state_hash\":\"%016llx\",\"svg\":", f->blocked,
            f->shortened, (unsigned long long)f->hash);
     if (o->svg)
-        printf("\"%s\"}\n", o->svg);
+        tool_print_json_string(stdout, o->svg);
     else
-        printf("null}\n");
+        printf("null");
+    printf("}\n");
 }
 
 /* Steps the crowd, sampling trails; fills the figures. goals: NULL = wander. */
@@ -271,6 +274,8 @@ int tool_crowd(int argc, char **argv)
     int code = parse_options(argc, argv, &o);
     if (code)
         return code;
+    if (o.svg && (code = tool_check_output("crowd", o.svg, &o.scene, 1)))
+        return code;
     if (o.threads)
         omp_set_num_threads((int)o.threads);
     tool_scene scene;
@@ -288,6 +293,15 @@ int tool_crowd(int argc, char **argv)
     skim_world_get_stats(scene.world, &world_stats);
     f.triangles = world_stats.triangles;
     code = EXIT_RUNTIME;
+    /* find_spots takes a failed sweep for an occupied spot: when every
+       sweep fails (SKIM_ISA names a kernel set this machine cannot run),
+       say the library's reason rather than "room for 0 agents". */
+    skim_hit probe;
+    const skim_ellipsoid probe_shape = { { AGENT_RADIUS, AGENT_RADIUS, AGENT_RADIUS }, { 0, 0, 0, 1 } };
+    if (skim_sweep(scene.world, &probe_shape, world_stats.bounds_min, (skim_vec3){ 0, 0, 1 }, NULL, &probe) != SKIM_OK) {
+        tool_failed("crowd", "cannot sweep in '%s'", o.scene);
+        goto done;
+    }
     /* Every free spot, shuffled by the seed; the first n are used. */
     uint32_t available = 0;
     spots = tool_find_spots(scene.world, &available);

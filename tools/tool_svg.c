@@ -93,8 +93,10 @@ bool tool_write_svg(const char *path, const tool_scene *scene, const tool_trails
     fprintf(out, "<rect x=\"0\" y=\"-80\" width=\"%.1f\" height=\"%.1f\" fill=\"#ffffff\"/>\n", width, height);
     /* The caption spans at most the width of the picture. */
     double font = fmin(40.0, 1.6 * (double)width / (double)(strlen(caption) + 1));
-    fprintf(out, "<text x=\"%.1f\" y=\"-30\" font-family=\"sans-serif\" font-size=\"%.1f\" fill=\"#222\">%s</text>\n",
-            margin, font, caption);
+    fprintf(out, "<text x=\"%.1f\" y=\"-30\" font-family=\"sans-serif\" font-size=\"%.1f\" fill=\"#222\">",
+            margin, font);
+    tool_print_xml_text(out, caption);
+    fprintf(out, "</text>\n");
 
     /* The level. */
     drawn *order = malloc(((size_t)mesh->triangle_count + 1) * sizeof *order);

@@ -40,8 +40,11 @@ int tool_bake(int argc, char **argv)
         return tool_usage("bake", "no mesh given (default or an .obj file)");
     if (!output)
         return tool_usage("bake", "no output file given (-o FILE)");
+    int code = tool_check_output("bake", output, &mesh, 1);
+    if (code)
+        return code;
     tool_scene scene;
-    int code = tool_scene_open("bake", mesh, &scene);
+    code = tool_scene_open("bake", mesh, &scene);
     if (code)
         return code;
     if (skim_world_save(scene.world, output) != SKIM_OK) {

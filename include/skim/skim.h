@@ -71,6 +71,8 @@ typedef struct skim_quat {
 #define SKIM_RADIUS_RATIO_MAX 1e3f
 /** Largest magnitude of any coordinate, position, displacement or length. */
 #define SKIM_COORDINATE_MAX 1e18f
+/** Largest skim_world_def.build_threads. */
+#define SKIM_BUILD_THREADS_MAX 1024
 /** Longest sweep, in the shape's smallest radii. */
 #define SKIM_SWEEP_MAX_RADII 1e6f
 /** Widest float spacing at a sweep's or move's start and end, in the shape's smallest radii:
@@ -109,8 +111,8 @@ typedef struct skim_world_def {
     skim_accelerator accelerator;  /**< default SKIM_ACCELERATOR_BVH */
     int   max_leaf_triangles;      /**< most triangles per BVH leaf, 1..16; default 4 */
     int   sah_bins;                /**< binned SAH bins per axis, 8..32; default 32 */
-    int   build_threads;           /**< threads for the build, >= 0; 0 = OpenMP's default; same tree for any value */
-    float degenerate_area;         /**< world units^2, >= 0; triangles of area <= this are dropped and counted; default 0 */
+    int   build_threads;           /**< 0..SKIM_BUILD_THREADS_MAX, 0 = OpenMP's default; at most the processors are used; same tree for any value */
+    float degenerate_area;         /**< world units^2, >= 0; triangles of area <= this are dropped and counted; default 0 (a huge triangle is kept) */
 } skim_world_def;
 /** The defaults of every skim_world_def field. */
 SKIM_API skim_world_def skim_world_def_default(void);
@@ -121,7 +123,7 @@ SKIM_API skim_status skim_world_create(const skim_mesh *mesh, const skim_world_d
 SKIM_API void        skim_world_destroy(skim_world *world);
 /** Writes the built world to path (docs/bake_format.md: versioned, checksummed). */
 SKIM_API skim_status skim_world_save(const skim_world *world, const char *path);
-/** Maps a file written by skim_world_save(); checks it, does not rebuild. */
+/** Reads a file written by skim_world_save() into memory; checks it, does not rebuild. */
 SKIM_API skim_status skim_world_load(const char *path, skim_world **out);
 
 /** skim extension: what a world holds and what it cost. */
@@ -222,7 +224,8 @@ SKIM_API skim_status skim_move(const skim_world *world, const skim_ellipsoid *sh
                                skim_vec3 displacement, const skim_move_def *def,
                                skim_move_result *out);
 
-/** Moves count shapes at once over OpenMP threads; results are bitwise the same for any thread count and kernel set. */
+/** Moves count shapes at once over OpenMP threads; results are bitwise the same for any thread count and kernel set.
+    results must not overlap the inputs (SKIM_ERROR_INVALID_ARGUMENT if it does). */
 SKIM_API skim_status skim_move_batch(const skim_world *world, size_t count, const skim_ellipsoid *shapes,
                                      const skim_vec3 *positions, const skim_vec3 *displacements,
                                      const skim_move_def *def, skim_move_result *results);

@@ -62,4 +62,9 @@ skim_status skim_fail_position_resolution(float smallest_radius, skim_vec3 start
                                           const char *what);
 float skim_smallest_radius(skim_vec3 radii);
 
+/* ---- building (world.c) ---- */
+/* The threads a build runs on: def->build_threads (0 = OpenMP's default),
+   at most the processors there are; the tree does not depend on it. */
+int skim_build_thread_count(const skim_world_def *def);
+
 #endif /* SKIM_INTERNAL_H */

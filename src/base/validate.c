@@ -41,7 +41,7 @@ skim_status skim_check_ellipsoid(const skim_ellipsoid *shape, const char *what)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s radii are not finite", what);
     if (!(r.x > 0.0f && r.y > 0.0f && r.z > 0.0f))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s radii must be > 0 (got %g, %g, %g)", what, r.x, r.y, r.z);
+                         "%s radii must be > 0 (got %.9g, %.9g, %.9g)", what, r.x, r.y, r.z);
     /* Below 1e-6 world coordinates of everyday size put the unit-sphere
        coordinates beyond what float resolves (the kernel then reports
        contacts in open air, or none through a floor); above 1e9 the sweep
@@ -50,13 +50,13 @@ skim_status skim_check_ellipsoid(const skim_ellipsoid *shape, const char *what)
     float smallest = smallest_radius(r);
     if (smallest < SKIM_RADIUS_MIN || largest > SKIM_RADIUS_MAX)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s radii must lie in [%g, %g] (got %g, %g, %g)", what,
+                         "%s radii must lie in [%g, %g] (got %.9g, %.9g, %.9g)", what,
                          (double)SKIM_RADIUS_MIN, (double)SKIM_RADIUS_MAX, r.x, r.y, r.z);
     /* The ratio of radii scales unit-sphere space unevenly: past 1:1000 the
        long axis' coordinates lose the precision the short axis needs. */
     if (largest > SKIM_RADIUS_RATIO_MAX * smallest)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s radii ratio %g exceeds %g", what, largest / smallest,
+                         "%s radii ratio %.9g exceeds %g", what, largest / smallest,
                          (double)SKIM_RADIUS_RATIO_MAX);
     const skim_quat q = shape->rotation;
     if (!(isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w)))
@@ -65,7 +65,7 @@ skim_status skim_check_ellipsoid(const skim_ellipsoid *shape, const char *what)
                        (double)q.w * q.w);
     if (fabs(norm - 1.0) > 1e-3)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s rotation is not a unit quaternion (length %g, allowed 1 +- 1e-3)",
+                         "%s rotation is not a unit quaternion (length %.17g, allowed 1 +- 1e-3)",
                          what, norm);
     return SKIM_OK;
 }

@@ -90,7 +90,7 @@ struct skim_bvh {
    after their parent (so no cycles), leaves within the triangles, depth
    within SKIM_BVH_MAX_DEPTH. Returns false with a reason on the first fault. */
 bool skim_bvh_validate(const skim_bvh_node *nodes, uint32_t node_count, uint32_t root,
-                       uint32_t triangle_count, char *reason, size_t reason_size);
+                       uint32_t triangle_count, char *reason, size_t reason_size, bool *out_of_memory);
 
 /* ---- box queries ----
    A resumable walk: skim_bvh_walk_leaves fills refs with leaf references

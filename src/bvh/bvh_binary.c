@@ -57,7 +57,7 @@ skim_status skim_bvh_build_binary(const float *const vertex[3][3], uint32_t n, c
     skim_bvh_prim *prims = aligned_alloc(64, ((size_t)n * sizeof(skim_bvh_prim) + 63) / 64 * 64);
     if (!prims)
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: %u triangles", n);
-    int threads = def->build_threads > 0 ? def->build_threads : omp_get_max_threads();
+    int threads = skim_build_thread_count(def);
     #pragma omp parallel for schedule(static) num_threads(threads) if(threads > 1 && n >= SKIM_SAH_TASK_MIN_PRIMS)
     for (uint32_t i = 0; i < n; ++i) {
         for (int axis = 0; axis < 3; ++axis) {

@@ -419,8 +419,9 @@ static bool fault(char *reason, size_t size, const char *what, uint32_t node)
 }
 
 bool skim_bvh_validate(const skim_bvh_node *nodes, uint32_t node_count, uint32_t root,
-                       uint32_t triangle_count, char *reason, size_t reason_size)
+                       uint32_t triangle_count, char *reason, size_t reason_size, bool *out_of_memory)
 {
+    *out_of_memory = false;
     if (node_count == 0) {
         if (!skim_bvh_is_leaf(root) ||
             (uint64_t)skim_bvh_leaf_first(root) + skim_bvh_leaf_count(root) > triangle_count)
@@ -430,8 +431,10 @@ bool skim_bvh_validate(const skim_bvh_node *nodes, uint32_t node_count, uint32_t
     if (root != 0)
         return fault(reason, reason_size, "root is not node 0", 0);
     uint8_t *depth = calloc(node_count, 1);
-    if (!depth)
+    if (!depth) {
+        *out_of_memory = true;
         return fault(reason, reason_size, "no memory to check the tree", 0);
+    }
     depth[0] = 1;
     bool ok = true;
     for (uint32_t i = 0; i < node_count && ok; ++i) {

@@ -397,7 +397,7 @@ skim_status skim_bvh_build_binary_over(skim_bvh_prim *prims, uint32_t n, const s
         skim_bvh_binary_free(out);
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: %u triangles", n);
     }
-    int threads = def->build_threads > 0 ? def->build_threads : omp_get_max_threads();
+    int threads = skim_build_thread_count(def);
     bool binned = method != SKIM_BVH_SPLIT_FULL_SWEEP;
     bool parallel = threads > 1 && n >= SKIM_SAH_TASK_MIN_PRIMS && binned;
 

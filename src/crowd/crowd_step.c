@@ -391,7 +391,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     if (!c)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_step: crowd is NULL");
     if (!isfinite(dt) || !(dt > 0.0f) || dt > 1.0f)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_step: dt must be in (0, 1] seconds (got %g)",
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_step: dt must be in (0, 1] seconds (got %.9g)",
                          (double)dt);
     double t0 = crowd_seconds();
     if (c->active_dirty)

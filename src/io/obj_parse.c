@@ -36,6 +36,7 @@ typedef struct obj_parser {
     uint32_t   *corners;
     size_t      corner_capacity;
     skim_polygon_scratch polygon;
+    skim_obj_names names;       /* material_names' lookup */
     char       *text;           /* the current statement, NUL-terminated */
     size_t      text_capacity;
 #if defined(__GLIBC__)
@@ -121,6 +122,16 @@ static skim_status parse_float(obj_parser *p, const char *token, float *out)
     return SKIM_OK;
 }
 
+/* "vertex" -> "vertices", "normal" -> "normals". */
+static const char *plural_of(const char *what)
+{
+    if (strcmp(what, "vertex") == 0)
+        return "vertices";
+    if (strcmp(what, "normal") == 0)
+        return "normals";
+    return "texture coordinates";
+}
+
 /* One index of a face corner: a non-zero integer, resolved against count
    (negative = relative to the end) to a 0-based index. */
 static skim_status parse_index(obj_parser *p, const char *text, size_t length, uint64_t count,
@@ -157,9 +168,9 @@ static skim_status parse_index(obj_parser *p, const char *text, size_t length, u
         return format_error(p, "face ", detail);
     }
     if (value > count) {
-        snprintf(detail, sizeof detail, "corner %u: %s index %s%llu is out of range (%llu %s%s so far)",
+        snprintf(detail, sizeof detail, "corner %u: %s index %s%llu is out of range (%llu %s so far)",
                  corner, what, negative ? "-" : "", (unsigned long long)value, (unsigned long long)count,
-                 what, count == 1 ? "" : "s");
+                 count == 1 ? what : plural_of(what));
         return format_error(p, "face ", detail);
     }
     *out = (uint32_t)(negative ? count - value : value - 1);
@@ -230,10 +241,8 @@ static skim_status current_material(obj_parser *p, uint16_t *out)
 {
     if (p->current_material < 0) {
         skim_mesh_data *m = p->mesh;
-        uint32_t id = 0;
-        while (id < m->material_count && strcmp(m->material_names[id], p->current_name) != 0)
-            ++id;
-        if (id == m->material_count) {
+        uint32_t id = m->material_count;
+        if (!skim_obj_names_find(&p->names, m->material_names, p->current_name, &id)) {
             if (id == MAX_MATERIALS)
                 return format_error(p, "more than 65536 distinct o/g/usemtl names", NULL);
             if (!grow((void **)&m->material_names, &p->name_capacity, (size_t)id + 1, sizeof(char *)))
@@ -243,6 +252,8 @@ static skim_status current_material(obj_parser *p, uint16_t *out)
                 return out_of_memory(p);
             m->material_names[id] = copy;
             m->material_count++;
+            if (!skim_obj_names_added(&p->names, m->material_names, m->material_count))
+                return out_of_memory(p);
         }
         p->current_material = (int32_t)id;
     }
@@ -255,8 +266,11 @@ static skim_status face_statement(obj_parser *p, char *cursor)
     skim_mesh_data *m = p->mesh;
     uint32_t count = 0;
     for (char *token; (token = next_token(&cursor)) != NULL;) {
-        if (count == UINT32_MAX / 4)
-            return format_error(p, "face has too many corners", NULL);
+        if (count == SKIM_OBJ_MAX_FACE_CORNERS) {
+            char detail[64];
+            snprintf(detail, sizeof detail, "(at most %u)", SKIM_OBJ_MAX_FACE_CORNERS);
+            return format_error(p, "face has too many corners ", detail);
+        }
         if (!grow((void **)&p->corners, &p->corner_capacity, (size_t)count + 1, sizeof *p->corners))
             return out_of_memory(p);
         /* v, v/vt, v//vn or v/vt/vn */
@@ -378,6 +392,7 @@ static void parser_free(obj_parser *p)
     free(p->corners);
     free(p->text);
     skim_polygon_scratch_free(&p->polygon);
+    skim_obj_names_free(&p->names);
 #if defined(__GLIBC__)
     if (p->c_locale)
         freelocale(p->c_locale);
@@ -441,6 +456,9 @@ skim_status skim_mesh_parse_obj(const char *text, size_t length, const char *nam
     skim_status status = SKIM_OK;
     size_t at = 0;
     uint32_t line = 1;
+    /* A UTF-8 byte order mark, which some editors write first. */
+    if (length >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        at = 3;
     while (at < length && status == SKIM_OK) {
         status = read_statement(&p, text, length, &at, &line);
         if (status == SKIM_OK)

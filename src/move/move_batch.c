@@ -263,6 +263,13 @@ skim_status skim_move_batch_with(const skim_kernel_set *kernels, const skim_worl
                                  def, results);
 }
 
+/* Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte. */
+static bool overlaps(const void *a, size_t a_bytes, const void *b, size_t b_bytes)
+{
+    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return x < y + b_bytes && y < x + a_bytes;
+}
+
 static skim_status batch_run(batch_call *proto);
 
 skim_status skim_move_batch_split(const skim_kernel_set *kernels, const skim_world *world,
@@ -319,6 +326,16 @@ static skim_status batch_run(batch_call *proto)
                          "%s: shapes, positions, displacements and results must not be NULL", who);
     if (count > (size_t)INT64_MAX || count / CHECK_CHUNK >= UINT32_MAX)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: count %zu too large", who, count);
+    /* Threads write results while others still read the inputs: results
+       over positions gave NaN ends with SKIM_OK. */
+    const size_t result_bytes = count * sizeof *results, vec_bytes = count * sizeof(skim_vec3);
+    if (overlaps(results, result_bytes, shapes, count * sizeof *shapes) ||
+        overlaps(results, result_bytes, positions, vec_bytes) ||
+        overlaps(results, result_bytes, displacements, vec_bytes) ||
+        (def && overlaps(results, result_bytes, def, sizeof *def)) ||
+        (def_after && overlaps(results, result_bytes, def_after, sizeof *def_after)))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: results overlap shapes, positions, displacements or def", who);
     skim_move_def defaults = skim_move_def_default();
     if (!def)
         def = &defaults;

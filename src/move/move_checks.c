@@ -20,18 +20,18 @@ skim_status skim_move_check_def(const skim_move_def *def, const char *who)
     double up_length = sqrt((double)up.x * up.x + (double)up.y * up.y + (double)up.z * up.z);
     if (fabs(up_length - 1.0) > 1e-3)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->up must be a unit vector (length %g)", who, up_length);
+                         "%s: def->up must be a unit vector (length %.17g)", who, up_length);
     if (def->max_iterations < 1 || def->max_iterations > SKIM_MOVE_MAX_ITERATIONS)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "%s: def->max_iterations must be in [1, %d] (got %d)", who,
                          SKIM_MOVE_MAX_ITERATIONS, def->max_iterations);
     if (!(def->skin_width >= 0.0f && def->skin_width <= 0.25f))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->skin_width must be in [0, 0.25] radii (got %g)", who,
+                         "%s: def->skin_width must be in [0, 0.25] radii (got %.9g)", who,
                          def->skin_width);
     if (!(def->max_slope_degrees > 0.0f && def->max_slope_degrees < 90.0f))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->max_slope_degrees must be in (0, 90) (got %g)", who,
+                         "%s: def->max_slope_degrees must be in (0, 90) (got %.9g)", who,
                          def->max_slope_degrees);
     /* Gravity, step_height and snap_distance are displacements the move
        adds to the path: the same 1e18 bound as skim_move_check_mover's on
@@ -42,11 +42,11 @@ skim_status skim_move_check_def(const skim_move_def *def, const char *who)
     const float limit = SKIM_MOVE_MAX_COORDINATE;
     if (!(def->step_height >= 0.0f && def->step_height <= limit))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->step_height must be in [0, 1e18] world units (got %g)", who,
+                         "%s: def->step_height must be in [0, 1e18] world units (got %.9g)", who,
                          def->step_height);
     if (!(def->snap_distance >= 0.0f && def->snap_distance <= limit))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: def->snap_distance must be in [0, 1e18] world units (got %g)", who,
+                         "%s: def->snap_distance must be in [0, 1e18] world units (got %.9g)", who,
                          def->snap_distance);
     if (!skim_finite3(def->gravity))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: def->gravity is not finite", who);
@@ -66,7 +66,7 @@ skim_status skim_move_check_def(const skim_move_def *def, const char *who)
     for (uint32_t m = 0; m < def->material_friction_count; ++m)
         if (!(def->material_friction[m] >= 0.0f && def->material_friction[m] <= 1.0f))
             return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                             "%s: def->material_friction[%u] must be in [0, 1] (got %g)", who, m,
+                             "%s: def->material_friction[%u] must be in [0, 1] (got %.9g)", who, m,
                              def->material_friction[m]);
     if (def->threads < 0 || def->threads > SKIM_THREADS_MAX)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,

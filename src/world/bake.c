@@ -1,8 +1,17 @@
-/* skim_world_save / skim_world_load: the baked world file (docs/bake_format.md).
-   Saved once, mapped read-only and used in place: the loader checks the
+/* skim_world_load: the baked world file (docs/bake_format.md).
+   Read into one block of memory and used in place: the loader checks the
    header, the checksum and the tree's structure, then points the world's
-   arrays into the mapping. Nothing big is copied or rebuilt. */
-#include "world/world_bvh.h"
+   arrays into the block. Nothing is rebuilt.
+
+   Why read rather than map: a mapping stays tied to the file. Truncating
+   it (`cp new.bake live.bake` does) makes the next query touch a page past
+   its end, SIGBUS; rewriting it in place changes the bytes under a world
+   whose checks passed on the old ones (MAP_PRIVATE copies a page only when
+   this process writes it). A world read into memory depends on nothing
+   but itself. The read costs what the checksum pass cost the mapping: one
+   pass over the file. */
+#include "world/bake_format.h"
+#include "bvh/bvh_binary.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,203 +19,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define BAKE_MAGIC "SKIMBAKE"
-#define BAKE_VERSION 1u
-#define BAKE_ALIGN 64u
-
-enum { SECTION_VERTICES = 1, SECTION_TRIANGLE_INDEX = 2, SECTION_MATERIALS = 3, SECTION_NODES = 4,
-       SECTION_COUNT = 4 };
-
-/* Every field little-endian, at the offset its position gives (no padding:
-   the static asserts below pin the layout). */
-typedef struct bake_header {
-    char     magic[8];
-    uint32_t version;
-    uint32_t header_bytes;
-    uint64_t file_bytes;
-    uint64_t checksum_sum;      /* sum of the file's 64-bit words, checksum fields read as 0 */
-    uint64_t checksum_fletcher; /* sum of the running sums: catches reordered words too */
-    uint32_t section_count;
-    uint32_t section_table_offset;
-    uint32_t triangle_count;
-    uint32_t degenerate_count;
-    uint32_t stride;
-    uint32_t accelerator;
-    uint32_t node_count;
-    uint32_t root;
-    uint32_t leaf_count;
-    uint32_t depth;
-    uint32_t binary_nodes;
-    uint32_t reserved;
-    double   sah_cost;
-    float    bounds_min[3];
-    float    bounds_max[3];
-    uint64_t reserved2;
-} bake_header;
-
-typedef struct bake_section {
-    uint32_t kind;
-    uint32_t reserved;
-    uint64_t offset;
-    uint64_t bytes;
-} bake_section;
-
-_Static_assert(sizeof(bake_header) == 128, "bake header layout");
-_Static_assert(sizeof(bake_section) == 24, "bake section layout");
-_Static_assert(sizeof(skim_bvh_node) == 96, "BVH node layout");
-_Static_assert(offsetof(bake_header, checksum_sum) == 24, "checksum position");
-
-#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#define BAKE_HOST_IS_LITTLE_ENDIAN 0
-#else
-#define BAKE_HOST_IS_LITTLE_ENDIAN 1
-#endif
-
-static uint64_t align_up(uint64_t bytes) { return (bytes + BAKE_ALIGN - 1) / BAKE_ALIGN * BAKE_ALIGN; }
+#include <xxhash.h>
 
 /* ---- checksum ----
-   Two 64-bit sums over the file taken as little-endian 64-bit words:
-   sum = sum of the words, fletcher = sum of the running sums. A change
-   confined to one word (so every single-byte corruption) always changes
-   sum; swapped words change fletcher. The two checksum words count as 0. */
-typedef struct checksum {
-    uint64_t sum, fletcher, word_index;
-} checksum;
-
-static void checksum_add(checksum *c, const void *data, size_t bytes)
+   XXH3-64 (Collet, xxHash), a hash whose every output bit depends on every
+   input bit: an error pattern goes unseen with probability 2^-64, whatever
+   its shape. The sums the format used before missed two flipped top bits
+   of words an even distance apart. */
+uint64_t skim_bake_checksum_seed(const unsigned char *before_checksum)
 {
-    const unsigned char *p = data;
-    uint64_t sum = c->sum, fletcher = c->fletcher, index = c->word_index;
-    for (size_t i = 0; i + 8 <= bytes; i += 8, ++index) {
-        uint64_t word;
-        memcpy(&word, p + i, 8);
-        if (index == 3 || index == 4) /* the checksum fields themselves */
-            word = 0;
-        sum += word;
-        fletcher += sum;
-    }
-    c->sum = sum;
-    c->fletcher = fletcher;
-    c->word_index = index;
+    return XXH3_64bits(before_checksum, BAKE_CHECKSUM_AT);
 }
 
-/* ---- save ---- */
-typedef struct writer {
-    FILE    *file;
-    checksum sum;
-    uint64_t written;
-    bool     failed;
-} writer;
-
-static void write_bytes(writer *w, const void *data, size_t bytes)
+uint64_t skim_bake_checksum(const unsigned char *file, size_t size)
 {
-    if (w->failed || bytes == 0)
-        return;
-    if (fwrite(data, 1, bytes, w->file) != bytes)
-        w->failed = true;
-    checksum_add(&w->sum, data, bytes);
-    w->written += bytes;
+    const size_t after = BAKE_CHECKSUM_AT + 8;
+    return XXH3_64bits_withSeed(file + after, size - after, skim_bake_checksum_seed(file));
 }
 
-static void write_padding(writer *w)
+bool skim_bake_checksum_holds(const unsigned char *file, size_t size)
 {
-    static const unsigned char zeros[BAKE_ALIGN];
-    write_bytes(w, zeros, align_up(w->written) - w->written);
-}
-
-skim_status skim_world_save(const skim_world *world, const char *path)
-{
-    if (!world || !path)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_world_save: NULL argument");
-    if (!BAKE_HOST_IS_LITTLE_ENDIAN)
-        return skim_fail(SKIM_ERROR_FORMAT, "skim_world_save: baked worlds are little-endian and "
-                                            "this host is not");
-    const struct skim_bvh *bvh = world->bvh;
-    const uint64_t float_array = align_up((uint64_t)world->stride * sizeof(float));
-    bake_section sections[SECTION_COUNT] = {
-        { .kind = SECTION_VERTICES, .bytes = 9 * float_array },
-        { .kind = SECTION_TRIANGLE_INDEX, .bytes = (uint64_t)world->stride * sizeof(uint32_t) },
-        { .kind = SECTION_MATERIALS, .bytes = (uint64_t)world->stride * sizeof(uint16_t) },
-        { .kind = SECTION_NODES, .bytes = bvh ? (uint64_t)bvh->node_count * sizeof(skim_bvh_node) : 0 },
-    };
-    uint64_t offset = align_up(sizeof(bake_header) + sizeof sections);
-    for (int s = 0; s < SECTION_COUNT; ++s) {
-        sections[s].offset = offset;
-        offset = align_up(offset + sections[s].bytes);
-    }
-    bake_header header = {
-        .version = BAKE_VERSION,
-        .header_bytes = sizeof(bake_header),
-        .file_bytes = offset,
-        .section_count = SECTION_COUNT,
-        .section_table_offset = sizeof(bake_header),
-        .triangle_count = world->triangle_count,
-        .degenerate_count = world->degenerate_count,
-        .stride = world->stride,
-        .accelerator = (uint32_t)world->accelerator,
-        .node_count = bvh ? bvh->node_count : 0,
-        .root = bvh ? bvh->root : 0,
-        .leaf_count = bvh ? bvh->leaf_count : 0,
-        .depth = bvh ? bvh->depth : 0,
-        .binary_nodes = bvh ? bvh->binary_nodes : 0,
-        .sah_cost = bvh ? bvh->sah_cost : (double)world->triangle_count,
-        .bounds_min = { world->bounds_min.x, world->bounds_min.y, world->bounds_min.z },
-        .bounds_max = { world->bounds_max.x, world->bounds_max.y, world->bounds_max.z },
-    };
-    memcpy(header.magic, BAKE_MAGIC, 8);
-
-    /* Written beside the target and renamed over it: a process that loads
-       the path meanwhile sees the old file or the new one, never half. */
-    size_t path_length = strlen(path);
-    char *temporary = malloc(path_length + 32);
-    if (!temporary)
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_save");
-    snprintf(temporary, path_length + 32, "%s.tmp%ld", path, (long)getpid());
-    writer w = { .file = fopen(temporary, "wb") };
-    if (!w.file) {
-        skim_status status = skim_fail(SKIM_ERROR_IO, "skim_world_save: cannot create %s: %s",
-                                       temporary, strerror(errno));
-        free(temporary);
-        return status;
-    }
-    write_bytes(&w, &header, sizeof header);
-    write_bytes(&w, sections, sizeof sections);
-    write_padding(&w);
-    for (int v = 0; v < 3; ++v)
-        for (int axis = 0; axis < 3; ++axis) {
-            write_bytes(&w, world->vertex[v][axis], (size_t)world->stride * sizeof(float));
-            write_padding(&w);
-        }
-    write_bytes(&w, world->triangle_index, (size_t)world->stride * sizeof(uint32_t));
-    write_padding(&w);
-    write_bytes(&w, world->material, (size_t)world->stride * sizeof(uint16_t));
-    write_padding(&w);
-    if (bvh && bvh->node_count)
-        write_bytes(&w, bvh->nodes, (size_t)bvh->node_count * sizeof(skim_bvh_node));
-    write_padding(&w);
-    if (!w.failed && w.written != header.file_bytes)
-        w.failed = true;
-    header.checksum_sum = w.sum.sum;
-    header.checksum_fletcher = w.sum.fletcher;
-    if (!w.failed && (fseek(w.file, offsetof(bake_header, checksum_sum), SEEK_SET) != 0 ||
-                      fwrite(&header.checksum_sum, 8, 2, w.file) != 2))
-        w.failed = true;
-    if (fclose(w.file) != 0)
-        w.failed = true;
-    if (!w.failed && rename(temporary, path) != 0)
-        w.failed = true;
-    skim_status status = SKIM_OK;
-    if (w.failed) {
-        status = skim_fail(SKIM_ERROR_IO, "skim_world_save: writing %s failed: %s", path,
-                           strerror(errno));
-        remove(temporary);
-    }
-    free(temporary);
-    return status;
+    uint64_t stored;
+    memcpy(&stored, file + BAKE_CHECKSUM_AT, 8);
+    return skim_bake_checksum(file, size) == stored;
 }
 
 /* ---- load ---- */
@@ -216,7 +53,7 @@ static skim_status format_error(const char *path, const char *what)
 }
 
 /* Everything about the header and the section table that does not need the
-   tree: called before the world points anywhere into the mapping. */
+   tree: called before the world points anywhere into the block. */
 static skim_status check_layout(const char *path, const unsigned char *base, uint64_t size,
                                 const bake_section **by_kind)
 {
@@ -229,12 +66,17 @@ static skim_status check_layout(const char *path, const unsigned char *base, uin
         return format_error(path, "truncated or extended (size differs from the header's)");
     if (size % BAKE_ALIGN)
         return format_error(path, "size is not a whole number of blocks");
-    checksum c = { 0 };
-    checksum_add(&c, base, size);
-    if (c.sum != h->checksum_sum || c.fletcher != h->checksum_fletcher)
+    if (!skim_bake_checksum_holds(base, size))
         return format_error(path, "checksum mismatch (corrupted)");
     if (h->section_count != SECTION_COUNT || h->section_table_offset != sizeof *h)
         return format_error(path, "unexpected section table");
+    /* Reserved for later versions: a writer of this one leaves them 0. */
+    if (h->reserved0 || h->reserved || h->reserved2)
+        return format_error(path, "a reserved header field is not 0");
+    /* The caller's mesh had triangle_count + degenerate_count triangles,
+       which skim_world_create bounds by UINT32_MAX / 3. */
+    if ((uint64_t)h->triangle_count + h->degenerate_count > UINT32_MAX / 3)
+        return format_error(path, "more triangles than a mesh can hold");
     if (h->accelerator != SKIM_ACCELERATOR_BVH && h->accelerator != SKIM_ACCELERATOR_BRUTE_FORCE)
         return format_error(path, "unknown accelerator");
     /* The stride comes from the mesh's count before degenerate triangles
@@ -247,7 +89,7 @@ static skim_status check_layout(const char *path, const unsigned char *base, uin
             return format_error(path, "bounds are not finite");
     const bake_section *table = (const bake_section *)(base + sizeof *h);
     const uint64_t table_end = sizeof *h + SECTION_COUNT * sizeof *table;
-    const uint64_t float_array = align_up((uint64_t)h->stride * sizeof(float));
+    const uint64_t float_array = bake_align_up((uint64_t)h->stride * sizeof(float));
     const uint64_t expected[SECTION_COUNT + 1] = {
         0, 9 * float_array, (uint64_t)h->stride * sizeof(uint32_t),
         (uint64_t)h->stride * sizeof(uint16_t), (uint64_t)h->node_count * sizeof(skim_bvh_node),
@@ -258,6 +100,8 @@ static skim_status check_layout(const char *path, const unsigned char *base, uin
         const bake_section *section = &table[s];
         if (section->kind < 1 || section->kind > SECTION_COUNT || by_kind[section->kind])
             return format_error(path, "unknown or repeated section");
+        if (section->reserved)
+            return format_error(path, "a reserved section field is not 0");
         if (section->offset % BAKE_ALIGN || section->offset < table_end || section->offset > size ||
             section->bytes > size - section->offset)
             return format_error(path, "section outside the file");
@@ -307,6 +151,50 @@ static bool bounds_are_the_triangles(const skim_world *world, const float lo[3],
     return true;
 }
 
+/* pread until bytes are in: 1 done, 0 the file ended first, -1 an error
+   (errno). */
+static int read_at(int fd, void *buffer, size_t bytes, off_t offset)
+{
+    for (size_t done = 0; done < bytes;) {
+        ssize_t got = pread(fd, (char *)buffer + done, bytes - done, offset + (off_t)done);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return got < 0 ? -1 : 0;
+        done += (size_t)got;
+    }
+    return 1;
+}
+
+/* The file's size bytes into a new 64-byte-aligned block. The header is
+   read and its size checked first, so that a large file that is not a
+   bake of this size is refused without taking its size in memory. */
+static skim_status read_file(const char *path, int fd, size_t size, unsigned char **out)
+{
+    bake_header header;
+    int got = read_at(fd, &header, sizeof header, 0);
+    if (got < 0)
+        return skim_fail(SKIM_ERROR_IO, "skim_world_load: cannot read %s: %s", path, strerror(errno));
+    if (got == 0 || memcmp(header.magic, BAKE_MAGIC, 8) != 0)
+        return format_error(path, "not a skim baked world");
+    if (header.version != BAKE_VERSION)
+        return format_error(path, "written by another version of skim");
+    if (header.file_bytes != size || size % BAKE_ALIGN)
+        return format_error(path, "truncated or extended (size differs from the header's)");
+    unsigned char *block = aligned_alloc(BAKE_ALIGN, size);
+    if (!block)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_load: %s: %zu bytes", path, size);
+    skim_bvh_prefer_huge_pages(block, size);
+    got = read_at(fd, block, size, 0);
+    if (got <= 0) {
+        free(block);
+        return got < 0 ? skim_fail(SKIM_ERROR_IO, "skim_world_load: cannot read %s: %s", path, strerror(errno))
+                       : format_error(path, "truncated while it was read");
+    }
+    *out = block;
+    return SKIM_OK;
+}
+
 skim_status skim_world_load(const char *path, skim_world **out)
 {
     if (!out)
@@ -337,13 +225,12 @@ skim_status skim_world_load(const char *path, skim_world **out)
         return format_error(path, "too short to be a skim baked world");
     }
     size_t size = (size_t)info.st_size;
-    /* Populated up front: the checksum reads every page anyway, and one
-       bulk fault is cheaper than one per page. */
-    void *mapping = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    unsigned char *block = NULL;
+    skim_status read_status = read_file(path, fd, size, &block);
     close(fd);
-    if (mapping == MAP_FAILED)
-        return skim_fail(SKIM_ERROR_IO, "skim_world_load: cannot map %s: %s", path, strerror(errno));
-    const unsigned char *base = mapping;
+    if (read_status != SKIM_OK)
+        return read_status;
+    const unsigned char *base = block;
     const bake_section *section[SECTION_COUNT + 1];
     skim_status status = check_layout(path, base, size, section);
     const bake_header *h = (const bake_header *)base;
@@ -351,9 +238,11 @@ skim_status skim_world_load(const char *path, skim_world **out)
         status == SKIM_OK ? (const skim_bvh_node *)(base + section[SECTION_NODES]->offset) : NULL;
     char reason[128];
     bool has_tree = status == SKIM_OK && h->accelerator == SKIM_ACCELERATOR_BVH && h->triangle_count > 0;
+    bool out_of_memory = false;
     if (has_tree && !skim_bvh_validate(nodes, h->node_count, h->root, h->triangle_count, reason,
-                                       sizeof reason))
-        status = format_error(path, reason);
+                                       sizeof reason, &out_of_memory))
+        status = out_of_memory ? skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_load: %s: %s", path, reason)
+                               : format_error(path, reason);
     skim_world *world = NULL;
     struct skim_bvh *bvh = NULL;
     if (status == SKIM_OK) {
@@ -365,13 +254,13 @@ skim_status skim_world_load(const char *path, skim_world **out)
     if (status != SKIM_OK) {
         free(world);
         free(bvh);
-        munmap(mapping, size);
+        free(block);
         return status;
     }
     world->triangle_count = h->triangle_count;
     world->degenerate_count = h->degenerate_count;
     world->stride = h->stride;
-    const uint64_t float_array = align_up((uint64_t)h->stride * sizeof(float));
+    const uint64_t float_array = bake_align_up((uint64_t)h->stride * sizeof(float));
     for (int v = 0; v < 3; ++v)
         for (int axis = 0; axis < 3; ++axis)
             world->vertex[v][axis] = (const float *)(base + section[SECTION_VERTICES]->offset +
@@ -381,8 +270,7 @@ skim_status skim_world_load(const char *path, skim_world **out)
     world->accelerator = (skim_accelerator)h->accelerator;
     world->bounds_min = (skim_vec3){ h->bounds_min[0], h->bounds_min[1], h->bounds_min[2] };
     world->bounds_max = (skim_vec3){ h->bounds_max[0], h->bounds_max[1], h->bounds_max[2] };
-    world->mapping = mapping;
-    world->mapping_size = size;
+    world->file_block = block;
     /* The checksum proves the bytes are what some writer wrote, not that
        they are triangles skim_world_create would have kept, nor that the
        tree is theirs: a tool that recomputes the checksum can store a NaN
@@ -396,13 +284,22 @@ skim_status skim_world_load(const char *path, skim_world **out)
     bool bad = false;
     float lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
     if (bvh) {
-        bad = !skim_bvh_check_geometry(world, nodes, h->node_count, h->root, lo, hi, why, sizeof why);
+        bad = !skim_bvh_check_geometry(world, nodes, h->node_count, h->root, lo, hi, why, sizeof why,
+                                       &out_of_memory);
     } else {
         const char *problem = first_bad_triangle(world, lo, hi);
         bad = problem != NULL;
         if (bad)
             snprintf(why, sizeof why, "%s", problem);
     }
+    /* Each stored triangle names the mesh triangle a hit reports. */
+    const uint32_t mesh_triangles = h->triangle_count + h->degenerate_count;
+    for (uint32_t t = 0; !bad && t < world->triangle_count; ++t)
+        if (world->triangle_index[t] >= mesh_triangles) {
+            bad = true;
+            snprintf(why, sizeof why, "stored triangle %u names mesh triangle %u of %u", t,
+                     world->triangle_index[t], mesh_triangles);
+        }
     if (!bad && !bounds_are_the_triangles(world, lo, hi)) {
         bad = true;
         snprintf(why, sizeof why, "the header's bounds are not the triangles' bounds");
@@ -410,8 +307,9 @@ skim_status skim_world_load(const char *path, skim_world **out)
     if (bad) {
         free(world);
         free(bvh);
-        munmap(mapping, size);
-        return format_error(path, why);
+        free(block);
+        return out_of_memory ? skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_world_load: %s: %s", path, why)
+                             : format_error(path, why);
     }
     if (bvh) {
         bvh->nodes = nodes;
@@ -430,11 +328,4 @@ skim_status skim_world_load(const char *path, skim_world **out)
     }
     *out = world;
     return SKIM_OK;
-}
-
-void skim_world_unmap(skim_world *world)
-{
-    if (world->mapping)
-        munmap(world->mapping, world->mapping_size);
-    world->mapping = NULL;
 }

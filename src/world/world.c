@@ -18,6 +18,16 @@ static double seconds_now(void)
     return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
 }
 
+/* More threads than processors only adds start-up and contention: the
+   tree is the same for any count. Asking OpenMP for millions makes
+   libgomp fail to create them and exit the process. */
+int skim_build_thread_count(const skim_world_def *def)
+{
+    const int processors = omp_get_num_procs() > 0 ? omp_get_num_procs() : 1;
+    const int asked = def->build_threads > 0 ? def->build_threads : omp_get_max_threads();
+    return asked < processors ? asked : processors;
+}
+
 static skim_status check_def(const skim_world_def *def)
 {
     if (skim_all_zero(def, sizeof *def))
@@ -34,8 +44,9 @@ static skim_status check_def(const skim_world_def *def)
     if (def->sah_bins < 8 || def->sah_bins > 32)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "world def: sah_bins must be 8..32 (got %d)",
                          def->sah_bins);
-    if (def->build_threads < 0)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "world def: build_threads must be >= 0");
+    if (def->build_threads < 0 || def->build_threads > SKIM_BUILD_THREADS_MAX)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "world def: build_threads must be 0..%d (got %d)",
+                         SKIM_BUILD_THREADS_MAX, def->build_threads);
     if (!isfinite(def->degenerate_area) || def->degenerate_area < 0.0f)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "world def: degenerate_area must be finite and >= 0");
@@ -83,8 +94,12 @@ static inline simde__m128 load_corner(const float *p)
 }
 
 /* A triangle is degenerate when its area is <= the threshold or its normal
-   cannot be formed in float (the kernels divide by |n|): such triangles
-   cannot be collided with meaningfully, so they are dropped and counted.
+   cannot be formed in float (zero or NaN; the kernels divide by |n|): such
+   triangles cannot be collided with meaningfully, so they are dropped and
+   counted. A normal whose squared length overflows float (a wall some 4e9
+   across) is kept: with every coordinate within SKIM_COORDINATE_MAX its
+   components are finite, and the gather cuts such a triangle down to the
+   query's box in double before the kernels see it (gather_clip.c).
    The scalar formula's operations in its order, lane by lane: n = ab x ac
    per component, then (n.x^2 + n.y^2) + n.z^2. */
 static inline bool is_degenerate(simde__m128 a, simde__m128 b, simde__m128 c, float area_threshold)
@@ -99,7 +114,7 @@ static inline bool is_degenerate(simde__m128 a, simde__m128 b, simde__m128 c, fl
     simde__m128 sum = simde_mm_add_ss(squares, simde_mm_shuffle_ps(squares, squares, SIMDE_MM_SHUFFLE(1, 1, 1, 1)));
     sum = simde_mm_add_ss(sum, simde_mm_shuffle_ps(squares, squares, SIMDE_MM_SHUFFLE(2, 2, 2, 2)));
     float length_sq = simde_mm_cvtss_f32(sum);
-    if (!(length_sq > 0.0f) || !isfinite(length_sq))
+    if (!(length_sq > 0.0f))
         return true;
     return 0.5f * sqrtf(length_sq) <= area_threshold;
 }
@@ -311,7 +326,7 @@ static skim_status create_brute_force(const skim_mesh *mesh, const skim_world_de
 static skim_status create_bvh(const skim_mesh *mesh, const skim_world_def *def, skim_world *world,
                               kept_triangles *k)
 {
-    int threads = def->build_threads > 0 ? def->build_threads : omp_get_max_threads();
+    int threads = skim_build_thread_count(def);
     size_t bytes = ((size_t)(mesh->triangle_count ? mesh->triangle_count : 1) * sizeof(skim_bvh_prim) + 63) / 64 * 64;
     skim_bvh_prim *prims = aligned_alloc(64, bytes);
     if (prims)
@@ -383,7 +398,7 @@ void skim_world_destroy(skim_world *world)
     skim_bvh_destroy(world);
     free(world->owned_storage);
     free(world->by_caller);
-    skim_world_unmap(world);
+    free(world->file_block);
     free(world);
 }
 
@@ -401,7 +416,7 @@ skim_status skim_world_get_stats(const skim_world *world, skim_world_stats *out)
     out->bounds_min = world->bounds_min;
     out->bounds_max = world->bounds_max;
     out->accelerator = world->accelerator;
-    out->loaded_from_file = world->mapping != NULL;
+    out->loaded_from_file = world->file_block != NULL;
     skim_bvh_add_stats(world, out);
     return SKIM_OK;
 }

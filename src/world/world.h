@@ -27,11 +27,11 @@ struct skim_world {
     struct skim_bvh *bvh;          /* NULL for brute force */
     skim_vec3 bounds_min, bounds_max;
     double    build_seconds;
-    /* Ownership: either one owned heap block holding all the arrays (freed
-       on destroy) or a mapped file (unmapped on destroy). */
+    /* Ownership: one owned heap block holding all the arrays, either
+       built (owned_storage) or a loaded file's bytes (file_block); freed
+       on destroy. */
     void     *owned_storage;
-    void     *mapping;
-    size_t    mapping_size;
+    void     *file_block;
 };
 
 /* Lanes per triangle array for count triangles (see struct skim_world). */
@@ -54,8 +54,5 @@ skim_status skim_world_index_triangles(skim_world *world);
 uint32_t    skim_world_stored_of(const skim_world *world, uint32_t triangle);
 /* Stored triangle `stored`'s corners as doubles. */
 void        skim_stored_corners(const skim_world *world, uint32_t stored, double corner[3][3]);
-
-/* Releases a mapped (loaded) world's file mapping, if any (bake.c). */
-void     skim_world_unmap(skim_world *world);
 
 #endif /* SKIM_WORLD_H */

@@ -56,7 +56,7 @@ skim_status skim_bvh_build(skim_world *world, const skim_mesh *mesh, struct skim
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "BVH build: %zu bytes of triangles", bytes);
     }
     skim_bvh_binary_tree tree;
-    int threads = def->build_threads > 0 ? def->build_threads : omp_get_max_threads();
+    int threads = skim_build_thread_count(def);
     skim_status status = skim_bvh_build_binary_over(prims, world->triangle_count, def, SKIM_BVH_SPLIT_BINNED, &tree);
     if (status == SKIM_OK) {
         /* Written densely, all of it (the 2-million-triangle terrain's 88
@@ -96,7 +96,7 @@ void skim_bvh_add_stats(const skim_world *world, skim_world_stats *out)
     out->leaves = bvh->leaf_count;
     out->depth = bvh->depth;
     /* The node array as allocated (skim_bvh_collapse rounds it up to 64
-       bytes); a loaded world's nodes are in its mapping, same size. */
+       bytes); a loaded world's nodes are in its file block, same size. */
     out->bytes += sizeof *bvh + ((uint64_t)bvh->node_count * sizeof(skim_bvh_node) + 63) / 64 * 64;
     out->sah_cost = bvh->sah_cost;
 }

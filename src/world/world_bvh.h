@@ -25,10 +25,12 @@ const char *skim_stored_triangle_problem(const skim_world *world, uint32_t t);
 /* For a loaded tree that passed skim_bvh_validate: true when every
    triangle is in exactly one leaf, every triangle passes
    skim_stored_triangle_problem and every child box contains everything
-   below it (bvh_geometry_check.c); else false with why in reason. */
+   below it (world_check.c); else false with why in reason, and
+   *out_of_memory set when the check itself could not allocate. */
 bool        skim_bvh_check_geometry(const skim_world *world, const skim_bvh_node *nodes,
                                     uint32_t node_count, uint32_t root, float bounds_lo[3],
-                                    float bounds_hi[3], char *reason, size_t reason_size);
+                                    float bounds_hi[3], char *reason, size_t reason_size,
+                                    bool *out_of_memory);
 void        skim_bvh_add_stats(const skim_world *world, skim_world_stats *out);
 
 #endif /* SKIM_WORLD_BVH_H */

@@ -47,7 +47,8 @@ const char *skim_stored_triangle_problem(const skim_world *world, uint32_t t)
     const float n[3] = { ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2],
                          ab[0] * ac[1] - ab[1] * ac[0] };
     const float length_sq = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
-    if (!(length_sq > 0.0f) || !isfinite(length_sq))
+    /* +inf (a huge triangle) is kept, as skim_world_create keeps it. */
+    if (!(length_sq > 0.0f))
         return "a stored triangle is degenerate (its normal cannot be formed)";
     return NULL;
 }
@@ -86,7 +87,7 @@ static bool slot_contains(const skim_bvh_node *node, uint32_t slot, const box *i
    time (a leaf holds 3 to 4 on average): the load-time cost of this pass
    is what a user waits for, every start of a server. Lanes past the leaf
    read the stored arrays' padding or the next triangles (the arrays are
-   padded to a multiple of 16 and followed by the rest of the mapping, as
+   padded to a multiple of 16 and followed by the rest of the file block, as
    the gather relies on too) and are masked out. */
 static const char *check_leaf(const skim_world *world, uint32_t ref, uint8_t *seen, box *bounds)
 {
@@ -97,7 +98,6 @@ static const char *check_leaf(const skim_world *world, uint32_t ref, uint8_t *se
         seen[t >> 3] |= (uint8_t)(1u << (t & 7));
     }
     const simde__m128 limit = simde_mm_set1_ps(SKIM_COORDINATE_MAX);
-    const simde__m128 largest = simde_mm_set1_ps(FLT_MAX);
     const simde__m128 sign = simde_mm_set1_ps(-0.0f);
     const simde__m128 zero = simde_mm_setzero_ps();
     const simde__m128 lane_index = simde_mm_set_ps(3.0f, 2.0f, 1.0f, 0.0f);
@@ -130,8 +130,7 @@ static const char *check_leaf(const skim_world *world, uint32_t ref, uint8_t *se
         const simde__m128 length_sq =
             simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(n0, n0), simde_mm_mul_ps(n1, n1)),
                             simde_mm_mul_ps(n2, n2));
-        ok = simde_mm_and_ps(ok, simde_mm_and_ps(simde_mm_cmpgt_ps(length_sq, zero),
-                                                 simde_mm_cmple_ps(length_sq, largest)));
+        ok = simde_mm_and_ps(ok, simde_mm_cmpgt_ps(length_sq, zero));
         if (simde_mm_movemask_ps(ok) != simde_mm_movemask_ps(live)) {
             /* Say which rule failed, in the scalar terms. */
             for (uint32_t k = t; k < first + count && k < t + 4; ++k) {
@@ -166,8 +165,9 @@ static const char *check_leaf(const skim_world *world, uint32_t ref, uint8_t *se
 
 bool skim_bvh_check_geometry(const skim_world *world, const skim_bvh_node *nodes,
                              uint32_t node_count, uint32_t root, float bounds_lo[3],
-                             float bounds_hi[3], char *reason, size_t reason_size)
+                             float bounds_hi[3], char *reason, size_t reason_size, bool *out_of_memory)
 {
+    *out_of_memory = false;
     const uint32_t triangles = world->triangle_count;
     uint8_t *seen = calloc((size_t)triangles / 8 + 1, 1);
     box *subtree = node_count ? malloc((size_t)node_count * sizeof *subtree) : NULL;
@@ -175,6 +175,7 @@ bool skim_bvh_check_geometry(const skim_world *world, const skim_bvh_node *nodes
         free(seen);
         free(subtree);
         snprintf(reason, reason_size, "no memory to check the tree against its triangles");
+        *out_of_memory = true;
         return false;
     }
     const char *problem = NULL;

@@ -130,7 +130,7 @@ Test(findings, obj_accepts_coordinates_the_world_rejects)
    reads every byte) rejecting non-finite or |x| > SKIM_COORDINATE_MAX as
    SKIM_ERROR_FORMAT; the padding lanes being zero and the degenerate test
    of world.c could be checked in the same pass. The test edits a saved
-   file in place (format version 1: header 128 bytes, section table of 4
+   file in place (format version 2: header 128 bytes, section table of 4
    entries {kind u32, reserved u32, offset u64, bytes u64}, vertices =
    kind 1) and recomputes the checksum as bake.c does (bake_reseal). */
 Test(findings, world_load_accepts_vertices_world_create_rejects)
@@ -149,7 +149,7 @@ Test(findings, world_load_accepts_vertices_world_create_rejects)
     fclose(f);
     uint32_t version;
     memcpy(&version, file + 8, 4);
-    cr_assert(memcmp(file, "SKIMBAKE", 8) == 0 && version == 1,
+    cr_assert(memcmp(file, "SKIMBAKE", 8) == 0 && version == 2,
               "the baked format changed (version %u): update this test's layout", version);
     /* k = 0, 1: corner a's x of the first stored triangle made 1e30, NaN;
        k = 2: corners b and c of that triangle made equal to a (zero area:
