@@ -149,6 +149,8 @@ SKIM_API skim_status skim_world_get_stats(const skim_world *world, skim_world_st
 typedef struct skim_query {
     bool     cull_back_faces;   /**< ignore triangles the shape starts behind; default false */
     uint64_t material_mask;     /**< bit m set = material m (m < 64) collides; materials >= 64 always do; default all */
+    uint32_t defaults_mark;     /**< skim extension: set by skim_query_default(); keep it. A mask of 0 in a query
+                                     without it (a zero-initialised one) is refused, not taken as "collide with nothing" */
 } skim_query;
 /** Back faces collide, every material collides. */
 SKIM_API skim_query skim_query_default(void);

@@ -46,6 +46,12 @@ skim_status skim_check_sweep_length(const skim_ellipsoid *shape, skim_vec3 delta
 /* Refuses a query whose material_mask is 0: it would collide with no
    triangle of materials 0..63, which is what a zero-initialised skim_query
    says by accident. what names the argument in the message. */
+/* What skim_query_default() writes in defaults_mark: a query that has it
+   came from the defaults, so a material_mask of 0 there is meant. */
+#define SKIM_QUERY_DEFAULTS_MARK 0x5eedfa11u
+/* A material_mask of 0 in a query that did not start from
+   skim_query_default() (a zero-initialised one) is refused: it would
+   silently collide with nothing. */
 skim_status skim_check_query(const skim_query *query, const char *what);
 /* True when all bytes of a def are zero: a `= {0}` struct, refused with a
    message naming the defaults function rather than field by field. */

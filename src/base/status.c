@@ -47,7 +47,8 @@ skim_world_def skim_world_def_default(void)
 
 skim_query skim_query_default(void)
 {
-    skim_query query = { .cull_back_faces = false, .material_mask = UINT64_MAX };
+    skim_query query = { .cull_back_faces = false, .material_mask = UINT64_MAX,
+                         .defaults_mark = SKIM_QUERY_DEFAULTS_MARK };
     return query;
 }
 

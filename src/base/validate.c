@@ -94,10 +94,11 @@ bool skim_all_zero(const void *def, size_t bytes)
 
 skim_status skim_check_query(const skim_query *query, const char *what)
 {
-    if (query && query->material_mask == 0)
+    if (query && query->material_mask == 0 && query->defaults_mark != SKIM_QUERY_DEFAULTS_MARK)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: material_mask is 0, so no triangle of materials 0..63 would collide "
-                         "(a zero-initialised skim_query?); start from skim_query_default()",
+                         "%s: material_mask is 0 in a query that did not come from "
+                         "skim_query_default() (zero-initialised?), so no triangle of materials "
+                         "0..63 would collide; start from skim_query_default()",
                          what);
     return SKIM_OK;
 }

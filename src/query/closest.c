@@ -147,6 +147,9 @@ skim_status skim_closest_point(const skim_world *world, skim_vec3 point, float m
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "skim_closest_point: max_distance must be finite, >= 0 and at most %g "
                          "(got %g)", (double)SKIM_COORDINATE_MAX, (double)max_distance);
+    skim_status query_status = skim_check_query(query, "skim_closest_point: query");
+    if (query_status != SKIM_OK)
+        return query_status;
     const skim_query defaults = skim_query_default();
     if (!query)
         query = &defaults;

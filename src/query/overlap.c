@@ -91,6 +91,9 @@ skim_status skim_overlap(const skim_world *world, const skim_ellipsoid *shape, s
     if (!skim_within_coordinate_range(center))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_overlap: center is not finite or beyond %g",
                          (double)SKIM_COORDINATE_MAX);
+    status = skim_check_query(query, "skim_overlap: query");
+    if (status != SKIM_OK)
+        return status;
     const skim_query defaults = skim_query_default();
     if (!query)
         query = &defaults;

@@ -80,6 +80,8 @@ skim_status skim_raycast(const skim_world *world, skim_vec3 origin, skim_vec3 de
     if (!world)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_raycast: world is NULL");
     skim_status status = check_ray(origin, delta, "skim_raycast", 0, false);
+    if (status == SKIM_OK)
+        status = skim_check_query(query, "skim_raycast: query");
     if (status != SKIM_OK)
         return status;
     const skim_query defaults = skim_query_default();
@@ -100,6 +102,9 @@ skim_status skim_raycast_batch(const skim_world *world, size_t count, const skim
     if (!origins || !deltas)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_raycast_batch: %s is NULL",
                          origins ? "deltas" : "origins");
+    skim_status query_status = skim_check_query(query, "skim_raycast_batch: query");
+    if (query_status != SKIM_OK)
+        return query_status;
     /* Every ray is checked before any is cast: a bad one fails the call
        with nothing half done. */
     for (size_t i = 0; i < count; ++i) {

@@ -260,11 +260,16 @@ Test(sweep_analytic, material_mask_filters_triangles)
     query.material_mask = ~((UINT64_C(1) << 3) | (UINT64_C(1) << 5));
     hit = sweep_or_fail(world, sphere(1), (skim_vec3){ 0, 0, 5 }, (skim_vec3){ 0, 0, -10 }, &query);
     cr_expect_not(hit.hit);
-    /* A mask of 0 is what a zero-initialised query holds: refused, not
-       silently a sweep through everything. */
+    /* A mask of 0 in a query from the defaults means what it says:
+       nothing of materials 0..63 collides. */
     query.material_mask = 0;
+    hit = sweep_or_fail(world, sphere(1), (skim_vec3){ 0, 0, 5 }, (skim_vec3){ 0, 0, -10 }, &query);
+    cr_expect_not(hit.hit);
+    /* The same mask in a zero-initialised query is refused, not silently a
+       sweep through everything. */
+    const skim_query zeroed = { 0 };
     const skim_ellipsoid unit = sphere(1);
-    cr_expect_eq(skim_sweep(world, &unit, (skim_vec3){ 0, 0, 5 }, (skim_vec3){ 0, 0, -10 }, &query, &hit),
+    cr_expect_eq(skim_sweep(world, &unit, (skim_vec3){ 0, 0, 5 }, (skim_vec3){ 0, 0, -10 }, &zeroed, &hit),
                  SKIM_ERROR_INVALID_ARGUMENT);
     cr_expect(strstr(skim_last_error_message(), "skim_query_default()") != NULL, "%s",
               skim_last_error_message());

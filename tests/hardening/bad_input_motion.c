@@ -91,8 +91,10 @@ skim_status bad_input_run_move(const row *r)
         if (status == SKIM_OK) {
             cr_expect(isfinite(out.value.position.x) && isfinite(out.value.position.y) &&
                           isfinite(out.value.position.z), "non-finite end");
-            /* Started clear of the floor (z = 0) and the wall (x = 10): stays clear. */
-            if (a.shape.radii.x == a.shape.radii.y && a.shape.radii.y == a.shape.radii.z)
+            /* Started clear of the floor (z = 0) and the wall (x = 10): stays
+               clear, unless the query lets nothing collide. */
+            if (a.shape.radii.x == a.shape.radii.y && a.shape.radii.y == a.shape.radii.z &&
+                a.def.query.material_mask != 0)
                 cr_expect(out.value.position.z >= a.shape.radii.z * 0.999f &&
                               out.value.position.x <= 10 - a.shape.radii.x * 0.999f,
                           "ended inside the floor or the wall: (%g %g %g)", (double)out.value.position.x,

@@ -164,7 +164,7 @@ static const row table_rows[] = {
     SW("shape->rotation.w (zero quaternion)", K_ZERO, shape.rotation.w, T_FLOAT, 0, INV),
     SW("shape->rotation.w (length 2)", K_RANGE, shape.rotation.w, T_FLOAT, 2, INV),
     /* A zero-initialised query would collide with nothing: refused. */
-    SW("query->material_mask", K_ZERO, query.material_mask, T_U64, 0, INV),
+    SW("query->material_mask", K_ZERO, query.material_mask, T_U64, 0, OK), /* from the defaults: means what it says */
     SW("query->material_mask (bit 63 only)", K_VALID, query.material_mask, T_U64, 9223372036854775808.0, OK),
     SW("query->cull_back_faces", K_VALID, query.cull_back_faces, T_BOOL, 1, OK),
     SW("world (brute force)", K_VALID, brute_force, T_BOOL, 1, OK),
@@ -309,7 +309,7 @@ static const row table_rows[] = {
     MV("def->up.x", K_NAN, def.up.x, T_FLOAT, NAN, INV),
     MV("def->up.z (length 2)", K_RANGE, def.up.z, T_FLOAT, 2, INV),
     MV("def->max_iterations", K_ZERO, def.max_iterations, T_INT, 0, INV),
-    MV("def->query.material_mask", K_ZERO, def.query.material_mask, T_U64, 0, INV),
+    MV("def->query.material_mask", K_ZERO, def.query.material_mask, T_U64, 0, OK),
     MV("def->threads", K_NEGATIVE, def.threads, T_INT, -1, INV),
     MV("def->threads (SKIM_THREADS_MAX + 1)", K_RANGE, def.threads, T_INT, 257, INV),
     MV("def->threads (SKIM_THREADS_MAX)", K_VALID, def.threads, T_INT, 256, OK),

@@ -50,6 +50,35 @@ Test(zero_defs, zero_query_is_refused_and_null_query_is_the_default)
     skim_world_destroy(world);
 }
 
+/* Every query that takes a skim_query refuses a zeroed one alike, and
+   takes a mask of 0 from the defaults as "nothing of materials 0..63". */
+Test(zero_defs, every_query_refuses_a_zero_query_and_keeps_a_zero_mask_from_the_defaults)
+{
+    skim_world *world = floor_world();
+    const skim_query zeroed = { 0 };
+    skim_query none = skim_query_default();
+    none.material_mask = 0;
+    const skim_vec3 from = { 0, 0, 5 }, down = { 0, 0, -10 };
+    skim_hit hit;
+    expect_refused_naming(skim_raycast(world, from, down, &zeroed, &hit), "skim_query_default()");
+    expect_refused_naming(skim_raycast_batch(world, 1, &from, &down, &zeroed, &hit), "skim_query_default()");
+    skim_triangle_ref refs[4];
+    uint32_t count = 0;
+    expect_refused_naming(skim_overlap(world, &unit_sphere, (skim_vec3){ 0, 0, 0.5f }, &zeroed, refs, 4, &count),
+                          "skim_query_default()");
+    skim_closest closest;
+    expect_refused_naming(skim_closest_point(world, from, 100, &zeroed, &closest), "skim_query_default()");
+    cr_expect_eq(skim_raycast(world, from, down, &none, &hit), SKIM_OK);
+    cr_expect_not(hit.hit);
+    cr_expect_eq(skim_sweep(world, &unit_sphere, from, down, &none, &hit), SKIM_OK);
+    cr_expect_not(hit.hit);
+    cr_expect_eq(skim_overlap(world, &unit_sphere, (skim_vec3){ 0, 0, 0.5f }, &none, refs, 4, &count), SKIM_OK);
+    cr_expect_eq(count, 0u);
+    cr_expect_eq(skim_closest_point(world, from, 100, &none, &closest), SKIM_OK);
+    cr_expect_not(closest.found);
+    skim_world_destroy(world);
+}
+
 Test(zero_defs, zero_move_def_is_refused_by_move_and_batch)
 {
     skim_world *world = floor_world();
