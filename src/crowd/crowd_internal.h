@@ -365,4 +365,18 @@ static inline void crowd_counts_to_offsets(size_t *begin, uint32_t n)
         begin[i + 1] += begin[i];
 }
 
+/* Agents per chunk of the step's per-agent phases: a few microseconds of
+   work (team.h). */
+#define CROWD_AGENT_CHUNK 256
+
+/* The step's world phase (crowd_world.c): the agents' moves into the batch
+   arrays (standing first, then airborne, each in index order), one batch
+   call moving both groups, and the results back to every agent (or, with
+   no world, the solver's positions). */
+void        crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, team_cursor *cursor);
+skim_status crowd_move_world(const skim_world *world, skim_crowd *c, uint32_t n, uint32_t standing,
+                             float dt);
+void        crowd_scatter_world(skim_crowd *c, uint32_t n, bool world, uint32_t standing, float dt,
+                                team_cursor *cursor);
+
 #endif

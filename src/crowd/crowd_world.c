@@ -1,0 +1,140 @@
+/* The step's world phase (skim_crowd_step, phase 3): every agent's move
+   against the world gathered into the batch arrays, one skim_move_batch
+   call for the standing and the airborne agents, and the results scattered
+   back to the agents. */
+#include "crowd/crowd_internal.h"
+#include "move/move_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Phase 3: the world. Standing agents move with Nettle's two-pass gravity
+   (one step's fall as the second pass keeps them on the floor and reports
+   it) and the crowd's steps and snapping; airborne ones carry their fall in
+   the displacement and neither step nor snap. The standing agents come
+   first in the batch arrays, then the airborne ones, each group in index
+   order (a serial step), gathered together in one phase; one batch call
+   moves both groups, each with its own definition (crowd_move_world). */
+void crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, team_cursor *cursor)
+{
+    team_phase *phase = team_phase_next(cursor);
+    if (team_serial(phase)) {
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < n; ++i)
+            if (c->grounded[i])
+                c->group_index[m++] = i;
+        c->shared.standing = m;
+        for (uint32_t i = 0; i < n; ++i)
+            if (!c->grounded[i])
+                c->group_index[m++] = i;
+        team_finish(phase);
+    }
+    team_wait(phase, 1);
+    const uint32_t chunks = team_chunks(n, CROWD_AGENT_CHUNK);
+    phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
+        uint32_t first, last;
+        crowd_chunk_range(k, CROWD_AGENT_CHUNK, n, &first, &last);
+        for (uint32_t e = first; e < last; ++e) {
+            uint32_t i = c->group_index[e];
+            const float *s = c->start + 3 * (size_t)i, *p = q + 3 * (size_t)i;
+            c->batch_shape[e] = c->shape[c->active[i]];
+            c->batch_def_of[e] = 2 * c->setting[c->active[i]] + (e >= c->shared.standing);
+            c->batch_position[e] = (skim_vec3){ s[0], s[1], s[2] };
+            c->batch_displacement[e] = (skim_vec3){ p[0] - s[0], p[1] - s[1], p[2] - s[2] };
+        }
+    }
+    /* No wait: the region ends here. */
+}
+
+/* The world move of both groups: [0, standing) of the batch arrays with
+   Nettle's gravity pass, steps and snapping, the rest (airborne) with
+   neither. One batch call, not one per group: each call is an OpenMP
+   region whose end waits for every thread, and on a busy machine one of
+   them is often set aside by the scheduler. */
+skim_status crowd_move_world(const skim_world *world, skim_crowd *c, uint32_t n, uint32_t standing,
+                             float dt)
+{
+    if (n == 0)
+        return SKIM_OK;
+    const skim_kernel_set *kernels = skim_kernels();
+    if (!kernels)
+        return SKIM_ERROR_INVALID_ARGUMENT; /* message recorded by skim_kernels() */
+    skim_move_def on_floor = c->def.move, in_air = c->def.move;
+    const float drop = c->def.gravity * dt * dt;
+    on_floor.gravity = (skim_vec3){ -drop * c->up[0], -drop * c->up[1], -drop * c->up[2] };
+    in_air.gravity = (skim_vec3){ 0, 0, 0 };
+    in_air.step_height = 0.0f;
+    in_air.snap_distance = 0.0f;
+    if (c->setting_count > 1) {
+        crowd_setting_defs(c, &on_floor, &in_air);
+        return skim_move_batch_indexed(kernels, world, n, c->batch_shape, c->batch_position, c->batch_displacement,
+                                       c->setting_defs, 2 * c->setting_count, c->batch_def_of, c->batch_result);
+    }
+    return skim_move_batch_split(kernels, world, n, c->batch_shape, c->batch_position,
+                                 c->batch_displacement, &on_floor, standing, &in_air,
+                                 c->batch_result);
+}
+
+/* The world move's results of batch entry e, agent i. Straight: the world
+   neither stopped nor turned it (no wall or ceiling met, across up it
+   ended where it was sent, and along up it moved no more than the gravity
+   pass drops), so every point between start and end is as free as the
+   swept path was. */
+static void take_world_result(skim_crowd *c, uint32_t e, uint32_t i, float drop)
+{
+    const skim_move_result *r = &c->batch_result[e];
+    c->result[i] = *r;
+    float *w = c->world_end + 3 * (size_t)i;
+    w[0] = r->position.x;
+    w[1] = r->position.y;
+    w[2] = r->position.z;
+    const float *q = c->q + 3 * (size_t)i, *s = c->start + 3 * (size_t)i;
+    float off[3] = { w[0] - q[0], w[1] - q[1], w[2] - q[2] };
+    float along = off[0] * c->up[0] + off[1] * c->up[1] + off[2] * c->up[2];
+    float across_sq = 0.0f;
+    for (int a = 0; a < 3; ++a) {
+        float h = off[a] - along * c->up[a];
+        across_sq += h * h;
+    }
+    float rise = (w[0] - s[0]) * c->up[0] + (w[1] - s[1]) * c->up[1] + (w[2] - s[2]) * c->up[2];
+    float planned_rise = (q[0] - s[0]) * c->up[0] + (q[1] - s[1]) * c->up[1] + (q[2] - s[2]) * c->up[2];
+    float slack = 1e-3f * c->radius[i];
+    c->free_path[i] = !(r->touched & (SKIM_TOUCH_WALL | SKIM_TOUCH_CEILING)) && across_sq <= slack * slack &&
+                      rise <= planned_rise + slack && rise >= planned_rise - drop - slack;
+}
+
+/* The world's results (or, with no world, the solver's positions: empty
+   space) to every agent, and what the check starts from. */
+void crowd_scatter_world(skim_crowd *c, uint32_t n, bool world, uint32_t standing, float dt,
+                         team_cursor *cursor)
+{
+    const bool agents = c->def.agent_collisions;
+    const float drop = c->def.gravity * dt * dt;
+    const uint32_t chunks = team_chunks(n, CROWD_AGENT_CHUNK);
+    team_phase *phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
+        uint32_t first, last;
+        crowd_chunk_range(k, CROWD_AGENT_CHUNK, n, &first, &last);
+        for (uint32_t e = first; e < last; ++e) {
+            uint32_t i = e;
+            if (world) {
+                i = c->group_index[e];
+                take_world_result(c, e, i, e < standing ? drop : 0.0f);
+            } else {
+                for (int a = 0; a < 3; ++a)
+                    c->world_end[3 * (size_t)i + a] = c->q[3 * (size_t)i + a];
+                c->result[i] = (skim_move_result){ 0 };
+                c->free_path[i] = 1;
+            }
+            if (agents) {
+                c->lambda[i] = 1.0f;
+                for (int a = 0; a < 3; ++a)
+                    c->final[3 * (size_t)i + a] = c->world_end[3 * (size_t)i + a];
+                c->work[i] = i; /* the check's first list: everyone, in order */
+                c->check_stamp[i] = 0;
+            }
+        }
+    }
+    team_wait(phase, chunks);
+}
