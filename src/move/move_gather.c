@@ -318,8 +318,8 @@ skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const 
        surface: a contact the kernel places a little too far lets the stop
        "a skin short" end inside, and a start the kernel calls touching is
        met by the push-out and exclusion path, where a skin of 0 left no
-       margin at all (findings move_zero_skin_touching_wall_penetrates and
-       move_small_skin_elongated_tunnels_through_touched_triangle). The
+       margin at all (findings a_zero_skin_keeps_a_touching_mover_out_of_the_wall and
+       a_small_skin_keeps_an_elongated_mover_out_of_a_touched_triangle). The
        kernel's distance error (README, Accuracy) grows as u L with u =
        2^-24 and L the unit-space magnitude it works at: the path, and the
        gathered triangles' coordinates (the view re-bases them by the

@@ -167,7 +167,7 @@ static skim_world *brute_copy(const skim_world *world)
     return status == SKIM_OK ? copy : NULL;
 }
 
-/* Finding world_load_accepts_vertices_world_create_rejects
+/* Finding a_bake_with_vertices_beyond_the_limit_is_refused
    (tests/hardening): the loader checks the structure and the checksum,
    not the triangles, so a checksummed file with a vertex beyond
    SKIM_COORDINATE_MAX (or NaN), or a triangle world.c would have dropped
@@ -203,7 +203,7 @@ static bool triangles_world_would_refuse(const skim_world *world)
     return false;
 }
 
-/* Finding sweep_nan_normal_near_huge_triangle: a triangle reaching more
+/* Finding a_huge_triangle_gives_a_finite_normal: a triangle reaching more
    than ~1e9 probe radii from the probe gave NaN normals with SKIM_OK even
    when built by skim_world_create. Since 252fb14 such a sweep is refused
    with SKIM_ERROR_INVALID_ARGUMENT; with 0 the probes accept that refusal

@@ -66,7 +66,7 @@ static void check_mesh(const skim_mesh_data *m)
     }
 }
 
-/* Finding obj_accepts_coordinates_the_world_rejects (tests/hardening):
+/* Finding obj_coordinates_beyond_the_limit_are_format_errors (tests/hardening):
    the parser takes any coordinate within float range, skim_world_create
    only |x| <= SKIM_COORDINATE_MAX (1e18). 1 skipped the world for such
    meshes; fixed (6989ab0: the parser reports them as FORMAT with the

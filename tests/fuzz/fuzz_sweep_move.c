@@ -80,7 +80,7 @@ static void expect_same_move(const skim_move_result *a, const skim_move_result *
    brute-force oracle"); that is required wherever the kernel's stated
    accuracy is tighter than BVH_EXACT_BELOW (now everywhere). The fuzzer
    once found the two differing far from the start (finding
-   sweep_bvh_differs_from_brute_force_far_from_start: brute force reported
+   bvh_and_brute_force_agree_far_from_the_start: brute force reported
    a contact 0.0079 radii short of touching, the BVH did not); each answer
    is also checked on its own. */
 static void check_sweep(const scene *s, const skim_ellipsoid *shape, skim_vec3 start, skim_vec3 delta)

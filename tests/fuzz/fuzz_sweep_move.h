@@ -17,36 +17,36 @@
 
 /* Switches for known findings (docs/hardening.md): 1 keeps a finding's
    inputs out of the checks so the fuzzer looks for other faults, 0 checks
-   them. Each names its regression test in tests/hardening/test_findings_*.c.
+   them. Each names its regression test in tests/hardening/test_limits_*.c.
 
-   move_iterations_exceed_max_on_touching_start: the push-out sweep was
+   a_touching_start_counts_within_max_iterations: the push-out sweep was
    counted on top of max_iterations (1 allowed one extra). Fixed (a761e41). */
 #define ITERATIONS_SLACK 0
-/* move_slide_lengthens_displacement_for_elongated_ellipsoid: the slide
+/* an_elongated_slide_never_goes_farther_than_asked: the slide
    projected in unit space lengthened moves in the world by up to
    r_max / r_min (a needle asked to move 190 units went 3800). 1 checks
    only the move's own gather box; 0 also checks the world-space bound
    users expect. Fixed (a761e41: each slide clamped to what is left). */
 #define SLIDE_BOUND_IN_UNIT_SPACE 0
-/* move_zero_skin_touching_wall_penetrates and
-   move_small_skin_elongated_tunnels_through_touched_triangle: skins below
+/* a_zero_skin_keeps_a_touching_mover_out_of_the_wall and
+   a_small_skin_keeps_an_elongated_mover_out_of_a_touched_triangle: skins below
    the kernel's rounding let a touched triangle be passed through. 1 draws
    no zero skin and skips the no-overlap check for skins below EPS. Both
    regression tests pass since a761e41. */
 #define AVOID_ZERO_SKIN 0
 #define SKIN_BELOW_ROUNDING_KNOWN 0
-/* world_create_accepts_coordinates_beyond_float_range: worlds with a
+/* coordinates_beyond_the_limit_are_refused: worlds with a
    vertex beyond 1e18 gave NaN normals and missed overlaps. Fixed
    (7e91ace: SKIM_COORDINATE_MAX). */
 #define HUGE_VERTICES_KNOWN 0
-/* sweep_tiny_radius_reports_contact_at_start and neighbours: radii far
+/* radii_below_the_minimum_are_refused and neighbours: radii far
    from the world's scale gave wrong or NaN answers. Fixed (af6e38b: radii
    in [1e-6, 1e9], ratio <= 1e3, a sweep <= 1e6 radii, else an error). */
 #define RADIUS_RANGE_KNOWN 0
-/* move_huge_gravity_falls_through_floor: gravity, step and snap were only
+/* gravity_beyond_the_coordinate_limit_is_refused: gravity, step and snap were only
    required finite. Fixed (a761e41: bounded to 1e18). */
 #define HUGE_DEF_KNOWN 0
-/* sweep_nan_normal_near_huge_triangle: a triangle reaching more than ~1e9
+/* a_huge_triangle_gives_a_finite_normal: a triangle reaching more than ~1e9
    radii from the start gives NaN normals even in a world skim_world_create
    built (the kernel's products overflow in unit space). Since 252fb14 such
    a sweep is refused (INVALID_ARGUMENT, which the wild mode accepts), so
@@ -54,7 +54,7 @@
 #define FAR_TRIANGLES_KNOWN 0
 
 /* Below this EPS (radii) the BVH and brute force must agree bit for bit;
-   see check_sweep. Finding sweep_bvh_differs_from_brute_force_far_from_start
+   see check_sweep. Finding bvh_and_brute_force_agree_far_from_the_start
    is fixed (brute force applies the leaves' box test per triangle,
    2a9a037), so the identity is now required everywhere. */
 #define BVH_EXACT_BELOW INFINITY

@@ -94,7 +94,7 @@ static double smallest_radius(const skim_ellipsoid *shape)
     return fmin(shape->radii.x, fmin(shape->radii.y, shape->radii.z));
 }
 
-/* Known cases (sweep_tiny_radius_reports_contact_at_start and its
+/* Known cases (radii_below_the_minimum_are_refused and its
    neighbours): radii far from the world's scale give wrong or non-finite
    answers with SKIM_OK (wild mode: radii ~1e-38 end a move at NaN). Until
    a radius range is enforced, answers for such shapes are not checked. */
@@ -283,7 +283,7 @@ void check_move_result(const scene *s, const skim_ellipsoid *shape, skim_vec3 po
     if (known_finding(s, shape, position))
         return;
 #if HUGE_DEF_KNOWN
-    /* Finding move_huge_gravity_falls_through_floor: gravity, step_height
+    /* Finding gravity_beyond_the_coordinate_limit_is_refused: gravity, step_height
        and snap_distance are only required to be finite, and beyond 1e18
        the move leaves float (wild mode found SKIM_OK with an infinite end
        for gravity -1.7e38 and step 1.7e38). Not checked until fixed. */
@@ -367,7 +367,7 @@ void check_move_result(const scene *s, const skim_ellipsoid *shape, skim_vec3 po
     if (s->query.cull_back_faces)
         return;
 #if SKIN_BELOW_ROUNDING_KNOWN
-    /* One class (move_small_skin_elongated_tunnels_through_touched_triangle):
+    /* One class (a_small_skin_keeps_an_elongated_mover_out_of_a_touched_triangle):
        a skin smaller than the kernel's rounding at this magnitude lets a
        touched triangle be excluded and passed through. Until fixed, the
        no-overlap check needs a skin above the tolerance. */

@@ -44,7 +44,7 @@ typedef struct row {
     size_t offset; /* into the function's args struct */
     enum type type;
     double value;
-    const char *finding; /* the test_findings_*.c test that reproduces a known fault */
+    const char *finding; /* the test_limits_*.c test that reproduces a known fault */
 } row;
 
 /* Sets the row's argument in the function's args struct (its offset and

@@ -2,7 +2,7 @@
    after them), a scratch directory per test, and a small valid world.
 
    The regression tests named after the findings of the hardening work
-   (test_findings_*.c; fuzzing and the bad-input table, docs/hardening.md
+   (test_limits_*.c; fuzzing and the bad-input table, docs/hardening.md
    lists each with its cause and fix) each assert what the headers
    promise, so a test fails while its finding is open and guards the fix
    afterwards. Where the right answer could be either an error or a
@@ -111,7 +111,7 @@ static inline skim_world *small_world(skim_accelerator accelerator)
 }
 
 /* The far triangle (A, B, C): one 5.4e16 units long, in a
-   world of its own (test_findings_*.c keeps the regression,
+   world of its own (test_limits_*.c keeps the regression,
    test_far_triangles.c checks its answers in double). */
 static const float finding_18_triangle[9] = { 62.643425f, 1.83670992e-40f, 0,
                                               5.43450372e+16f, 12665421.0f, -2.82893327e-37f,

@@ -13,7 +13,7 @@
      - no leak: the ASan build of scripts/dev runs this suite under
        LeakSanitizer, which fails the process on any leaked block.
    Rows that the library gets wrong today are findings: they carry the name
-   of the regression test in test_findings_*.c that reproduces them, and the
+   of the regression test in test_limits_*.c that reproduces them, and the
    table skips them so each finding fails in exactly one named place.
 
    What the API cannot check is the caller's contract (docs/hardening.md):
@@ -96,7 +96,7 @@ static const row table_rows[] = {
     WC("def->degenerate_area", K_INF, def.degenerate_area, T_FLOAT, INFINITY, INV),
     WC("def->degenerate_area", K_NEGATIVE, def.degenerate_area, T_FLOAT, -1, INV),
     WC("def->degenerate_area (drops every triangle)", K_HUGE, def.degenerate_area, T_FLOAT, HUGE_F, OK),
-    /* Was a SEGV: findings::world_create_null_positions_without_triangles_crashes. */
+    /* Was a SEGV: findings::null_positions_are_refused_without_triangles_too. */
     WC("mesh->positions (vertex_count 7, triangle_count 0)", K_NULL, vertices_only, T_INT, 2, INV),
     WC("mesh (vertices, no triangles)", K_ZERO, vertices_only, T_INT, 1, OK),
 
@@ -121,7 +121,7 @@ static const row table_rows[] = {
     FILE_ROW(F_world_load, "path", K_NULL, P_NULL, INV),
     FILE_ROW(F_world_load, "path = \"\"", K_FILE, P_EMPTY_STRING, IO),
     FILE_ROW(F_world_load, "path missing", K_FILE, P_MISSING_DIR, IO),
-    /* Was FORMAT on tmpfs: findings::world_load_directory_status_depends_on_filesystem. */
+    /* Was FORMAT on tmpfs: findings::loading_a_directory_is_an_io_error. */
     FILE_ROW(F_world_load, "path = a directory", K_FILE, P_DIRECTORY, IO),
     FILE_ROW(F_world_load, "an empty file", K_FILE, P_EMPTY_FILE, FMT),
     FILE_ROW(F_world_load, "/dev/null (not a regular file)", K_FILE, P_DEV_NULL, IO),
@@ -168,8 +168,8 @@ static const row table_rows[] = {
     SW("query->material_mask (bit 63 only)", K_VALID, query.material_mask, T_U64, 9223372036854775808.0, OK),
     SW("query->cull_back_faces", K_VALID, query.cull_back_faces, T_BOOL, 1, OK),
     SW("world (brute force)", K_VALID, brute_force, T_BOOL, 1, OK),
-    /* Were wrong answers with SKIM_OK (findings::sweep_tiny_radius_reports_contact_at_start,
-       sweep_huge_radius_misses_overlap); now outside [SKIM_RADIUS_MIN, SKIM_RADIUS_MAX]. */
+    /* Were wrong answers with SKIM_OK (findings::radii_below_the_minimum_are_refused,
+       radii_above_the_maximum_are_refused); now outside [SKIM_RADIUS_MIN, SKIM_RADIUS_MAX]. */
     SW("shape->radii (all 1e-12)", K_RANGE, sphere_radius, T_FLOAT, 1e-12, INV),
     SW("shape->radii (all 9.9e-7, below SKIM_RADIUS_MIN)", K_RANGE, sphere_radius, T_FLOAT, 9.9e-7, INV),
     SW("shape->radii (all 1e-6 = SKIM_RADIUS_MIN)", K_VALID, sphere_radius, T_FLOAT, 1e-6, OK),
@@ -338,8 +338,8 @@ static const row table_rows[] = {
     MV("def->material_friction[1]", K_RANGE, friction[1], T_FLOAT, 1.1, INV),
     MV("def->material_friction[1]", K_NAN, friction[1], T_FLOAT, NAN, INV),
     /* Were SKIM_OK with a fall through the floor or NaN
-       (findings::move_huge_gravity_falls_through_floor,
-       move_tiny_radius_tunnels_through_floor). */
+       (findings::gravity_beyond_the_coordinate_limit_is_refused,
+       the_smallest_radius_stands_on_the_floor). */
     MV("def->step_height (3e38)", K_HUGE, def.step_height, T_FLOAT, HUGE_F, INV),
     MV("def->snap_distance (1e19)", K_HUGE, def.snap_distance, T_FLOAT, 1e19, INV),
     MV("def->gravity.z (-3e38)", K_HUGE, def.gravity.z, T_FLOAT, -HUGE_F, INV),
@@ -408,7 +408,7 @@ static const row table_rows[] = {
     CR(F_crowd_create, "def->move.up.y", K_NAN, def.move.up.y, T_FLOAT, NAN, INV),
     CR(F_crowd_create, "def->move.step_height", K_NEGATIVE, def.move.step_height, T_FLOAT, -1, INV),
     CR(F_crowd_create, "def->move.snap_distance", K_INF, def.move.snap_distance, T_FLOAT, INFINITY, INV),
-    /* Fixed findings (crowd_create_accepts_a_move_def_every_step_rejects): */
+    /* Fixed findings (a_crowd_takes_only_move_defs_a_move_takes): */
     CR(F_crowd_create, "def->move.max_iterations", K_ZERO, def.move.max_iterations, T_INT, 0, INV),
     CR(F_crowd_create, "def->move.skin_width", K_RANGE, def.move.skin_width, T_FLOAT, 0.5, INV),
     CR(F_crowd_create, "def->move.max_slope_degrees", K_RANGE, def.move.max_slope_degrees, T_FLOAT, 95, INV),
@@ -430,8 +430,8 @@ static const row table_rows[] = {
     CR(F_crowd_add, "agent->inverse_mass", K_ZERO, agent.inverse_mass, T_FLOAT, 0, OK),
     CR(F_crowd_add, "agent->flags (unknown bit)", K_RANGE, agent.flags, T_U32, 128, INV),
     CR(F_crowd_add, "crowd (full)", K_OVERFLOW, fill, T_BOOL, 1, INV),
-    /* Fixed findings (crowd_huge_agent_radius_overflows_grid_sum,
-       crowd_accepts_values_that_stop_every_step): beyond SKIM_CROWD_LIMIT. */
+    /* Fixed findings (an_agent_radius_beyond_the_crowd_limit_is_refused,
+       values_that_would_stop_every_step_are_refused): beyond SKIM_CROWD_LIMIT. */
     CR(F_crowd_add, "agent->radius (1e30)", K_HUGE, agent.radius, T_FLOAT, 1e30, INV),
     CR(F_crowd_add, "agent->half_height (1e16)", K_HUGE, agent.half_height, T_FLOAT, 1e16, INV),
     CR(F_crowd_add, "agent->position.x (1e30)", K_HUGE, agent.position.x, T_FLOAT, 1e30, INV),

@@ -1,5 +1,5 @@
 /* Regression tests named after the hardening findings about skim_move and the crowd;
-   test_findings_*.c hold the others, and hardening.h says what they
+   test_limits_*.c hold the others, and hardening.h says what they
    accept. */
 #include "hardening.h"
 
@@ -21,7 +21,7 @@ static double distance_to_mesh_triangle(const float *positions, const uint32_t *
    surface spends one loop iteration on the touching sweep and then
    skim_move_resolve_contacts (src/move/contacts.c) counts its push-out
    sweep on top, so max_iterations = 1 reports 2 (and sweeps twice). */
-Test(findings, move_iterations_exceed_max_on_touching_start)
+Test(limits, a_touching_start_counts_within_max_iterations)
 {
     skim_world *world = small_world(SKIM_ACCELERATOR_BVH);
     skim_ellipsoid shape = sphere_of(1);
@@ -49,7 +49,7 @@ Test(findings, move_iterations_exceed_max_on_touching_start)
    exploit. Fix: project in world space with the world sliding normal
    (M^-T n, normalised), then map the slid vector to unit space: a world
    projection never lengthens the world move and stays in the same plane. */
-Test(findings, move_slide_lengthens_displacement_for_elongated_ellipsoid)
+Test(limits, an_elongated_slide_never_goes_farther_than_asked)
 {
     /* The plane x + z = 10 (a 45-degree wall), as one big triangle. */
     const float positions[9] = { 10 - 200, -200, 200, 10 - 200, 200, 200, 10 + 200, 0, -200 };
@@ -82,7 +82,7 @@ Test(findings, move_slide_lengthens_displacement_for_elongated_ellipsoid)
    fuzz_sweep_move. Fix: keep the excluded contacts as hard planes for the
    friction-shortened slide too, or clamp skin_width to a small positive
    floor internally (1e-4 radii) and document it. */
-Test(findings, move_zero_skin_touching_wall_penetrates)
+Test(limits, a_zero_skin_keeps_a_touching_mover_out_of_the_wall)
 {
     const float positions[9] = { -64, -64, -64, -64, -63.8843155f, 34.3843155f, -63.8450966f, 24.3450985f,
                                  -57.4745102f };
@@ -120,10 +120,10 @@ Test(findings, move_zero_skin_touching_wall_penetrates)
    triangles 60 units away, 240 radii in unit space) the kernel's rounding
    (u L^2 ~ 4e-3 radii) exceeds the skin, so C is met as "touching at the
    start" and excluded, and the slide along B is not kept out of C. Fix as
-   for move_zero_skin_touching_wall_penetrates: excluded contacts must stay
+   for a_zero_skin_keeps_a_touching_mover_out_of_the_wall: excluded contacts must stay
    hard constraints for every later sweep of the pass; or raise the skin
    internally to the kernel's rounding at the move's magnitude. */
-Test(findings, move_small_skin_elongated_tunnels_through_touched_triangle)
+Test(limits, a_small_skin_keeps_an_elongated_mover_out_of_a_touched_triangle)
 {
     const float positions[27] = {
         -40.4078445f, -40.4078445f, -0.156862751f, -64.0f, -0.0960784331f, -64.0f, 24.3450985f, -63.9058838f,
@@ -164,7 +164,7 @@ Test(findings, move_small_skin_elongated_tunnels_through_touched_triangle)
    the floor to z = -3e38, and gravity -1.7e38 with step_height 1.7e38
    returns SKIM_OK with a NaN position. Fix: the same 1e18 bound on gravity, step_height
    and snap_distance in skim_move_check_def (src/move/move.c). */
-Test(findings, move_huge_gravity_falls_through_floor)
+Test(limits, gravity_beyond_the_coordinate_limit_is_refused)
 {
     skim_world *world = small_world(SKIM_ACCELERATOR_BVH);
     skim_ellipsoid shape = sphere_of(1);
@@ -206,7 +206,7 @@ static skim_crowd *crowd_of(uint32_t capacity)
    skim_crowd_add (like the move's 1e18 on positions), and sum the reaches
    in double or saturate. Either a rejection at add or a working step
    passes. */
-Test(findings, crowd_huge_agent_radius_overflows_grid_sum)
+Test(limits, an_agent_radius_beyond_the_crowd_limit_is_refused)
 {
     skim_world *world = small_world(SKIM_ACCELERATOR_BVH);
     skim_crowd *crowd = crowd_of(8);
@@ -238,7 +238,7 @@ Test(findings, crowd_huge_agent_radius_overflows_grid_sum)
    until the agent is removed. Fix: skim_crowd_jump, _set_velocity,
    _teleport and _add reject what the step cannot move (non-finite speed,
    |position| or |velocity| * 1 s beyond 1e18), or the step clamps. */
-Test(findings, crowd_accepts_values_that_stop_every_step)
+Test(limits, values_that_would_stop_every_step_are_refused)
 {
     skim_world *world = small_world(SKIM_ACCELERATOR_BVH);
     for (int which = 0; which < 4; ++which) {
@@ -280,7 +280,7 @@ Test(findings, crowd_accepts_values_that_stop_every_step)
    is accepted and every skim_crowd_step then fails with the move's error.
    Fix: call the move's own def check (skim_move_check_def) from the
    crowd's check_def (src/crowd/crowd.c). */
-Test(findings, crowd_create_accepts_a_move_def_every_step_rejects)
+Test(limits, a_crowd_takes_only_move_defs_a_move_takes)
 {
     for (int which = 0; which < 3; ++which) {
         skim_crowd_def def = skim_crowd_def_default();

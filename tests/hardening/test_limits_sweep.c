@@ -1,6 +1,6 @@
 /* Regression tests named after the hardening findings about skim_sweep
    (shapes far from the world's scale, far triangles, needles);
-   test_findings_*.c hold the others, and hardening.h says what they
+   test_limits_*.c hold the others, and hardening.h says what they
    accept. */
 #include "hardening.h"
 
@@ -19,7 +19,7 @@
    query whose unit-space magnitudes (|delta| / r_min, distances to the
    gathered triangles / r_min) exceed what float can resolve. Either an
    error or a right answer passes these tests. */
-Test(findings, sweep_tiny_radius_reports_contact_at_start)
+Test(limits, radii_below_the_minimum_are_refused)
 {
     skim_mesh_data scene;
     cr_assert_eq(skim_scene_default(&scene), SKIM_OK);
@@ -39,7 +39,7 @@ Test(findings, sweep_tiny_radius_reports_contact_at_start)
     skim_mesh_data_free(&scene);
 }
 
-Test(findings, sweep_huge_radius_misses_overlap)
+Test(limits, radii_above_the_maximum_are_refused)
 {
     skim_world *world = small_world(SKIM_ACCELERATOR_BVH);
     skim_ellipsoid shape = sphere_of(1e15f);
@@ -54,7 +54,7 @@ Test(findings, sweep_huge_radius_misses_overlap)
     skim_world_destroy(world);
 }
 
-Test(findings, move_tiny_radius_tunnels_through_floor)
+Test(limits, the_smallest_radius_stands_on_the_floor)
 {
     skim_world *world = small_world(SKIM_ACCELERATOR_BVH);
     skim_ellipsoid shape = sphere_of(1e-19f);
@@ -88,7 +88,7 @@ Test(findings, move_tiny_radius_tunnels_through_floor)
    paths hand the kernel identical lanes and bounds, or document that the
    bit-identity holds only where EPS is small (and reject queries beyond
    it: see the radius findings above). */
-Test(findings, sweep_bvh_differs_from_brute_force_far_from_start)
+Test(limits, bvh_and_brute_force_agree_far_from_the_start)
 {
     const float positions[9] = { -4096.0f, -16.062746f, -1943.59216f, -16.062746f, 4111.93701f, 4096.0f,
                                  -4088.59619f, 2200.59619f, -4096.0f };
@@ -122,7 +122,7 @@ Test(findings, sweep_bvh_differs_from_brute_force_far_from_start)
    the sweep's box before the transform (the far part cannot be met), or
    compute far vertices in double, or reject queries whose gathered
    triangles reach beyond ~1e9 radii; a NaN must never come with SKIM_OK. */
-Test(findings, sweep_nan_normal_near_huge_triangle)
+Test(limits, a_huge_triangle_gives_a_finite_normal)
 {
     skim_world *world = finding_18_world();
     skim_ellipsoid shape = sphere_of(0.05f);
@@ -151,7 +151,7 @@ Test(findings, sweep_nan_normal_near_huge_triangle)
    displacement ends on the far side, 2.16 radii clear: tunnelling. Even
    the EPS stated then (64 u (P^2 + L) = 0.84 radii here) allowed a miss
    only if the path stayed farther than 1 - EPS = 0.16 radii. */
-Test(findings, sweep_misses_triangle_its_centre_crosses)
+Test(limits, a_sweep_whose_centre_crosses_a_triangle_hits_it)
 {
     /* the edge quadratic's discriminant, formed as b^2 - 4ac,
        cancelled to rounding noise when the path grazed the edge's line
@@ -210,7 +210,7 @@ Test(findings, sweep_misses_triangle_its_centre_crosses)
    parallel edges, whose rounding turns its direction by u L / width. Fixed
    by forming it at the corner opposite the longest edge (reference,
    packet kernels and finish together). */
-Test(findings, sweep_face_contact_off_on_needle)
+Test(limits, a_face_contact_on_a_needle_lies_on_it)
 {
     const float positions[9] = { -0.250980407f, 40, -31.8745098f, -64, -63.8450966f, -63.9058838f,
                                  -64, -64, -64 };

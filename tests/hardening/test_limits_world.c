@@ -1,5 +1,5 @@
 /* Regression tests named after the hardening findings about building, loading and reading worlds;
-   test_findings_*.c hold the others, and hardening.h says what they
+   test_limits_*.c hold the others, and hardening.h says what they
    accept. */
 #include "hardening.h"
 #include "../bake_checksum.h"
@@ -11,7 +11,7 @@
    triangles, then reads 3 * vertex_count floats from it: a mesh with
    vertices but no triangles and positions = NULL is a NULL dereference
    (SEGV) instead of SKIM_ERROR_INVALID_ARGUMENT. */
-Test(findings, world_create_null_positions_without_triangles_crashes)
+Test(limits, null_positions_are_refused_without_triangles_too)
 {
     skim_mesh mesh = { .positions = NULL, .vertex_count = 3, .indices = NULL, .triangle_count = 0 };
     skim_world *world = (skim_world *)&mesh;
@@ -28,7 +28,7 @@ Test(findings, world_create_null_positions_without_triangles_crashes)
    it is SKIM_ERROR_FORMAT "too short to be a skim baked world". Fix: after
    fstat, `if (!S_ISREG(info.st_mode))` fail with SKIM_ERROR_IO "not a
    regular file" (skim_mesh_load_obj already says IO: "Is a directory"). */
-Test(findings, world_load_directory_status_depends_on_filesystem)
+Test(limits, loading_a_directory_is_an_io_error)
 {
     const char *bases[] = { "/dev/shm", "/tmp" };
     for (size_t i = 0; i < sizeof bases / sizeof bases[0]; ++i) {
@@ -56,7 +56,7 @@ Test(findings, world_load_directory_status_depends_on_filesystem)
    |coordinate| > 1e18 (documented next to the move's bound), and the sweep
    and move reject queries whose unit-space magnitudes would overflow
    (see the radius findings). */
-Test(findings, world_create_accepts_coordinates_beyond_float_range)
+Test(limits, coordinates_beyond_the_limit_are_refused)
 {
     const float positions[9] = { 0, 0, 6.20169501e+26f, 0, -1.32219651e-23f, -63.6469345f,
                                  1.19390041e-38f, 1.17090258e-38f, 2.83763826e+20f };
@@ -99,7 +99,7 @@ Test(findings, world_create_accepts_coordinates_beyond_float_range)
    coordinates, as FORMAT "FILE:LINE: coordinate beyond 1e18"; or
    document the two-step failure. Either passes: a parse that succeeds must
    give a mesh skim_world_create accepts. */
-Test(findings, obj_accepts_coordinates_the_world_rejects)
+Test(limits, obj_coordinates_beyond_the_limit_are_format_errors)
 {
     const char text[] = "v 0 0 0\nv 1 0 0\nv 0 1e30 0\nf 1 2 3\n";
     skim_mesh_data mesh;
@@ -133,7 +133,7 @@ Test(findings, obj_accepts_coordinates_the_world_rejects)
    file in place (format version 2: header 128 bytes, section table of 4
    entries {kind u32, reserved u32, offset u64, bytes u64}, vertices =
    kind 1) and recomputes the checksum as bake.c does (bake_reseal). */
-Test(findings, world_load_accepts_vertices_world_create_rejects)
+Test(limits, a_bake_with_vertices_beyond_the_limit_is_refused)
 {
     scratch_dir d;
     scratch_make(&d);
