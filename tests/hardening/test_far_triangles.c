@@ -3,7 +3,7 @@
    the start is clipped to the query's reach in double before the kernels
    see it. Huge triangles against small shapes must answer what a small
    triangle covering the same region answers (within the accuracy the
-   README states, at the clipped magnitude), the BVH must still equal brute
+   docs/guide.md states under "Precision limits", at the clipped magnitude), the BVH must still equal brute
    force bit for bit, back-face culling must still hold on the pieces, and
    a move over a huge floor must neither tunnel nor end inside.
 
@@ -16,7 +16,7 @@
 
 #include <float.h>
 
-/* The stated accuracy (README "Accuracy"): 64 u (P + L) + 1e-5 radii. */
+/* The stated accuracy (docs/guide.md, "Precision limits"): 64 u (P + L) + 1e-5 radii. */
 static double stated_eps(double path_radii, double magnitude_radii)
 {
     const double u = 0x1p-24;

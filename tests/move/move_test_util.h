@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Quake units (shared/scenes/README.md). */
+/* Quake units: a player is a sphere of radius 16, a step 18. */
 #define RADIUS 16.0f
 #define STEP 18.0f
 #define RUN_PER_FRAME (320.0f / 60.0f)
