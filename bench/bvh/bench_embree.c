@@ -20,53 +20,11 @@
 #include "bench_workload.h"
 #include "../bench_usage.h"
 
-#include <embree3/rtcore.h>
+#include "embree_world.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct embree_world {
-    RTCDevice device;
-    RTCScene  scene;
-} embree_world;
-
-static void embree_error(void *user, enum RTCError code, const char *message)
-{
-    (void)user;
-    fprintf(stderr, "bench_embree: Embree error %d: %s\n", (int)code, message ? message : "");
-    exit(1);
-}
-
-/* The mesh as one Embree triangle geometry, built with one thread. */
-static embree_world embree_build(const skim_mesh *mesh)
-{
-    embree_world e;
-    e.device = rtcNewDevice("threads=1");
-    if (!e.device) {
-        fprintf(stderr, "bench_embree: rtcNewDevice failed\n");
-        exit(1);
-    }
-    rtcSetDeviceErrorFunction(e.device, embree_error, NULL);
-    e.scene = rtcNewScene(e.device);
-    RTCGeometry geometry = rtcNewGeometry(e.device, RTC_GEOMETRY_TYPE_TRIANGLE);
-    float *vertices = rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
-                                              3 * sizeof(float), mesh->vertex_count);
-    unsigned *indices = rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
-                                                3 * sizeof(unsigned), mesh->triangle_count);
-    memcpy(vertices, mesh->positions, 3 * sizeof(float) * (size_t)mesh->vertex_count);
-    memcpy(indices, mesh->indices, 3 * sizeof(unsigned) * (size_t)mesh->triangle_count);
-    rtcCommitGeometry(geometry);
-    rtcAttachGeometry(e.scene, geometry);
-    rtcReleaseGeometry(geometry);
-    rtcCommitScene(e.scene);
-    return e;
-}
-
-static void embree_release(embree_world *e)
-{
-    rtcReleaseScene(e->scene);
-    rtcReleaseDevice(e->device);
-}
 
 /* Every query as a zero-radius ray: how many hit something. */
 static uint64_t cast_rays(const embree_world *e, const scene_query *q, int count)

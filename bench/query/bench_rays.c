@@ -14,48 +14,12 @@
 #include "../bvh/bench_workload.h"
 #include "../bench_usage.h"
 
-#include <embree3/rtcore.h>
+#include "../bvh/embree_world.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-typedef struct embree_world {
-    RTCDevice device;
-    RTCScene  scene;
-} embree_world;
-
-static void embree_error(void *user, enum RTCError code, const char *message)
-{
-    (void)user;
-    fprintf(stderr, "bench_rays: Embree error %d: %s\n", (int)code, message ? message : "");
-    exit(1);
-}
-
-static embree_world embree_build(const skim_mesh *mesh)
-{
-    embree_world e;
-    e.device = rtcNewDevice("threads=1");
-    if (!e.device) {
-        fprintf(stderr, "bench_rays: rtcNewDevice failed\n");
-        exit(1);
-    }
-    rtcSetDeviceErrorFunction(e.device, embree_error, NULL);
-    e.scene = rtcNewScene(e.device);
-    RTCGeometry geometry = rtcNewGeometry(e.device, RTC_GEOMETRY_TYPE_TRIANGLE);
-    float *vertices = rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
-                                              3 * sizeof(float), mesh->vertex_count);
-    unsigned *indices = rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
-                                                3 * sizeof(unsigned), mesh->triangle_count);
-    memcpy(vertices, mesh->positions, 3 * sizeof(float) * (size_t)mesh->vertex_count);
-    memcpy(indices, mesh->indices, 3 * sizeof(unsigned) * (size_t)mesh->triangle_count);
-    rtcCommitGeometry(geometry);
-    rtcAttachGeometry(e.scene, geometry);
-    rtcReleaseGeometry(geometry);
-    rtcCommitScene(e.scene);
-    return e;
-}
 
 typedef struct ray_set {
     skim_vec3 *origin, *delta;
@@ -171,8 +135,7 @@ static void run_scene(const bench_scene *scene, int queries, void *context)
     }
     run_workload(scene, "across", world, &embree, &rays, rounds);
     free(rays.origin), free(rays.delta), free(q);
-    rtcReleaseScene(embree.scene);
-    rtcReleaseDevice(embree.device);
+    embree_release(&embree);
     skim_world_destroy(world);
 }
 
