@@ -19,21 +19,16 @@
    Each agent reads only the state the last step left (positions, last
    velocities, preferred velocities) and writes only its own plan, so the
    answer does not depend on who runs first or on the thread count. The
-   neighbours come from the crowd's neighbour lists (crowd_grid.c), which
-   hold every agent within the sense distance (crowd_contacts.c keeps them
-   good for it). Avoidance only steers: the projection solver and the check
-   still guarantee that no two agents overlap. */
+   neighbours come from crowd_neighbours.c. Avoidance only steers: the
+   projection solver and the check still guarantee that no two agents
+   overlap. */
 #include "crowd/crowd_internal.h"
 
 #include <math.h>
-#include <string.h>
 
 /* How far an agent looks for others to avoid, beyond its radius, at most:
    in radii. Within the horizon it looks speed * horizon. */
 #define SENSE_RADII 4.0f
-/* Neighbours an agent avoids at most, nearest first (the paper's
-   experiments use ten). */
-#define MAX_NEIGHBOURS 10
 /* The fraction of its top speed avoidance keeps under, so the planned move
    stays inside the reach the broadphase was built with. */
 #define TOP_SHRINK 1e-5
@@ -75,38 +70,6 @@ float crowd_avoid_plan(skim_crowd *c, uint32_t i, uint32_t id, const float v[3],
     c->sense[i] = r + fminf(top * c->def.avoidance_horizon, SENSE_RADII * r);
     float across = top * dt;
     return sqrtf(across * across + c->along[i] * c->along[i]);
-}
-
-/* Full lists from the half lists (a serial step after each build): agent
-   i's partners of lower index, then of higher, each in index order. */
-static bool join_full_lists(skim_crowd *c, uint32_t n, uint32_t chunks)
-{
-    (void)chunks;
-    size_t *begin = c->full_begin;
-    memset(begin, 0, ((size_t)n + 1) * sizeof *begin);
-    for (uint32_t i = 0; i < n; ++i) {
-        begin[i + 1] += c->half_begin[i + 1] - c->half_begin[i];
-        for (size_t h = c->half_begin[i]; h < c->half_begin[i + 1]; ++h)
-            begin[c->half_other[h] + 1]++;
-    }
-    crowd_counts_to_offsets(begin, n);
-    if (!crowd_reserve((void **)&c->full_other, &c->full_capacity, begin[n] ? begin[n] : 1, sizeof *c->full_other))
-        return false;
-    size_t *fill = c->contact_fill; /* free until the contacts are found */
-    memcpy(fill, begin, (size_t)n * sizeof *fill);
-    for (uint32_t i = 0; i < n; ++i)
-        for (size_t h = c->half_begin[i]; h < c->half_begin[i + 1]; ++h) {
-            uint32_t j = c->half_other[h];
-            c->full_other[fill[i]++] = j;
-            c->full_other[fill[j]++] = i;
-        }
-    return true;
-}
-
-bool crowd_build_full_lists(skim_crowd *c, uint32_t n, team_cursor *cursor)
-{
-    team_phase *phase = team_phase_next(cursor); /* nothing parallel before the join: no chunks */
-    return crowd_join_chunks(c, cursor, phase, n, 0, join_full_lists);
 }
 
 /* Linear program on line k of lines (section 5.1, one dimension): the
@@ -187,7 +150,7 @@ static void solve_least_violation(const line2 *lines, uint32_t count, uint32_t f
                                   double result[2])
 {
     double worst = 0.0;
-    line2 projected[MAX_NEIGHBOURS];
+    line2 projected[CROWD_AVOID_NEIGHBOURS];
     for (uint32_t k = failed; k < count; ++k) {
         double off[2] = { lines[k].point[0] - result[0], lines[k].point[1] - result[1] };
         if (det2(lines[k].direction, off) <= worst)
@@ -283,53 +246,17 @@ static void orca_line(const double rel_pos[2], const double rel_vel[2], const do
     out->point[1] = vel[1] + share * u[1];
 }
 
-/* Agent i's nearest neighbours to avoid, nearest first (ties: lower
-   index); returns how many. */
-static uint32_t nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *near)
-{
-    const float *pi = c->proj + 3 * (size_t)i;
-    const float hi = c->height[i];
-    const float *proj = c->proj, *sense = c->sense, *height = c->height;
-    const uint32_t *other = c->full_other;
-    float dist[MAX_NEIGHBOURS];
-    uint32_t found = 0;
-    const float own = sense[i];
-    for (size_t e = c->full_begin[i]; e < c->full_begin[i + 1]; ++e) {
-        uint32_t j = other[e];
-        const float *pj = proj + 3 * (size_t)j;
-        float dx = pj[0] - pi[0], dy = pj[1] - pi[1], dz = pj[2] - pi[2];
-        float reach = own + sense[j];
-        float d = dx * dx + dy * dy;
-        /* A ghost's sense is 0: never within reach of anyone's. */
-        if (d > reach * reach || sense[j] == 0.0f || fabsf(dz) >= hi + height[j])
-            continue;
-        if (found == MAX_NEIGHBOURS && !(d < dist[found - 1]))
-            continue;
-        uint32_t at = found < MAX_NEIGHBOURS ? found++ : found - 1;
-        /* Insert in order; the list arrives in index order, so an equal
-           distance stays behind the lower index. */
-        while (at > 0 && d < dist[at - 1]) {
-            dist[at] = dist[at - 1];
-            near[at] = near[at - 1];
-            --at;
-        }
-        dist[at] = d;
-        near[at] = j;
-    }
-    return found;
-}
-
 static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
 {
-    uint32_t near[MAX_NEIGHBOURS];
-    uint32_t count = nearest_neighbours(c, i, near);
+    uint32_t near[CROWD_AVOID_NEIGHBOURS];
+    uint32_t count = crowd_nearest_neighbours(c, i, near);
     if (count == 0)
         return; /* the plan stands */
     const uint32_t id = c->active[i];
     const float *pi = c->proj + 3 * (size_t)i;
     const double vel[2] = { c->avoid_velocity[2 * (size_t)i], c->avoid_velocity[2 * (size_t)i + 1] };
     const double mass_i = c->body[id].inverse_mass;
-    line2 lines[MAX_NEIGHBOURS];
+    line2 lines[CROWD_AVOID_NEIGHBOURS];
     for (uint32_t k = 0; k < count; ++k) {
         uint32_t j = near[k];
         const float *pj = c->proj + 3 * (size_t)j;

@@ -347,9 +347,16 @@ void crowd_goal_clear(skim_crowd *crowd, uint32_t id);
    moves rise along up: its preferred and last velocities, top speed and
    sense. Returns the longest move avoidance may give it. */
 float crowd_avoid_plan(skim_crowd *crowd, uint32_t i, uint32_t id, const float v[3], float rise, float dt);
-/* Avoidance (crowd_avoid.c), inside the region. After a list build: the
-   full lists (a serial step). False if out of memory (noted in shared). */
+/* Neighbours for avoidance (crowd_neighbours.c), inside the region. After
+   a list build: the full lists (a serial step). False if out of memory
+   (noted in shared). */
 bool crowd_build_full_lists(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
+/* Neighbours an agent avoids at most, nearest first (the experiments of
+   van den Berg et al., Reciprocal n-Body Collision Avoidance, use ten). */
+#define CROWD_AVOID_NEIGHBOURS 10
+/* Agent i's nearest neighbours to avoid into near (nearest first, ties:
+   lower index); returns how many. */
+uint32_t crowd_nearest_neighbours(const skim_crowd *crowd, uint32_t i, uint32_t *near);
 /* Each agent's velocity across up by ORCA against its neighbours' last
    state, into planned and q. */
 void crowd_avoid(skim_crowd *crowd, uint32_t n, float dt, team_cursor *cursor);
