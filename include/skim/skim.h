@@ -173,15 +173,16 @@ SKIM_API skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *s
                                 skim_vec3 delta, const skim_query *query, skim_hit *out);
 
 /* ---- threads (skim extension) ---- */
+/** Most threads a def may ask for. */
 #define SKIM_THREADS_MAX 256
-/* How a call's threads wait for each other between its phases (docs/guide.md,
-   "Threads"). Between calls, OpenMP's own idle threads follow the runtime's
-   settings, which libgomp reads once at program start from OMP_WAIT_POLICY
-   and GOMP_SPINCOUNT. */
+/** How a call's threads wait for each other between its phases (docs/guide.md,
+    "Threads"). Between calls, OpenMP's own idle threads follow the runtime's
+    settings, which libgomp reads once at program start from OMP_WAIT_POLICY
+    and GOMP_SPINCOUNT. */
 typedef enum skim_wait_policy {
-    SKIM_WAIT_SPIN_BRIEFLY = 0, /* spin a few tens of microseconds, then nap: quickest when
-                                   the cores are free */
-    SKIM_WAIT_PASSIVE = 1       /* nap at once: politest when other programs share the cores */
+    SKIM_WAIT_SPIN_BRIEFLY = 0, /**< spin a few tens of microseconds, then nap: quickest when
+                                     the cores are free */
+    SKIM_WAIT_PASSIVE = 1       /**< nap at once: politest when other programs share the cores */
 } skim_wait_policy;
 
 /* ---- collide and slide ---- */
