@@ -39,6 +39,9 @@ def cases_of(entry):
     if not found:
         outcome = {"OK": "pass", "EXPECTEDFAIL": "pass", "SKIP": "skip"}.get(result, "fail")
         detail = "" if outcome == "pass" else result
+        if outcome == "skip" and stdout.strip():
+            # A plain program or script says why it skips on its last line.
+            detail = stdout.strip().splitlines()[-1]
         found.append((entry["name"].split(" / ")[-1], outcome, detail, entry.get("duration", 0.0)))
     elif result not in ("OK", "EXPECTEDFAIL") and not any(case[1] == "fail" for case in found):
         # The executable failed (a timeout, a crash outside any case)
