@@ -10,9 +10,14 @@
    within 1e-5 relative (Embree's test is not watertight, so a ray through
    an edge may differ; those are counted, not hidden).
 
+   Besides bench_bvh's scenes, the 548,288-triangle terrain of the move and
+   crowd benchmarks (bench/move/terrain_scene.c, the same generator),
+   reported as terrain_548k.
+
    Usage: bench_rays [--quick] [--only NAME] [--rounds R] */
 #include "../bvh/bench_workload.h"
 #include "../bench_usage.h"
+#include "../move/terrain_scene.h"
 
 #include "../bvh/embree_world.h"
 #include <math.h>
@@ -157,7 +162,8 @@ int main(int argc, char **argv)
                                "  skim_raycast against Embree's rtcIntersect1 on the same rays, one core each,\n"
                                "  alternating rounds; one JSON line per scene and workload (near, across).\n"
                                "  --quick      smaller terrain and fewer rays\n"
-                               "  --only NAME  one scene: default, oa_dm1, oa_dm4_hull, terrain\n"
+                               "  --only NAME  one scene: default, oa_dm1, oa_dm4_hull, terrain (2M, or\n"
+                               "               131k with --quick), terrain_548k\n"
                                "  --rounds R   alternating rounds (default 5)\n");
     }
     if (rounds < 1 || rounds > 1000) {
@@ -165,5 +171,15 @@ int main(int argc, char **argv)
         return 2;
     }
     bench_for_each_scene("query_rays", only, quick, run_scene, &rounds);
+    if (!only || strcmp(only, "terrain_548k") == 0) {
+        bench_scene scene = { .name = "terrain_548k", .query_divisor = 4 };
+        if (!terrain_scene_generate(&scene.data)) {
+            fprintf(stderr, "bench_rays: no memory for terrain_548k\n");
+            return 1;
+        }
+        scene.mesh = skim_mesh_data_view(&scene.data);
+        run_scene(&scene, bench_query_count(&scene, quick), &rounds);
+        bench_scene_free(&scene);
+    }
     return 0;
 }
