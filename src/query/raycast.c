@@ -28,7 +28,7 @@ static skim_status check_ray(skim_vec3 origin, skim_vec3 delta, const char *who,
 
 /* The answer for one checked ray. */
 static void cast(const skim_world *world, skim_vec3 origin, skim_vec3 delta, const skim_query *query,
-                 skim_hit *out)
+                 const skim_kernel_set *kernels, skim_hit *out)
 {
     memset(out, 0, sizeof *out);
     out->t = 1.0f;
@@ -38,7 +38,7 @@ static void cast(const skim_world *world, skim_vec3 origin, skim_vec3 delta, con
     skim_ray ray;
     skim_ray_init(&ray, world, origin, delta, query);
     float t;
-    const uint32_t stored = skim_ray_first_hit(&ray, world, &t);
+    const uint32_t stored = skim_ray_first_hit(&ray, world, kernels, &t);
     if (stored == UINT32_MAX)
         return;
     double corner[3][3];
@@ -84,8 +84,11 @@ skim_status skim_raycast(const skim_world *world, skim_vec3 origin, skim_vec3 de
         status = skim_check_query(query, "skim_raycast: query");
     if (status != SKIM_OK)
         return status;
+    const skim_kernel_set *kernels = skim_kernels();
+    if (!kernels)
+        return SKIM_ERROR_INVALID_ARGUMENT; /* message recorded by skim_kernels() */
     const skim_query defaults = skim_query_default();
-    cast(world, origin, delta, query ? query : &defaults, out);
+    cast(world, origin, delta, query ? query : &defaults, kernels, out);
     return SKIM_OK;
 }
 
@@ -105,6 +108,9 @@ skim_status skim_raycast_batch(const skim_world *world, size_t count, const skim
     skim_status query_status = skim_check_query(query, "skim_raycast_batch: query");
     if (query_status != SKIM_OK)
         return query_status;
+    const skim_kernel_set *kernels = skim_kernels();
+    if (!kernels)
+        return SKIM_ERROR_INVALID_ARGUMENT; /* message recorded by skim_kernels() */
     /* Every ray is checked before any is cast: a bad one fails the call
        with nothing half done. */
     for (size_t i = 0; i < count; ++i) {
@@ -120,6 +126,6 @@ skim_status skim_raycast_batch(const skim_world *world, size_t count, const skim
        any schedule give the same bits. */
 #pragma omp parallel for schedule(dynamic, 256)
     for (long i = 0; i < (long)count; ++i)
-        cast(world, origins[i], deltas[i], q, &hits[i]);
+        cast(world, origins[i], deltas[i], q, kernels, &hits[i]);
     return SKIM_OK;
 }
