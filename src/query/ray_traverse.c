@@ -26,6 +26,7 @@
 #include "query/query_internal.h"
 #include "bvh/bvh.h"
 
+#include <stddef.h>
 #include <string.h>
 #if defined(SKIM_RAY_TRAVERSE_AVX2)
 #include <simde/x86/avx2.h>
@@ -45,6 +46,9 @@ typedef struct ray_best {
     uint32_t stored; /* UINT32_MAX: nothing yet */
 } ray_best;
 
+_Static_assert(offsetof(skim_bvh_node, origin) + 16 <= sizeof(skim_bvh_node),
+               "children_entered loads 16 bytes at origin");
+
 /* Byte offsets in skim_bvh_node.bounds of each axis's rows (see bvh.h). */
 static const uint8_t lower_row[3] = { 8 * SKIM_BVH_LO_X, 8 * SKIM_BVH_LO_Y, 8 * SKIM_BVH_LO_Z };
 static const uint8_t upper_row[3] = { 8 * SKIM_BVH_CHI_X, 8 * SKIM_BVH_CHI_Y, 8 * SKIM_BVH_CHI_Z };
@@ -56,7 +60,10 @@ typedef struct ray_lanes {
     bool    all_materials;
     simde__m128 origin[3], sx, sy;
 #if defined(SKIM_RAY_TRAVERSE_AVX2)
-    simde__m256 origin8[3], sx8, sy8;
+    simde__m256 origin8[3], sx8, sy8, inverse8[3];
+    /* x, y, z and a zero lane: origin, reach, all ones where descending,
+       all ones in the first three lanes. */
+    simde__m128 origin3, reach3, descending3, xyz;
 #endif
 } ray_lanes;
 
@@ -78,6 +85,13 @@ static void ray_lanes_init(const skim_ray *ray, ray_lanes *lanes)
 #if defined(SKIM_RAY_TRAVERSE_AVX2)
     lanes->sx8 = simde_mm256_set1_ps(ray->sx);
     lanes->sy8 = simde_mm256_set1_ps(ray->sy);
+    for (int axis = 0; axis < 3; ++axis)
+        lanes->inverse8[axis] = simde_mm256_set1_ps(ray->inverse_delta[axis]);
+    lanes->origin3 = simde_mm_setr_ps(ray->origin[0], ray->origin[1], ray->origin[2], 0.0f);
+    lanes->reach3 = simde_mm_setr_ps(ray->reach[0], ray->reach[1], ray->reach[2], 0.0f);
+    lanes->descending3 = simde_mm_castsi128_ps(simde_mm_setr_epi32(
+        -(int32_t)lanes->descending[0], -(int32_t)lanes->descending[1], -(int32_t)lanes->descending[2], 0));
+    lanes->xyz = simde_mm_castsi128_ps(simde_mm_setr_epi32(-1, -1, -1, 0));
 #endif
     lanes->all_materials = ray->material_mask == UINT64_MAX;
 }
@@ -181,11 +195,76 @@ static inline void test_run(const skim_ray *ray, const ray_lanes *lanes, const s
     }
 }
 
-/* A node's per-axis terms: a child's grown slab less the origin is
-   lo_base + q * scale below and hi_base - c * scale above (c = 255 - q of
-   the upper bound, as stored), written as base + byte * signed scale. */
+/* The children the ray enters at some t in [0, limit], entry t in entry[].
+   On each axis a child's slab grown by the reach, less the ray's origin,
+   is lo_base + q * scale below and hi_base - c * scale above (c = 255 - q
+   of the upper bound, as stored), written as base + byte * signed scale:
+   the same operations as the sweep's (bvh_ordered.c), so the rounding
+   stays far inside the reach. A grown lower plane is below its upper one
+   by twice the reach, far more than their rounding, so with the planes
+   ordered by the sign of the direction the near one gives the entry and
+   the far one the exit. */
+#if defined(SKIM_RAY_TRAVERSE_AVX2)
+static inline simde__m256 row_floats(const skim_bvh_node *node, uint8_t row)
+{
+    const simde__m128i bytes = simde_mm_loadl_epi64((const simde__m128i *)(node->bounds[0] + row));
+    return simde_mm256_cvtepi32_ps(simde_mm256_cvtepu8_epi32(bytes));
+}
+
+static inline simde__m256 lane_to_all(simde__m128 v, int lane)
+{
+    return simde_mm256_permutevar8x32_ps(simde_mm256_castps128_ps256(v), simde_mm256_set1_epi32(lane));
+}
+
+static inline unsigned children_entered(const skim_bvh_node *node, const skim_ray *ray, const ray_lanes *lanes,
+                                        float limit, float entry[SKIM_BVH_WIDTH])
+{
+    (void)ray;
+    /* The three axes' per-node terms at once, lane 3 zeroed: origin[3]
+       is followed by the exponents and the child mask. */
+    const unsigned char *origin_bytes = (const unsigned char *)node + offsetof(skim_bvh_node, origin);
+    const simde__m128 origin =
+        simde_mm_and_ps(simde_mm_loadu_ps((const float *)(const void *)origin_bytes), lanes->xyz);
+    /* Byte k of the word = exponent[k], whatever the host's byte order. */
+    const int32_t exponent_bytes = (int32_t)((uint32_t)(uint8_t)node->exponent[0] |
+                                             (uint32_t)(uint8_t)node->exponent[1] << 8 |
+                                             (uint32_t)(uint8_t)node->exponent[2] << 16);
+    const simde__m128i exponent = simde_mm_cvtepi8_epi32(simde_mm_cvtsi32_si128(exponent_bytes));
+    const simde__m128 scale = simde_mm_and_ps(
+        simde_mm_castsi128_ps(simde_mm_slli_epi32(simde_mm_add_epi32(exponent, simde_mm_set1_epi32(127)), 23)),
+        lanes->xyz);
+    const simde__m128 lo_base = simde_mm_sub_ps(simde_mm_sub_ps(origin, lanes->reach3), lanes->origin3);
+    const simde__m128 hi_base = simde_mm_sub_ps(
+        simde_mm_add_ps(simde_mm_add_ps(origin, simde_mm_mul_ps(simde_mm_set1_ps(255.0f), scale)), lanes->reach3),
+        lanes->origin3);
+    /* hi_base - c * scale is exactly hi_base + c * (-scale). */
+    const simde__m128 negative_scale = simde_mm_xor_ps(scale, simde_mm_set1_ps(-0.0f));
+    const simde__m128 near_base = simde_mm_blendv_ps(lo_base, hi_base, lanes->descending3);
+    const simde__m128 far_base = simde_mm_blendv_ps(hi_base, lo_base, lanes->descending3);
+    const simde__m128 near_scale = simde_mm_blendv_ps(scale, negative_scale, lanes->descending3);
+    const simde__m128 far_scale = simde_mm_blendv_ps(negative_scale, scale, lanes->descending3);
+    simde__m256 near = simde_mm256_setzero_ps(), far = simde_mm256_set1_ps(limit);
+    for (int axis = 0; axis < 3; ++axis) {
+        const simde__m256 t_near = simde_mm256_mul_ps(
+            simde_mm256_add_ps(lane_to_all(near_base, axis),
+                               simde_mm256_mul_ps(row_floats(node, lanes->near_row[axis]),
+                                                  lane_to_all(near_scale, axis))),
+            lanes->inverse8[axis]);
+        const simde__m256 t_far = simde_mm256_mul_ps(
+            simde_mm256_add_ps(lane_to_all(far_base, axis),
+                               simde_mm256_mul_ps(row_floats(node, lanes->far_row[axis]),
+                                                  lane_to_all(far_scale, axis))),
+            lanes->inverse8[axis]);
+        near = simde_mm256_max_ps(near, t_near);
+        far = simde_mm256_min_ps(far, t_far);
+    }
+    simde_mm256_storeu_ps(entry, near);
+    return (unsigned)simde_mm256_movemask_ps(simde_mm256_cmp_ps(near, far, SIMDE_CMP_LE_OQ)) &
+           node->child_mask;
+}
+#else
 typedef struct plane_terms {
-    float near_base, near_scale, far_base, far_scale, inverse;
+    float near_base, near_scale, far_base, far_scale;
 } plane_terms;
 
 static inline plane_terms node_planes(const skim_bvh_node *node, const skim_ray *ray, const ray_lanes *lanes,
@@ -197,48 +276,11 @@ static inline plane_terms node_planes(const skim_bvh_node *node, const skim_ray 
     const float origin = node->origin[axis];
     const float lo_base = (origin - ray->reach[axis]) - ray->origin[axis];
     const float hi_base = ((origin + 255.0f * scale) + ray->reach[axis]) - ray->origin[axis];
-    /* hi_base - c * scale is exactly hi_base + c * (-scale). */
     if (lanes->descending[axis])
-        return (plane_terms){ hi_base, -scale, lo_base, scale, ray->inverse_delta[axis] };
-    return (plane_terms){ lo_base, scale, hi_base, -scale, ray->inverse_delta[axis] };
+        return (plane_terms){ hi_base, -scale, lo_base, scale };
+    return (plane_terms){ lo_base, scale, hi_base, -scale };
 }
 
-/* The children the ray enters at some t in [0, limit], entry t in entry[].
-   A grown box's lower plane is below its upper one by twice the reach,
-   far more than their rounding, so with the planes ordered by the sign of
-   the direction the near one gives the entry and the far one the exit. */
-#if defined(SKIM_RAY_TRAVERSE_AVX2)
-static inline simde__m256 row_floats(const skim_bvh_node *node, uint8_t row)
-{
-    const simde__m128i bytes = simde_mm_loadl_epi64((const simde__m128i *)(node->bounds[0] + row));
-    return simde_mm256_cvtepi32_ps(simde_mm256_cvtepu8_epi32(bytes));
-}
-
-static inline unsigned children_entered(const skim_bvh_node *node, const skim_ray *ray, const ray_lanes *lanes,
-                                        float limit, float entry[SKIM_BVH_WIDTH])
-{
-    simde__m256 near = simde_mm256_setzero_ps(), far = simde_mm256_set1_ps(limit);
-    for (int axis = 0; axis < 3; ++axis) {
-        const plane_terms p = node_planes(node, ray, lanes, axis);
-        const simde__m256 inverse = simde_mm256_set1_ps(p.inverse);
-        const simde__m256 t_near = simde_mm256_mul_ps(
-            simde_mm256_add_ps(simde_mm256_set1_ps(p.near_base),
-                               simde_mm256_mul_ps(row_floats(node, lanes->near_row[axis]),
-                                                  simde_mm256_set1_ps(p.near_scale))),
-            inverse);
-        const simde__m256 t_far = simde_mm256_mul_ps(
-            simde_mm256_add_ps(simde_mm256_set1_ps(p.far_base),
-                               simde_mm256_mul_ps(row_floats(node, lanes->far_row[axis]),
-                                                  simde_mm256_set1_ps(p.far_scale))),
-            inverse);
-        near = simde_mm256_max_ps(near, t_near);
-        far = simde_mm256_min_ps(far, t_far);
-    }
-    simde_mm256_storeu_ps(entry, near);
-    return (unsigned)simde_mm256_movemask_ps(simde_mm256_cmp_ps(near, far, SIMDE_CMP_LE_OQ)) &
-           node->child_mask;
-}
-#else
 /* Four bytes of a row from byte `at` as four floats. */
 static inline simde__m128 row_floats(const skim_bvh_node *node, unsigned at)
 {
@@ -259,7 +301,7 @@ static inline unsigned children_entered(const skim_bvh_node *node, const skim_ra
     for (unsigned half = 0; half < 2; ++half) {
         simde__m128 near = simde_mm_setzero_ps(), far = simde_mm_set1_ps(limit);
         for (int axis = 0; axis < 3; ++axis) {
-            const simde__m128 inverse = simde_mm_set1_ps(p[axis].inverse);
+            const simde__m128 inverse = simde_mm_set1_ps(ray->inverse_delta[axis]);
             const simde__m128 t_near = simde_mm_mul_ps(
                 simde_mm_add_ps(simde_mm_set1_ps(p[axis].near_base),
                                 simde_mm_mul_ps(row_floats(node, lanes->near_row[axis] + 4u * half),
@@ -293,33 +335,47 @@ static void traverse(const skim_ray *ray, const ray_lanes *lanes, const skim_wor
     const skim_bvh_node *nodes = bvh->nodes;
     ray_entry stack[SKIM_BVH_STACK_SIZE];
     uint32_t top = 0;
-    stack[top++] = (ray_entry){ bvh->root, 0.0f };
-    while (top) {
-        const ray_entry e = stack[--top];
-        if (e.entry > best->t)
-            continue;
-        if (skim_bvh_is_leaf(e.ref)) {
-            test_run(ray, lanes, world, skim_bvh_leaf_first(e.ref), skim_bvh_leaf_count(e.ref), best);
-            continue;
-        }
-        const skim_bvh_node *node = &nodes[e.ref];
-        float entry[SKIM_BVH_WIDTH];
-        unsigned hits = children_entered(node, ray, lanes, best->t, entry);
-        /* Pushed farthest first so the nearest pops next: insertion by
-           entry among this node's children, on top of the stack. */
-        const uint32_t base = top;
-        for (; hits; hits &= hits - 1u) {
-            const unsigned slot = (unsigned)__builtin_ctz(hits);
-            const ray_entry child = { node->child[slot], entry[slot] };
-            if (!skim_bvh_is_leaf(child.ref))
-                prefetch_node(&nodes[child.ref]);
-            uint32_t at = top++;
-            while (at > base && stack[at - 1].entry < child.entry) {
-                stack[at] = stack[at - 1];
-                --at;
+    ray_entry at = { bvh->root, 0.0f };
+    for (;;) {
+        if (at.entry <= best->t) {
+            if (skim_bvh_is_leaf(at.ref)) {
+                test_run(ray, lanes, world, skim_bvh_leaf_first(at.ref), skim_bvh_leaf_count(at.ref), best);
+            } else {
+                const skim_bvh_node *node = &nodes[at.ref];
+                float entry[SKIM_BVH_WIDTH];
+                unsigned hits = children_entered(node, ray, lanes, best->t, entry);
+                if (hits) {
+                    /* The nearest is visited next; the others are pushed
+                       farthest first (insertion by entry on top of the
+                       stack) and prefetched. A lone child goes straight. */
+                    unsigned slot = (unsigned)__builtin_ctz(hits);
+                    at = (ray_entry){ node->child[slot], entry[slot] };
+                    hits &= hits - 1u;
+                    if (!hits)
+                        continue;
+                    const uint32_t base = top;
+                    stack[top++] = at;
+                    for (; hits; hits &= hits - 1u) {
+                        slot = (unsigned)__builtin_ctz(hits);
+                        const ray_entry child = { node->child[slot], entry[slot] };
+                        uint32_t k = top++;
+                        while (k > base && stack[k - 1].entry < child.entry) {
+                            stack[k] = stack[k - 1];
+                            --k;
+                        }
+                        stack[k] = child;
+                    }
+                    for (uint32_t k = base; k + 1 < top; ++k)
+                        if (!skim_bvh_is_leaf(stack[k].ref))
+                            prefetch_node(&nodes[stack[k].ref]);
+                    at = stack[--top];
+                    continue;
+                }
             }
-            stack[at] = child;
         }
+        if (!top)
+            return;
+        at = stack[--top];
     }
 }
 
