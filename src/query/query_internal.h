@@ -37,10 +37,14 @@ bool skim_ray_triangle(const skim_ray *ray, const skim_world *world, uint32_t st
    8-lane build of the traversal (ray_traverse.c). */
 uint32_t skim_ray_first_hit(const skim_ray *ray, const skim_world *world, const skim_kernel_set *kernels,
                             float *t);
-/* The 8-lane build, x86 only (src/query/meson.build), for CPUs with AVX2. */
+/* Whether the ray meets any triangle: exactly whether skim_ray_first_hit
+   finds one, with the search ended at the first found. */
+bool skim_ray_blocked(const skim_ray *ray, const skim_world *world, const skim_kernel_set *kernels);
+/* The 8-lane build of both (any: the second), x86 only
+   (src/query/meson.build), for CPUs with AVX2. */
 #if defined(__x86_64__) || defined(__i386__)
 #define SKIM_RAY_HAVE_AVX2_TRAVERSAL 1
-uint32_t skim_ray_first_hit_avx2(const skim_ray *ray, const skim_world *world, float *t);
+uint32_t skim_ray_search_avx2(const skim_ray *ray, const skim_world *world, bool any, float *t);
 #endif
 
 /* The point of triangle (a, b, c) nearest to p, in double (Ericson,

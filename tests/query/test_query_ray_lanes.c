@@ -1,8 +1,9 @@
 /* The ray traversal's two builds, 4 lanes and 8 lanes (ray_traverse.c),
    and the brute-force world find the same triangle at the same t, bit for
-   bit, on every ray: a real level, a generated terrain, axis-aligned rays
-   (zero and negative-zero direction components), material masks and
-   culling. */
+   bit, on every ray, and the any-hit search of each says "blocked" exactly
+   when there is a first hit: a real level, a generated terrain,
+   axis-aligned rays (zero and negative-zero direction components),
+   material masks and culling. */
 #include "query_scenes.h"
 
 #include "query/query_internal.h"
@@ -52,6 +53,13 @@ static uint32_t first_hit(const skim_world *world, const ray_case *c, const skim
     return stored == UINT32_MAX ? UINT32_MAX : world->triangle_index[stored];
 }
 
+static bool blocked(const skim_world *world, const ray_case *c, const skim_kernel_set *kernels)
+{
+    skim_ray ray;
+    skim_ray_init(&ray, world, c->origin, c->delta, &c->query);
+    return skim_ray_blocked(&ray, world, kernels);
+}
+
 static void compare_builds(const skim_mesh *mesh, uint64_t seed, int rays)
 {
     const skim_kernel_set *four = skim_kernel_set_by_name("sse41"), *eight = skim_kernel_set_by_name("avx2");
@@ -79,7 +87,11 @@ static void compare_builds(const skim_mesh *mesh, uint64_t seed, int rays)
                      hit_brute, hit4);
         cr_assert(memcmp(&t4, &t8, sizeof t4) == 0 && memcmp(&t4, &t_brute, sizeof t4) == 0,
                   "ray %d: t %a (4 lanes), %a (8 lanes), %a (brute force)", r, t4, t8, t_brute);
-        hits += hit4 != UINT32_MAX;
+        const bool expected = hit4 != UINT32_MAX;
+        cr_assert_eq(blocked(world, &c, four), expected, "ray %d: any-hit with 4 lanes", r);
+        cr_assert_eq(blocked(world, &c, eight), expected, "ray %d: any-hit with 8 lanes", r);
+        cr_assert_eq(blocked(brute, &c, four), expected, "ray %d: any-hit by brute force", r);
+        hits += expected;
     }
     cr_expect(hits > rays / 10 && hits < rays - rays / 10, "%d of %d rays hit", hits, rays);
     skim_world_destroy(world);
