@@ -203,6 +203,15 @@ static void traverse(const skim_ray *ray, const ray_lanes *lanes, const skim_wor
                         continue;
                     const uint32_t base = top;
                     stack[top++] = at;
+                    if (best->any) {
+                        /* Any hit ends the search wherever it is: no
+                           order is worth its sort (Embree's any-hit
+                           traversal does not sort either). */
+                        for (; hits; hits &= hits - 1u) {
+                            slot = (unsigned)__builtin_ctz(hits);
+                            stack[top++] = (ray_entry){ node->child[slot], entry[slot] };
+                        }
+                    }
                     for (; hits; hits &= hits - 1u) {
                         slot = (unsigned)__builtin_ctz(hits);
                         const ray_entry child = { node->child[slot], entry[slot] };
