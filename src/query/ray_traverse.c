@@ -4,7 +4,8 @@
    grown by the ray's reach so rounding never drops a box the ray meets),
    the children it enters before the best hit so far are pushed farthest
    first, and a popped entry whose entry t is past the best hit is dropped
-   with its subtree.
+   with its subtree. Line of sight (any hit) walks the same tree unsorted
+   and ends at the first triangle found.
 
    The answer does not depend on the order: every triangle gets the same
    test with the same bits, and the winner is the minimum of (t, caller's
