@@ -1,5 +1,6 @@
-/* skim_raycast against Embree's rtcIntersect1, one core each, the same rays
-   in the same run.
+/* skim_raycast against Embree's rtcIntersect1, and skim_raycast_any (line
+   of sight) against rtcOccluded1, one core each, the same rays in the same
+   run.
 
    Rates are per CPU second of the calling thread. Two workloads a scene: "near", the segments of bench_bvh's sweeps
    (starting 1..4 player radii from a random triangle, up to 512 units
@@ -10,9 +11,14 @@
    within 1e-5 relative (Embree's test is not watertight, so a ray through
    an edge may differ; those are counted, not hidden).
 
+   Besides bench_bvh's scenes, the 548,288-triangle terrain of the move and
+   crowd benchmarks (bench/move/terrain_scene.c, the same generator),
+   reported as terrain_548k.
+
    Usage: bench_rays [--quick] [--only NAME] [--rounds R] */
 #include "../bvh/bench_workload.h"
 #include "../bench_usage.h"
+#include "../move/terrain_scene.h"
 
 #include "../bvh/embree_world.h"
 #include <math.h>
@@ -58,6 +64,33 @@ static void cast_embree(const embree_world *e, const ray_set *rays, float *t)
     }
 }
 
+static void occluded_embree(const embree_world *e, const ray_set *rays, bool *blocked)
+{
+    struct RTCIntersectContext context;
+    rtcInitIntersectContext(&context);
+    for (int i = 0; i < rays->count; ++i) {
+        struct RTCRay ray __attribute__((aligned(16)));
+        memset(&ray, 0, sizeof ray);
+        ray.org_x = rays->origin[i].x;
+        ray.org_y = rays->origin[i].y;
+        ray.org_z = rays->origin[i].z;
+        ray.dir_x = rays->delta[i].x;
+        ray.dir_y = rays->delta[i].y;
+        ray.dir_z = rays->delta[i].z;
+        ray.tnear = 0.0f;
+        ray.tfar = 1.0f;
+        ray.mask = 0xffffffffu;
+        rtcOccluded1(e->scene, &context, &ray);
+        blocked[i] = ray.tfar < 0.0f; /* Embree marks an occluded ray with tfar = -inf */
+    }
+}
+
+static void occluded_skim(const skim_world *world, const ray_set *rays, bool *blocked)
+{
+    for (int i = 0; i < rays->count; ++i)
+        skim_raycast_any(world, rays->origin[i], rays->delta[i], NULL, &blocked[i]);
+}
+
 static void cast_skim(const skim_world *world, const ray_set *rays, float *t)
 {
     for (int i = 0; i < rays->count; ++i) {
@@ -71,35 +104,57 @@ static void run_workload(const bench_scene *scene, const char *workload, const s
                          const embree_world *embree, const ray_set *rays, int rounds)
 {
     float *ours = malloc(rays->count * sizeof *ours), *theirs = malloc(rays->count * sizeof *theirs);
-    double *ours_rate = malloc(rounds * sizeof *ours_rate), *theirs_rate = malloc(rounds * sizeof *theirs_rate);
-    if (!ours || !theirs || !ours_rate || !theirs_rate) {
+    bool *ours_blocked = malloc(rays->count * sizeof *ours_blocked);
+    bool *theirs_blocked = malloc(rays->count * sizeof *theirs_blocked);
+    double *rate = malloc(4 * rounds * sizeof *rate);
+    if (!ours || !theirs || !ours_blocked || !theirs_blocked || !rate) {
         fprintf(stderr, "bench_rays: no memory for %d rays\n", rays->count);
         exit(1);
     }
+    /* rate: skim first hit, Embree first hit, skim any hit, Embree any hit,
+       rounds values each; the four alternate within a round. */
     for (int r = 0; r < rounds; ++r) {
         double started = cpu_now();
         cast_skim(world, rays, ours);
-        ours_rate[r] = rays->count / (cpu_now() - started);
+        rate[r] = rays->count / (cpu_now() - started);
         started = cpu_now();
         cast_embree(embree, rays, theirs);
-        theirs_rate[r] = rays->count / (cpu_now() - started);
+        rate[rounds + r] = rays->count / (cpu_now() - started);
+        started = cpu_now();
+        occluded_skim(world, rays, ours_blocked);
+        rate[2 * rounds + r] = rays->count / (cpu_now() - started);
+        started = cpu_now();
+        occluded_embree(embree, rays, theirs_blocked);
+        rate[3 * rounds + r] = rays->count / (cpu_now() - started);
     }
-    int hits = 0, same = 0, t_close = 0;
+    int hits = 0, same = 0, t_close = 0, same_blocked = 0, blocked_is_hit = 0;
     for (int i = 0; i < rays->count; ++i) {
         hits += ours[i] >= 0.0f;
+        same_blocked += ours_blocked[i] == theirs_blocked[i];
+        blocked_is_hit += ours_blocked[i] == (ours[i] >= 0.0f);
         if ((ours[i] >= 0.0f) != (theirs[i] >= 0.0f))
             continue;
         ++same;
         t_close += ours[i] < 0.0f || fabsf(ours[i] - theirs[i]) <= 1e-5f * theirs[i] + 1e-7f;
     }
-    const double skim_rate = bench_median(ours_rate, rounds), embree_rate = bench_median(theirs_rate, rounds);
+    if (blocked_is_hit != rays->count) {
+        fprintf(stderr, "bench_rays: skim_raycast_any differs from skim_raycast's hit on %d rays\n",
+                rays->count - blocked_is_hit);
+        exit(1);
+    }
+    const double skim_rate = bench_median(rate, rounds), embree_rate = bench_median(rate + rounds, rounds);
+    const double any_rate = bench_median(rate + 2 * rounds, rounds);
+    const double occluded_rate = bench_median(rate + 3 * rounds, rounds);
     printf("{\"bench\":\"query_rays\",\"scene\":\"%s\",\"workload\":\"%s\",\"triangles\":%u,\"rays\":%d,"
-           "\"rounds\":%d,\"threads\":1,\"skim_rays_per_s\":%.0f,\"embree_rays_per_s\":%.0f,"
-           "\"skim_over_embree\":%.3f,\"hit_fraction\":%.3f,\"same_hit_or_miss\":%d,\"t_within_1e-5\":%d}\n",
-           scene->name, workload, scene->mesh.triangle_count, rays->count, rounds, skim_rate, embree_rate,
-           skim_rate / embree_rate, (double)hits / rays->count, same, t_close);
+           "\"rounds\":%d,\"threads\":1,\"isa\":\"%s\",\"skim_rays_per_s\":%.0f,\"embree_rays_per_s\":%.0f,"
+           "\"skim_over_embree\":%.3f,\"hit_fraction\":%.3f,\"same_hit_or_miss\":%d,\"t_within_1e-5\":%d,"
+           "\"skim_any_rays_per_s\":%.0f,\"embree_occluded_rays_per_s\":%.0f,\"any_over_occluded\":%.3f,"
+           "\"same_blocked\":%d}\n",
+           scene->name, workload, scene->mesh.triangle_count, rays->count, rounds, skim_isa_name(), skim_rate,
+           embree_rate, skim_rate / embree_rate, (double)hits / rays->count, same, t_close, any_rate,
+           occluded_rate, any_rate / occluded_rate, same_blocked);
     fflush(stdout);
-    free(ours), free(theirs), free(ours_rate), free(theirs_rate);
+    free(ours), free(theirs), free(ours_blocked), free(theirs_blocked), free(rate);
 }
 
 static void run_scene(const bench_scene *scene, int queries, void *context)
@@ -154,10 +209,12 @@ int main(int argc, char **argv)
         else
             return bench_usage("bench_rays", argv[i],
                                "usage: bench_rays [--quick] [--only NAME] [--rounds R]\n"
-                               "  skim_raycast against Embree's rtcIntersect1 on the same rays, one core each,\n"
-                               "  alternating rounds; one JSON line per scene and workload (near, across).\n"
+                               "  skim_raycast against Embree's rtcIntersect1 and skim_raycast_any against\n"
+                               "  rtcOccluded1 on the same rays, one core each, alternating rounds; one JSON\n"
+                               "  line per scene and workload (near, across).\n"
                                "  --quick      smaller terrain and fewer rays\n"
-                               "  --only NAME  one scene: default, oa_dm1, oa_dm4_hull, terrain\n"
+                               "  --only NAME  one scene: default, oa_dm1, oa_dm4_hull, terrain (2M, or\n"
+                               "               131k with --quick), terrain_548k\n"
                                "  --rounds R   alternating rounds (default 5)\n");
     }
     if (rounds < 1 || rounds > 1000) {
@@ -165,5 +222,15 @@ int main(int argc, char **argv)
         return 2;
     }
     bench_for_each_scene("query_rays", only, quick, run_scene, &rounds);
+    if (!only || strcmp(only, "terrain_548k") == 0) {
+        bench_scene scene = { .name = "terrain_548k", .query_divisor = 4 };
+        if (!terrain_scene_generate(&scene.data)) {
+            fprintf(stderr, "bench_rays: no memory for terrain_548k\n");
+            return 1;
+        }
+        scene.mesh = skim_mesh_data_view(&scene.data);
+        run_scene(&scene, bench_query_count(&scene, quick), &rounds);
+        bench_scene_free(&scene);
+    }
     return 0;
 }

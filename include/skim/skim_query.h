@@ -25,6 +25,14 @@ SKIM_API skim_status skim_raycast(const skim_world *world, skim_vec3 origin, ski
 /** count rays over OpenMP; hits[i] is bitwise what skim_raycast answers for ray i. */
 SKIM_API skim_status skim_raycast_batch(const skim_world *world, size_t count, const skim_vec3 *origins,
                                         const skim_vec3 *deltas, const skim_query *query, skim_hit *hits);
+/** Line of sight: whether the ray origin -> origin + delta meets any triangle. *blocked is
+    exactly skim_raycast's out->hit for the same arguments; the search ends at the first
+    triangle found, so it costs at most what skim_raycast does. */
+SKIM_API skim_status skim_raycast_any(const skim_world *world, skim_vec3 origin, skim_vec3 delta,
+                                      const skim_query *query, bool *blocked);
+/** count rays over OpenMP; blocked[i] is what skim_raycast_any answers for ray i. */
+SKIM_API skim_status skim_raycast_any_batch(const skim_world *world, size_t count, const skim_vec3 *origins,
+                                            const skim_vec3 *deltas, const skim_query *query, bool *blocked);
 
 /* ---- overlaps ---- */
 /** A triangle of the world. */

@@ -6,6 +6,7 @@
 
 #include "base/skim_internal.h"
 #include "world/world.h"
+#include "kernel/kernel.h"
 
 /* A ray prepared once for every triangle and box it meets: Woop, Benthin
    and Wald, "Watertight Ray/Triangle Intersection" (JCGT 2013), section 3:
@@ -31,8 +32,20 @@ bool skim_ray_triangle(const skim_ray *ray, const skim_world *world, uint32_t st
                        float *t);
 
 /* The first hit of the ray in world: the stored index of the winner (the
-   lowest t, ties to the lowest caller index) or UINT32_MAX, and its t. */
-uint32_t skim_ray_first_hit(const skim_ray *ray, const skim_world *world, float *t);
+   lowest t, ties to the lowest caller index) or UINT32_MAX, and its t.
+   The same bits for every kernel set; sets of 8 lanes or more run the
+   8-lane build of the traversal (ray_traverse.c). */
+uint32_t skim_ray_first_hit(const skim_ray *ray, const skim_world *world, const skim_kernel_set *kernels,
+                            float *t);
+/* Whether the ray meets any triangle: exactly whether skim_ray_first_hit
+   finds one, with the search ended at the first found. */
+bool skim_ray_blocked(const skim_ray *ray, const skim_world *world, const skim_kernel_set *kernels);
+/* The 8-lane build of both (any: the second), x86 only
+   (src/query/meson.build), for CPUs with AVX2. */
+#if defined(__x86_64__) || defined(__i386__)
+#define SKIM_RAY_HAVE_AVX2_TRAVERSAL 1
+uint32_t skim_ray_search_avx2(const skim_ray *ray, const skim_world *world, bool any, float *t);
+#endif
 
 /* The point of triangle (a, b, c) nearest to p, in double (Ericson,
    Real-Time Collision Detection, 5.1.5). */

@@ -1,7 +1,9 @@
-/* skim_raycast and skim_raycast_batch: the checks, and the hit in world terms. */
+/* skim_raycast, skim_raycast_any and their batches: the checks, and the
+   hit in world terms. */
 #include "query/query_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static skim_status check_ray(skim_vec3 origin, skim_vec3 delta, const char *who, size_t index,
@@ -28,7 +30,7 @@ static skim_status check_ray(skim_vec3 origin, skim_vec3 delta, const char *who,
 
 /* The answer for one checked ray. */
 static void cast(const skim_world *world, skim_vec3 origin, skim_vec3 delta, const skim_query *query,
-                 skim_hit *out)
+                 const skim_kernel_set *kernels, skim_hit *out)
 {
     memset(out, 0, sizeof *out);
     out->t = 1.0f;
@@ -38,7 +40,7 @@ static void cast(const skim_world *world, skim_vec3 origin, skim_vec3 delta, con
     skim_ray ray;
     skim_ray_init(&ray, world, origin, delta, query);
     float t;
-    const uint32_t stored = skim_ray_first_hit(&ray, world, &t);
+    const uint32_t stored = skim_ray_first_hit(&ray, world, kernels, &t);
     if (stored == UINT32_MAX)
         return;
     double corner[3][3];
@@ -84,8 +86,37 @@ skim_status skim_raycast(const skim_world *world, skim_vec3 origin, skim_vec3 de
         status = skim_check_query(query, "skim_raycast: query");
     if (status != SKIM_OK)
         return status;
+    const skim_kernel_set *kernels = skim_kernels();
+    if (!kernels)
+        return SKIM_ERROR_INVALID_ARGUMENT; /* message recorded by skim_kernels() */
     const skim_query defaults = skim_query_default();
-    cast(world, origin, delta, query ? query : &defaults, out);
+    cast(world, origin, delta, query ? query : &defaults, kernels, out);
+    return SKIM_OK;
+}
+
+/* The checks every batch makes before casting anything: a bad ray fails
+   the call, naming its index, with nothing half done. */
+static skim_status check_batch(const skim_world *world, size_t count, const skim_vec3 *origins,
+                               const skim_vec3 *deltas, const skim_query *query, const char *who,
+                               const skim_kernel_set **kernels)
+{
+    if (!world)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: world is NULL", who);
+    if (!origins || !deltas)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", who, origins ? "deltas" : "origins");
+    char context[64];
+    snprintf(context, sizeof context, "%s: query", who);
+    skim_status status = skim_check_query(query, context);
+    if (status != SKIM_OK)
+        return status;
+    *kernels = skim_kernels();
+    if (!*kernels)
+        return SKIM_ERROR_INVALID_ARGUMENT; /* message recorded by skim_kernels() */
+    for (size_t i = 0; i < count; ++i) {
+        status = check_ray(origins[i], deltas[i], who, i, true);
+        if (status != SKIM_OK)
+            return status;
+    }
     return SKIM_OK;
 }
 
@@ -97,29 +128,68 @@ skim_status skim_raycast_batch(const skim_world *world, size_t count, const skim
     if (!hits)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_raycast_batch: hits is NULL");
     memset(hits, 0, count * sizeof *hits);
-    if (!world)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_raycast_batch: world is NULL");
-    if (!origins || !deltas)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_raycast_batch: %s is NULL",
-                         origins ? "deltas" : "origins");
-    skim_status query_status = skim_check_query(query, "skim_raycast_batch: query");
-    if (query_status != SKIM_OK)
-        return query_status;
-    /* Every ray is checked before any is cast: a bad one fails the call
-       with nothing half done. */
-    for (size_t i = 0; i < count; ++i) {
-        skim_status status = check_ray(origins[i], deltas[i], "skim_raycast_batch", i, true);
-        if (status != SKIM_OK) {
-            memset(hits, 0, count * sizeof *hits);
-            return status;
-        }
-    }
+    const skim_kernel_set *kernels = NULL;
+    skim_status status = check_batch(world, count, origins, deltas, query, "skim_raycast_batch", &kernels);
+    if (status != SKIM_OK)
+        return status;
     const skim_query defaults = skim_query_default();
     const skim_query *q = query ? query : &defaults;
     /* Each ray's answer is its own: no reduction, so any thread count and
        any schedule give the same bits. */
 #pragma omp parallel for schedule(dynamic, 256)
     for (long i = 0; i < (long)count; ++i)
-        cast(world, origins[i], deltas[i], q, &hits[i]);
+        cast(world, origins[i], deltas[i], q, kernels, &hits[i]);
+    return SKIM_OK;
+}
+
+/* Whether one checked ray meets anything. */
+static bool blocked_by(const skim_world *world, skim_vec3 origin, skim_vec3 delta, const skim_query *query,
+                       const skim_kernel_set *kernels)
+{
+    if (delta.x == 0.0f && delta.y == 0.0f && delta.z == 0.0f)
+        return false; /* as in cast() */
+    skim_ray ray;
+    skim_ray_init(&ray, world, origin, delta, query);
+    return skim_ray_blocked(&ray, world, kernels);
+}
+
+skim_status skim_raycast_any(const skim_world *world, skim_vec3 origin, skim_vec3 delta,
+                             const skim_query *query, bool *blocked)
+{
+    if (!blocked)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_raycast_any: blocked is NULL");
+    *blocked = false;
+    if (!world)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_raycast_any: world is NULL");
+    skim_status status = check_ray(origin, delta, "skim_raycast_any", 0, false);
+    if (status == SKIM_OK)
+        status = skim_check_query(query, "skim_raycast_any: query");
+    if (status != SKIM_OK)
+        return status;
+    const skim_kernel_set *kernels = skim_kernels();
+    if (!kernels)
+        return SKIM_ERROR_INVALID_ARGUMENT; /* message recorded by skim_kernels() */
+    const skim_query defaults = skim_query_default();
+    *blocked = blocked_by(world, origin, delta, query ? query : &defaults, kernels);
+    return SKIM_OK;
+}
+
+skim_status skim_raycast_any_batch(const skim_world *world, size_t count, const skim_vec3 *origins,
+                                   const skim_vec3 *deltas, const skim_query *query, bool *blocked)
+{
+    if (count == 0)
+        return SKIM_OK;
+    if (!blocked)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_raycast_any_batch: blocked is NULL");
+    memset(blocked, 0, count * sizeof *blocked);
+    const skim_kernel_set *kernels = NULL;
+    skim_status status = check_batch(world, count, origins, deltas, query, "skim_raycast_any_batch", &kernels);
+    if (status != SKIM_OK)
+        return status;
+    const skim_query defaults = skim_query_default();
+    const skim_query *q = query ? query : &defaults;
+#pragma omp parallel for schedule(dynamic, 256)
+    for (long i = 0; i < (long)count; ++i)
+        blocked[i] = blocked_by(world, origins[i], deltas[i], q, kernels);
     return SKIM_OK;
 }

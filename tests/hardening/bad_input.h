@@ -28,7 +28,7 @@ extern const char *const kind_names[KIND_COUNT];
     X(crowd_count) X(crowd_capacity) X(crowd_positions) X(crowd_velocities) X(crowd_states)  \
     X(crowd_hash) X(crowd_get_stats) X(mesh_load_obj) X(mesh_parse_obj) X(raycast)            \
     X(raycast_batch) X(overlap) X(closest_point) X(drop_to_floor) X(world_get_triangle)      \
-    X(spawn_def_default) X(find_spawn_places)
+    X(spawn_def_default) X(find_spawn_places) X(raycast_any) X(raycast_any_batch)
 #define AS_ENUM(name) F_##name,
 enum function { FUNCTIONS(AS_ENUM) FUNCTION_COUNT };
 extern const char *const function_names[FUNCTION_COUNT];

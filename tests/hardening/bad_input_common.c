@@ -73,6 +73,8 @@ skim_status bad_input_run_row(const row *r)
     case F_crowd_hash: return bad_input_run_crowd_query_null(r);
     case F_raycast:
     case F_raycast_batch:
+    case F_raycast_any:
+    case F_raycast_any_batch:
     case F_overlap:
     case F_closest_point:
     case F_drop_to_floor:

@@ -1,5 +1,5 @@
 /* The bad-input table's runner for the queries (bad_input.h): skim_raycast,
-   skim_raycast_batch, skim_overlap, skim_closest_point, skim_drop_to_floor,
+   skim_raycast_batch, skim_raycast_any, skim_raycast_any_batch, skim_overlap, skim_closest_point, skim_drop_to_floor,
    skim_world_get_triangle, skim_find_spawn_places, skim_spawn_def_default.
    A failure leaves the output in a known state (no hit, nothing found,
    count 0, the position as given) and never writes past it. */
@@ -8,6 +8,7 @@
 typedef skim_hit four_hits[4];
 typedef skim_triangle_ref four_refs[4];
 typedef skim_vec3 four_spots[4];
+typedef bool four_answers[4];
 
 static void query_defaults(query_args *a)
 {
@@ -58,6 +59,40 @@ static skim_status run_raycast_batch(const query_args *a, skim_world *world)
         cr_expect(canary_intact(out.canary, CANARY_BYTES), "skim_raycast_batch wrote past the hits");
         for (size_t i = 0; status != SKIM_OK && i < count && i < 4; ++i)
             cr_expect_not(out.value[i].hit, "a failed batch reports a hit");
+    }
+    return status;
+}
+
+static skim_status run_raycast_any(const query_args *a, skim_world *world)
+{
+    GUARDED(bool) out;
+    memset(&out, CANARY, sizeof out);
+    skim_status status = skim_raycast_any(a->null_world ? NULL : world, a->origin, a->delta,
+                                          a->null_query ? NULL : &a->query, a->null_out ? NULL : &out.value);
+    if (!a->null_out) {
+        cr_expect(canary_intact(out.canary, CANARY_BYTES), "skim_raycast_any wrote past its answer");
+        if (status != SKIM_OK)
+            cr_expect_not(out.value, "a failed line of sight reports blocked");
+    }
+    return status;
+}
+
+static skim_status run_raycast_any_batch(const query_args *a, skim_world *world)
+{
+    skim_vec3 origins[4] = { a->origin, a->origin, a->origin, a->origin };
+    skim_vec3 deltas[4] = { a->delta, a->delta, a->delta, a->delta };
+    if (a->bad_second_ray)
+        origins[1].y = NAN;
+    GUARDED(four_answers) out;
+    memset(&out, CANARY, sizeof out);
+    const size_t count = a->count;
+    skim_status status = skim_raycast_any_batch(a->null_world ? NULL : world, count,
+                                                a->null_origins ? NULL : origins, a->null_deltas ? NULL : deltas,
+                                                a->null_query ? NULL : &a->query, a->null_out ? NULL : out.value);
+    if (!a->null_out) {
+        cr_expect(canary_intact(out.canary, CANARY_BYTES), "skim_raycast_any_batch wrote past its answers");
+        for (size_t i = 0; status != SKIM_OK && i < count && i < 4; ++i)
+            cr_expect_not(out.value[i], "a failed batch reports blocked");
     }
     return status;
 }
@@ -151,6 +186,8 @@ skim_status bad_input_run_query(const row *r)
     switch (r->fn) {
     case F_raycast: status = run_raycast(&a, world); break;
     case F_raycast_batch: status = run_raycast_batch(&a, world); break;
+    case F_raycast_any: status = run_raycast_any(&a, world); break;
+    case F_raycast_any_batch: status = run_raycast_any_batch(&a, world); break;
     case F_overlap: status = run_overlap(&a, world); break;
     case F_closest_point: status = run_closest(&a, world); break;
     case F_drop_to_floor: status = run_drop(&a, world); break;

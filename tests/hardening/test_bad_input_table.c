@@ -203,6 +203,31 @@ static const row table_rows[] = {
     QR(F_raycast_batch, "origins[1].y", K_NAN, bad_second_ray, T_BOOL, 1, INV),
     QR(F_raycast_batch, "deltas[*].x", K_INF, delta.x, T_FLOAT, INFINITY, INV),
 
+    /* skim_raycast_any */
+    QR(F_raycast_any, "(all valid)", K_VALID, null_def, T_NONE, 0, OK),
+    QR(F_raycast_any, "world", K_NULL, null_world, T_BOOL, 1, INV),
+    QR(F_raycast_any, "query", K_NULL, null_query, T_BOOL, 1, OK),
+    QR(F_raycast_any, "blocked", K_NULL, null_out, T_BOOL, 1, INV),
+    QR(F_raycast_any, "origin.x", K_NAN, origin.x, T_FLOAT, NAN, INV),
+    QR(F_raycast_any, "origin.y", K_INF, origin.y, T_FLOAT, INFINITY, INV),
+    QR(F_raycast_any, "delta.z", K_NEG_INF, delta.z, T_FLOAT, -INFINITY, INV),
+    QR(F_raycast_any, "delta", K_ZERO, delta.z, T_FLOAT, 0, OK),
+    QR(F_raycast_any, "origin.x (1e30, beyond SKIM_COORDINATE_MAX)", K_HUGE, origin.x, T_FLOAT, 1e30, INV),
+    QR(F_raycast_any, "delta.z (-1e18 = SKIM_COORDINATE_MAX)", K_VALID, delta.z, T_FLOAT, -1e18, OK),
+    QR(F_raycast_any, "query->material_mask", K_ZERO, query.material_mask, T_U64, 0, OK),
+    QR(F_raycast_any, "world (brute force)", K_VALID, brute_force, T_BOOL, 1, OK),
+
+    /* skim_raycast_any_batch */
+    QR(F_raycast_any_batch, "(all valid)", K_VALID, null_def, T_NONE, 0, OK),
+    QR(F_raycast_any_batch, "world", K_NULL, null_world, T_BOOL, 1, INV),
+    QR(F_raycast_any_batch, "origins", K_NULL, null_origins, T_BOOL, 1, INV),
+    QR(F_raycast_any_batch, "deltas", K_NULL, null_deltas, T_BOOL, 1, INV),
+    QR(F_raycast_any_batch, "query", K_NULL, null_query, T_BOOL, 1, OK),
+    QR(F_raycast_any_batch, "blocked", K_NULL, null_out, T_BOOL, 1, INV),
+    QR(F_raycast_any_batch, "count", K_ZERO, count, T_SIZE, 0, OK),
+    QR(F_raycast_any_batch, "origins[1].y", K_NAN, bad_second_ray, T_BOOL, 1, INV),
+    QR(F_raycast_any_batch, "deltas[*].x", K_INF, delta.x, T_FLOAT, INFINITY, INV),
+
     /* skim_overlap */
     QR(F_overlap, "(all valid)", K_VALID, null_def, T_NONE, 0, OK),
     QR(F_overlap, "world", K_NULL, null_world, T_BOOL, 1, INV),
@@ -579,7 +604,7 @@ Test(table, coverage)
         F_crowd_get_agent, F_crowd_count, F_crowd_capacity, F_crowd_positions, F_crowd_velocities,
         F_crowd_states, F_crowd_hash, F_crowd_get_stats, F_mesh_load_obj, F_mesh_parse_obj,
         F_raycast, F_raycast_batch, F_overlap, F_closest_point, F_drop_to_floor, F_world_get_triangle,
-        F_find_spawn_places,
+        F_find_spawn_places, F_raycast_any, F_raycast_any_batch,
     };
     for (size_t i = 0; i < sizeof with_pointers / sizeof with_pointers[0]; ++i)
         cr_expect_gt(counts[with_pointers[i]][K_NULL], 0u, "%s has no NULL row",
