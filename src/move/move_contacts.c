@@ -165,32 +165,32 @@ skim_status skim_move_batch_contacts(const skim_world *world, size_t count,
     static const char who[] = "skim_move_batch_contacts";
     if (count == 0)
         return world ? SKIM_OK : skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: world is NULL", who);
+    /* Every array's size must be a size: count movers of capacity contacts,
+       and of the largest per-mover element (64 bytes covers each). */
+    if (count > SIZE_MAX / 64 ||
+        (capacity > 0 && count > SIZE_MAX / ((size_t)capacity * sizeof *contacts)))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
+                         "%s: count %zu x capacity %u contacts is beyond memory", who, count,
+                         capacity);
     if (!counts)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: counts is NULL", who);
     if (!contacts && capacity > 0)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "%s: contacts is NULL with capacity %u (NULL needs capacity 0)", who,
                          capacity);
-    /* Both arrays' sizes must be sizes: count movers of capacity contacts. */
-    if (count > SIZE_MAX / sizeof *counts ||
-        (capacity > 0 && count > SIZE_MAX / ((size_t)capacity * sizeof *contacts)))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
-                         "%s: count %zu x capacity %u contacts is beyond memory", who, count,
-                         capacity);
     /* Threads write contacts and counts while others read the inputs. */
     const size_t contact_bytes = count * capacity * sizeof *contacts;
     const size_t count_bytes = count * sizeof *counts;
-    const void *inputs[4] = { shapes, positions, displacements, results };
-    const size_t input_bytes[4] = { count * sizeof *shapes, count * sizeof *positions,
-                                    count * sizeof *displacements, count * sizeof *results };
-    bool overlap = contact_bytes && overlaps(contacts, contact_bytes, counts, count_bytes);
-    for (int k = 0; k < 4; ++k)
-        overlap = overlap || (inputs[k] && ((contact_bytes && overlaps(contacts, contact_bytes,
-                                                                       inputs[k], input_bytes[k])) ||
-                                            overlaps(counts, count_bytes, inputs[k], input_bytes[k])));
-    if (def)
-        overlap = overlap || (contact_bytes && overlaps(contacts, contact_bytes, def, sizeof *def)) ||
-                  overlaps(counts, count_bytes, def, sizeof *def);
+    const void *others[6] = { counts, shapes, positions, displacements, results, def };
+    const size_t other_bytes[6] = { count_bytes, count * sizeof *shapes, count * sizeof *positions,
+                                    count * sizeof *displacements, count * sizeof *results,
+                                    sizeof *def };
+    bool overlap = false;
+    for (int k = 0; k < 6; ++k)
+        overlap = overlap ||
+                  (others[k] && ((contact_bytes && overlaps(contacts, contact_bytes, others[k],
+                                                            other_bytes[k])) ||
+                                 (k > 0 && overlaps(counts, count_bytes, others[k], other_bytes[k]))));
     if (overlap)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "%s: contacts or counts overlap each other, shapes, positions, "
