@@ -155,7 +155,7 @@ uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const floa
         skim_move_exclude(ctx, found[i].lane);
         float contact_point[3];
         mv_add_scaled(contact_point, pos, found[i].point, 1.0f);
-        skim_move_contact(ctx, kind, world_normal, g->triangle[found[i].lane], contact_point);
+        skim_move_log_contact(ctx, kind, world_normal, g->triangle[found[i].lane], contact_point);
         skim_move_add_contact(ctx, planes, found[i].normal,
                               mv_dot(found[i].normal, contact_point), found[i].lane, kind,
                               world_normal);
@@ -198,7 +198,7 @@ uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const floa
         if (ctx->contacts) {
             float met[3];
             mv_add_scaled(met, pos, best.point, 1.0f);
-            skim_move_contact(ctx, kind, world_normal, best.triangle, met);
+            skim_move_log_contact(ctx, kind, world_normal, best.triangle, met);
         }
     }
     mv_add_scaled(pos, pos, push, t);

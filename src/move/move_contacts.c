@@ -40,8 +40,8 @@ static bool grow(skim_move_contact_log *log)
     return true;
 }
 
-void skim_move_contact_note(skim_move_ctx *ctx, uint32_t kind, const float world_normal[3],
-                            uint32_t triangle, const float contact[3])
+void skim_move_contact_log_add(skim_move_ctx *ctx, uint32_t kind, const float world_normal[3],
+                               uint32_t triangle, const float contact[3])
 {
     skim_move_contact_log *log = ctx->contacts;
     for (uint32_t i = log->stage_start; i < log->count; ++i) {

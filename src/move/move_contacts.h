@@ -26,14 +26,14 @@ void skim_move_contact_log_free(skim_move_contact_log *log);
    class and unit world normal, at contact (unit space, relative to the
    move's start). Once per triangle per stage: a later meeting adds its
    class to the first's. Out of memory sets ctx->status. */
-void skim_move_contact_note(skim_move_ctx *ctx, uint32_t kind, const float world_normal[3],
-                            uint32_t triangle, const float contact[3]);
-static inline void skim_move_contact(skim_move_ctx *ctx, uint32_t kind,
-                                     const float world_normal[3], uint32_t triangle,
-                                     const float contact[3])
+void skim_move_contact_log_add(skim_move_ctx *ctx, uint32_t kind, const float world_normal[3],
+                               uint32_t triangle, const float contact[3]);
+static inline void skim_move_log_contact(skim_move_ctx *ctx, uint32_t kind,
+                                         const float world_normal[3], uint32_t triangle,
+                                         const float contact[3])
 {
     if (ctx->contacts)
-        skim_move_contact_note(ctx, kind, world_normal, triangle, contact);
+        skim_move_contact_log_add(ctx, kind, world_normal, triangle, contact);
 }
 
 /* move.c, around its stages: a stage begins (the slide and gravity are
