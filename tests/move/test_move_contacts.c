@@ -187,13 +187,19 @@ Test(move_contacts, a_step_that_fails_leaves_the_slide_contacts_only)
 
 Test(move_contacts, a_touching_start_reports_what_it_touches)
 {
-    /* Resting in the corner of the floor and the wall, pushed into both. */
+    /* A hair inside the floor and the wall in their corner, pushed into both. */
     skim_move_def def = skim_move_def_default();
     def.gravity = (skim_vec3){ 0, 0, -1 };
-    contacts m = move_with_contacts(room, sphere(R), (skim_vec3){ 40 - R * 1.005f, 0, R * 1.005f },
+    contacts m = move_with_contacts(room, sphere(R), (skim_vec3){ 40 - R * 0.999f, 0, R * 0.999f },
                                     (skim_vec3){ 2, 0, 0 }, &def);
-    cr_expect_not_null(find(&m, SKIM_MOVE_PASS_SLIDE, 2), "the wall it touches at the start");
-    cr_expect(m.result.touched & SKIM_TOUCH_FLOOR);
+    const skim_contact *wall = find(&m, SKIM_MOVE_PASS_SLIDE, 2);
+    cr_assert_not_null(wall, "the wall it touches at the start");
+    expect_near(wall->point.x, 40.0, 1e-3);
+    /* The start's resolution finds the floor it rests on too. */
+    const skim_contact *floor = find(&m, SKIM_MOVE_PASS_SLIDE, 0);
+    cr_assert_not_null(floor, "the floor it touches at the start");
+    cr_expect_eq(floor->touched, SKIM_TOUCH_FLOOR);
+    expect_near(floor->point.z, 0.0, 1e-3);
 }
 
 Test(move_contacts, a_short_buffer_gets_the_first_contacts_and_the_whole_count)
@@ -317,6 +323,10 @@ Test(move_contacts, the_batch_is_the_single_call_for_any_thread_count, .timeout 
                                                 c->displacements[i], &def, plain, one, PER_MOVER,
                                                 &count), SKIM_OK);
                 cr_assert(memcmp(plain, &results[i], sizeof *plain) == 0, "mover %d's result", i);
+                skim_move_result moved;
+                cr_assert_eq(skim_move(s.world, &c->shapes[i], c->positions[i], c->displacements[i], &def,
+                                       &moved), SKIM_OK);
+                cr_assert(memcmp(&moved, plain, sizeof moved) == 0, "mover %d: not skim_move's result", i);
                 cr_assert_eq(count, counts[i], "mover %d's count", i);
                 const uint32_t kept = count < PER_MOVER ? count : PER_MOVER;
                 cr_assert(memcmp(one, buffer + (size_t)i * PER_MOVER, kept * sizeof *one) == 0,
