@@ -249,8 +249,9 @@ static void move_movers(batch_call *b)
                                              &b->results[i], &log);
                     b->counts[i] = 0;
                     if (s == SKIM_OK)
-                        skim_move_contacts_copy(&log, b->capacity ? b->contacts + (size_t)i * b->capacity
-                                                                  : NULL,
+                        skim_move_contacts_copy(&log, b->world,
+                                                b->capacity ? b->contacts + (size_t)i * b->capacity
+                                                            : NULL,
                                                 b->capacity, &b->counts[i]);
                 }
                 if (s != SKIM_OK) {

@@ -61,14 +61,11 @@ void skim_move_contact_log_add(skim_move_ctx *ctx, uint32_t kind, const float wo
        Ellipsoids, 4). */
     float offset[3];
     mv_mat3(ctx->space->to_world, contact, offset);
-    const skim_world *world = ctx->world;
-    const uint32_t stored = skim_world_stored_of(world, triangle);
     log->entry[log->count++] = (skim_contact){
         .point = { ctx->start[0] + offset[0], ctx->start[1] + offset[1], ctx->start[2] + offset[2] },
         .normal = { world_normal[0], world_normal[1], world_normal[2] },
         .triangle = triangle,
         .body = SKIM_STATIC,
-        .material = stored == UINT32_MAX ? 0 : world->material[stored],
         .pass = log->stage,
         .touched = (uint8_t)kind,
     };
@@ -99,12 +96,18 @@ void skim_move_contacts_end(skim_move_ctx *ctx)
     log->stage_start = log->count;
 }
 
-void skim_move_contacts_copy(const skim_move_contact_log *log, skim_contact *contacts,
-                             uint32_t capacity, uint32_t *count)
+void skim_move_contacts_copy(const skim_move_contact_log *log, const skim_world *world,
+                             skim_contact *contacts, uint32_t capacity, uint32_t *count)
 {
     const uint32_t kept = log->count < capacity ? log->count : capacity;
     if (kept)
         memcpy(contacts, log->entry, (size_t)kept * sizeof *contacts);
+    /* Materials only for what the caller gets: a lookup by the caller's
+       index is a binary search (world_triangles.c). */
+    for (uint32_t i = 0; i < kept; ++i) {
+        const uint32_t stored = skim_world_stored_of(world, contacts[i].triangle);
+        contacts[i].material = stored == UINT32_MAX ? 0 : world->material[stored];
+    }
     *count = log->count;
 }
 
@@ -142,7 +145,7 @@ skim_status skim_move_contacts(const skim_world *world, const skim_ellipsoid *sh
     skim_move_contact_log log = { 0 };
     status = skim_move_run_logged(kernels, world, shape, position, displacement, def, out, &log);
     if (status == SKIM_OK)
-        skim_move_contacts_copy(&log, contacts, capacity, count);
+        skim_move_contacts_copy(&log, world, contacts, capacity, count);
     else
         memset(out, 0, sizeof *out);
     skim_move_contact_log_free(&log);

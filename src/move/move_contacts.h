@@ -69,9 +69,9 @@ skim_status skim_move_batch_logged(const skim_kernel_set *kernels, const skim_wo
                                    const skim_move_def *def, skim_move_result *results,
                                    skim_contact *contacts, uint32_t capacity, uint32_t *counts);
 
-/* Copies the log's first capacity entries to contacts and its count to
-   *count. */
-void skim_move_contacts_copy(const skim_move_contact_log *log, skim_contact *contacts,
-                             uint32_t capacity, uint32_t *count);
+/* Copies the log's first capacity entries to contacts, with their
+   materials from world, and its count to *count. */
+void skim_move_contacts_copy(const skim_move_contact_log *log, const skim_world *world,
+                             skim_contact *contacts, uint32_t capacity, uint32_t *count);
 
 #endif /* SKIM_MOVE_CONTACTS_H */
