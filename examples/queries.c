@@ -2,8 +2,8 @@
    built-in default scene (z up, Quake units: a player is a sphere of
    radius 16): where players can spawn, what is under one, whether a spot
    is free, whether two players see each other, how near the closest wall
-   is, and what the surface under a ray is. Built against the public API
-   only; docs/queries.md explains each call. */
+   is, what the surface under a ray is, and which triangles a walk meets.
+   Built against the public API only; docs/queries.md explains each call. */
 #include <skim/skim.h>
 
 #include <math.h>
@@ -89,6 +89,26 @@ int main(void)
     for (int i = 0; i < 360; ++i)
         walls += ring[i].hit;
     printf("%d of 360 directions meet a wall within 1000 units\n", walls);
+
+    /* What a walk into the corner's wall meets: the contacts of one move,
+       with gravity and steps. */
+    skim_move_def walk = skim_move_def_default();
+    walk.step_height = 18;
+    walk.gravity = (skim_vec3){ 0, 0, -1 };
+    skim_move_result walked;
+    skim_contact met[8];
+    uint32_t met_count;
+    if (skim_move_contacts(world, &player, rest.position, (skim_vec3){ -100, 30, 0 }, &walk, &walked, met, 8,
+                           &met_count) != SKIM_OK)
+        return fail("move contacts");
+    static const char *const pass_names[] = { "slide", "step", "gravity", "snap" };
+    printf("a walk into the wall ends at (%.1f, %.1f) and meets %u triangle(s)\n", walked.position.x,
+           walked.position.y, met_count);
+    for (uint32_t i = 0; i < met_count && i < 8; ++i)
+        printf("  %-7s triangle %u (material %u), %s, at (%.1f, %.1f, %.1f)\n", pass_names[met[i].pass],
+               met[i].triangle, met[i].material,
+               met[i].touched & SKIM_TOUCH_FLOOR ? "a floor" : met[i].touched & SKIM_TOUCH_WALL ? "a wall" : "a ceiling",
+               met[i].point.x, met[i].point.y, met[i].point.z);
 
     free(spots);
     skim_world_destroy(world);

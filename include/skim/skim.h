@@ -269,5 +269,6 @@ SKIM_API skim_status skim_scene_default(skim_mesh_data *out);
 #include <skim/skim_mesh_io.h> /* OBJ loading (skim extension) */
 #include <skim/skim_crowd.h>   /* crowds of movers that meet each other (skim extension) */
 #include <skim/skim_query.h>   /* rays, overlaps, closest points, floors, spawn places */
+#include <skim/skim_contacts.h> /* the contacts of a move */
 
 #endif /* SKIM_SKIM_H */

@@ -10,7 +10,7 @@
    the plane lives. Moving only along v . n >= 0 keeps the mover in the half
    space beyond the contact's tangent plane, and the (convex) triangle lies
    behind that plane, so an excluded triangle cannot be entered. */
-#include "move/move_internal.h"
+#include "move/move_contacts.h"
 
 #include <math.h>
 #include <simde/x86/sse2.h>
@@ -155,6 +155,7 @@ uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const floa
         skim_move_exclude(ctx, found[i].lane);
         float contact_point[3];
         mv_add_scaled(contact_point, pos, found[i].point, 1.0f);
+        skim_move_log_contact(ctx, kind, world_normal, g->triangle[found[i].lane], contact_point);
         skim_move_add_contact(ctx, planes, found[i].normal,
                               mv_dot(found[i].normal, contact_point), found[i].lane, kind,
                               world_normal);
@@ -194,6 +195,11 @@ uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const floa
         float world_normal[3];
         uint32_t kind = skim_move_classify(ctx, best.normal, world_normal);
         skim_move_note_touch(&result->touch, kind, world_normal, best.triangle);
+        if (ctx->contacts) {
+            float met[3];
+            mv_add_scaled(met, pos, best.point, 1.0f);
+            skim_move_log_contact(ctx, kind, world_normal, best.triangle, met);
+        }
     }
     mv_add_scaled(pos, pos, push, t);
     return opposing;

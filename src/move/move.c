@@ -25,7 +25,7 @@
      5. Snap down to the floor when nothing held the mover up.
    All in unit-sphere space relative to the start; the result goes back to
    world space once, at the end. */
-#include "move/move_internal.h"
+#include "move/move_contacts.h"
 
 #include <math.h>
 #include <string.h>
@@ -134,10 +134,10 @@ static double length3(skim_vec3 v)
     return sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
 }
 
-skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *world,
-                          const skim_ellipsoid *shape, skim_vec3 position,
-                          skim_vec3 displacement, const skim_move_def *def,
-                          skim_move_result *out)
+skim_status skim_move_run_logged(const skim_kernel_set *kernels, const skim_world *world,
+                                 const skim_ellipsoid *shape, skim_vec3 position,
+                                 skim_vec3 displacement, const skim_move_def *def,
+                                 skim_move_result *out, skim_move_contact_log *log)
 {
     skim_move_scratch *scratch = skim_move_thread_scratch();
     if (!scratch)
@@ -184,6 +184,7 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
         .skin = def->skin_width,
         .push_left = SKIM_MOVE_PUSH_PER_MOVE,
         .status = SKIM_OK,
+        .contacts = log,
     };
     {
         const float sine_sq = 1.0f - ctx.cos_floor * ctx.cos_floor;
@@ -217,25 +218,39 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
 
     float pos[3] = { 0.0f, 0.0f, 0.0f };
     skim_move_pass_result moved;
+    if (log)
+        skim_move_contacts_begin(&ctx, SKIM_MOVE_PASS_SLIDE);
     skim_move_pass(&ctx, pos, delta, SKIM_PASS_MOVE, def->max_iterations, &moved);
     skim_move_touch touch = moved.touch;
     int iterations = moved.iterations;
 
     /* Quake: "never step up when you still have up velocity". */
-    if (def->step_height > 0.0f && moved.blocked_by_wall && rise <= 0.0f)
+    if (def->step_height > 0.0f && moved.blocked_by_wall && rise <= 0.0f) {
+        if (log)
+            skim_move_contacts_begin(&ctx, SKIM_MOVE_PASS_STEP);
         skim_move_try_step(&ctx, delta, pos, &touch, &iterations);
+        if (log)
+            skim_move_contacts_end(&ctx);
+    }
 
     /* A stair walk held on a nosing (step_and_snap.c): its descent already
        came down onto what holds it; gravity would roll it back off the
        edge (Jolt's WalkStairs sets the ground state the same way). */
     if (!ctx.step_held && (gravity[0] != 0.0f || gravity[1] != 0.0f || gravity[2] != 0.0f)) {
         skim_move_pass_result fallen;
+        if (log)
+            skim_move_contacts_begin(&ctx, SKIM_MOVE_PASS_GRAVITY);
         skim_move_pass(&ctx, pos, gravity, SKIM_PASS_GRAVITY, def->max_iterations, &fallen);
         skim_move_merge_touch(&touch, &fallen.touch);
     }
 
-    if (!touch.floor && rise <= 0.0f && gravity_rise <= 0.0f)
+    if (!touch.floor && rise <= 0.0f && gravity_rise <= 0.0f) {
+        if (log)
+            skim_move_contacts_begin(&ctx, SKIM_MOVE_PASS_SNAP);
         skim_move_snap(&ctx, pos, &touch);
+        if (log)
+            skim_move_contacts_end(&ctx);
+    }
 
     if (ctx.status != SKIM_OK)
         return ctx.status;
@@ -255,6 +270,14 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
     }
     out->iterations = iterations;
     return SKIM_OK;
+}
+
+skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *world,
+                          const skim_ellipsoid *shape, skim_vec3 position,
+                          skim_vec3 displacement, const skim_move_def *def,
+                          skim_move_result *out)
+{
+    return skim_move_run_logged(kernels, world, shape, position, displacement, def, out, NULL);
 }
 
 skim_status skim_move(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 position,

@@ -18,7 +18,7 @@
    src/move/ is plain scalar float code compiled without contraction, so the
    results are bitwise the same for any thread count and any kernel set but
    the reference. */
-#include "move/move_internal.h"
+#include "move/move_contacts.h"
 #include "base/team.h"
 
 #include <omp.h>
@@ -144,6 +144,11 @@ typedef struct batch_call {
     const skim_move_def *defs;           /* with def_of: mover i moves with defs[def_of[i]] */
     const uint32_t *def_of;
     skim_move_result *results;
+    /* skim_move_batch_contacts: mover i's contacts at contacts + i * capacity,
+       counts NULL for a batch without them. */
+    skim_contact *contacts;
+    uint32_t capacity;
+    uint32_t *counts;
     const char *who;
     /* The Morton order (move_order.c), on the calling thread's scratch:
        NULL for a small batch or without the buffer, then index order. */
@@ -211,6 +216,7 @@ static void move_movers(batch_call *b)
         mine->ahead_order = order;
         mine->ahead_positions = b->positions;
     }
+    skim_move_contact_log log = { 0 };
     const int me = omp_get_thread_num() % b->planned;
     for (int visit = 0; visit < b->planned; ++visit) {
         region *r = &b->regions[(me + visit) % b->planned];
@@ -231,11 +237,23 @@ static void move_movers(batch_call *b)
                 }
                 if (mine)
                     mine->ahead_at = k + 1;
-                skim_status s = skim_move_run(b->kernels, b->world, &b->shapes[i],
-                                              b->positions[i], b->displacements[i],
-                                              b->def_of ? &b->defs[b->def_of[i]]
-                                              : (size_t)i < b->split ? b->def : b->def_after,
-                                              &b->results[i]);
+                const skim_move_def *def = b->def_of ? &b->defs[b->def_of[i]]
+                                           : (size_t)i < b->split ? b->def : b->def_after;
+                skim_status s;
+                if (!b->counts) {
+                    s = skim_move_run(b->kernels, b->world, &b->shapes[i], b->positions[i],
+                                      b->displacements[i], def, &b->results[i]);
+                } else {
+                    s = skim_move_run_logged(b->kernels, b->world, &b->shapes[i],
+                                             b->positions[i], b->displacements[i], def,
+                                             &b->results[i], &log);
+                    b->counts[i] = 0;
+                    if (s == SKIM_OK)
+                        skim_move_contacts_copy(&log, b->world,
+                                                b->capacity ? b->contacts + (size_t)i * b->capacity
+                                                            : NULL,
+                                                b->capacity, &b->counts[i]);
+                }
                 if (s != SKIM_OK) {
                     memset(&b->results[i], 0, sizeof b->results[i]);
 #pragma omp critical(skim_move_batch_failure)
@@ -247,6 +265,7 @@ static void move_movers(batch_call *b)
             }
         }
     }
+    skim_move_contact_log_free(&log);
     if (mine) {
         mine->ahead_order = NULL;
         mine->walk_reuse = false;
@@ -308,7 +327,7 @@ skim_status skim_move_batch_indexed(const skim_kernel_set *kernels, const skim_w
 
 static skim_status batch_run(batch_call *proto)
 {
-    static const char who[] = "skim_move_batch";
+    const char *who = proto->counts ? "skim_move_batch_contacts" : "skim_move_batch";
     const skim_kernel_set *kernels = proto->kernels;
     const skim_world *world = proto->world;
     size_t count = proto->count;
@@ -353,7 +372,8 @@ static skim_status batch_run(batch_call *proto)
                       .positions = positions, .displacements = displacements, .def = def,
                       .def_after = def_after, .split = split, .results = results, .who = who,
                       .first_failure = INT64_MAX, .failure = SKIM_OK, .defs = proto->defs,
-                      .def_of = proto->def_of };
+                      .def_of = proto->def_of, .contacts = proto->contacts,
+                      .capacity = proto->capacity, .counts = proto->counts };
     /* Movers near each other one after the other (move_order.c); without
        the order's buffer, in index order: the same results either way. */
     b.caller = skim_move_thread_scratch();
@@ -404,6 +424,19 @@ static skim_status batch_run(batch_call *proto)
         return skim_fail(b.failure, "%s: mover %lld: %s", who, (long long)b.first_failure,
                          skim_status_string(b.failure));
     return SKIM_OK;
+}
+
+skim_status skim_move_batch_logged(const skim_kernel_set *kernels, const skim_world *world,
+                                   size_t count, const skim_ellipsoid *shapes,
+                                   const skim_vec3 *positions, const skim_vec3 *displacements,
+                                   const skim_move_def *def, skim_move_result *results,
+                                   skim_contact *contacts, uint32_t capacity, uint32_t *counts)
+{
+    batch_call b = { .kernels = kernels, .world = world, .count = count, .shapes = shapes,
+                     .positions = positions, .displacements = displacements, .def = def,
+                     .def_after = def, .split = count, .results = results,
+                     .contacts = contacts, .capacity = capacity, .counts = counts };
+    return batch_run(&b);
 }
 
 skim_status skim_move_batch(const skim_world *world, size_t count, const skim_ellipsoid *shapes,

@@ -300,6 +300,7 @@ typedef struct skim_move_ctx {
     /* The last gather's box (world; tests compare the gather with it). */
     float  box_min[3], box_max[3];
     skim_status status;         /* first internal failure (out of memory) */
+    struct skim_move_contact_log *contacts; /* the move's contacts (move_contacts.h), NULL: none */
     bool   step_held;           /* the step ended on a stair's nosing with a walkable
                                    tread just ahead (step_and_snap.c, the stair walk's
                                    forward test): the gravity pass does not roll it

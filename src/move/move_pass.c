@@ -4,7 +4,7 @@
    every plane met so far (slide_planes.c), at most max_iterations sweeps.
    The move (move.c) runs it for the move itself, the step attempt, the
    gravity pass and the snap. */
-#include "move/move_internal.h"
+#include "move/move_contacts.h"
 
 #include <math.h>
 #include <string.h>
@@ -149,6 +149,7 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
                 float world_normal[3];
                 uint32_t k = skim_move_classify(ctx, best.normal, world_normal);
                 skim_move_note_touch(&result->touch, k, world_normal, best.triangle);
+                skim_move_log_contact(ctx, k, world_normal, best.triangle, contact);
                 if (lane != UINT32_MAX)
                     skim_move_exclude(ctx, lane);
                 skim_move_add_contact(ctx, &planes, best.normal, mv_dot(best.normal, contact),
@@ -161,6 +162,7 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
             float world_normal[3];
             uint32_t k = skim_move_classify(ctx, best.normal, world_normal);
             skim_move_note_touch(&result->touch, k, world_normal, best.triangle);
+            skim_move_log_contact(ctx, k, world_normal, best.triangle, contact);
             opposing = k;
             /* Move to the contact less a skin measured along the contact
                normal (Nettle backs off EPSILON along the motion, which
@@ -226,6 +228,7 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
             if (!(opposing & SKIM_TOUCH_FLOOR) && mv_dot(remaining, ctx->up_grad) < 0.0f &&
                 best.t > 0.0f && skim_move_walkable_at(ctx, contact, best.triangle, face, &tread)) {
                 skim_move_note_touch(&result->touch, SKIM_TOUCH_FLOOR, face, tread);
+                skim_move_log_contact(ctx, SKIM_TOUCH_FLOOR, face, tread, contact);
                 result->landed = true;
                 mv_copy(result->landed_point, contact);
             }

@@ -24,7 +24,7 @@
    gather box, with a second gather (skim_move_snap).
    Two skins are always added: a ground probe that keeps the floor flag
    steady for a mover walking at its skin above the floor. */
-#include "move/move_internal.h"
+#include "move/move_contacts.h"
 
 #include <math.h>
 
@@ -236,6 +236,7 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
     if (!held && !(stepped > threshold))
         return;
     ctx->step_held = held;
+    skim_move_contacts_keep(ctx);
     mv_copy(pos, p);
     skim_move_touch path = up.touch;
     skim_move_merge_touch(&path, &forward.touch);
@@ -269,10 +270,12 @@ void skim_move_snap(skim_move_ctx *ctx, float pos[3], skim_move_touch *touch)
         if (ctx->status != SKIM_OK)
             return;
         mv_copy(p, pos);
+        skim_move_contacts_restart(ctx);
         skim_move_pass(ctx, p, drop, SKIM_PASS_SNAP, ctx->def->max_iterations, &snapped);
     }
     if (!snapped.landed)
         return;
+    skim_move_contacts_keep(ctx);
     mv_copy(pos, p);
     skim_move_merge_touch(touch, &snapped.touch);
 }

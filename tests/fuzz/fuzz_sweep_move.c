@@ -36,7 +36,10 @@
        max_iterations, a floor's normal is unit and within the slope limit
        of up, floor_triangle is UINT32_MAX exactly when no floor was met;
      - no-overlap: a shape that starts clear of every collidable triangle
-       ends clear of every one.
+       ends clear of every one;
+     - skim_move_contacts and skim_move_batch_contacts give the same
+       status and result, and contacts that keep their promises
+       (fuzz_sweep_move_contacts.c).
    Wild mode: any float bits. The status must be SKIM_OK or
    SKIM_ERROR_INVALID_ARGUMENT; when OK, every output is finite, t in
    [0, 1], normals unit, indices in range, and BVH = brute force.
@@ -178,6 +181,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     skim_ellipsoid shapes[MAX_QUERIES];
     skim_vec3 positions[MAX_QUERIES], displacements[MAX_QUERIES];
     skim_move_result results[MAX_QUERIES];
+    static skim_contact contacts[MAX_QUERIES * MOVE_CONTACTS];
+    uint32_t counts[MAX_QUERIES];
     size_t moves = 0;
     bool all_valid = true;
     for (int q = 0; q < MAX_QUERIES && r.at < r.size; ++q) {
@@ -193,7 +198,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             shapes[moves] = shape;
             positions[moves] = start;
             displacements[moves] = delta;
-            all_valid = check_move(&s, &shape, start, delta, &results[moves]) == SKIM_OK && all_valid;
+            const skim_status status = check_move(&s, &shape, start, delta, &results[moves]);
+            check_move_contacts(&s, &shape, start, delta, status, &results[moves],
+                                contacts + moves * MOVE_CONTACTS, &counts[moves]);
+            all_valid = status == SKIM_OK && all_valid;
             moves++;
         } else {
             check_sweep(&s, &shape, start, delta);
@@ -209,6 +217,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (status == SKIM_OK)
             for (size_t i = 0; i < moves; ++i)
                 expect_same_move(&batch[i], &results[i], "batch vs skim_move");
+        check_batch_contacts(&s, moves, shapes, positions, displacements, status, results, contacts, counts);
     }
     skim_world_destroy(s.bvh);
     skim_world_destroy(s.brute);

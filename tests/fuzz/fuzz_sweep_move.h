@@ -7,7 +7,8 @@
      fuzz_sweep_move_input.c  decoding the input (shapes, vectors, the move
                               def), building the worlds, printing a scene;
      fuzz_sweep_move_check.c  the checks of one answer in double precision
-                              and their tolerance. */
+                              and their tolerance;
+     fuzz_sweep_move_contacts.c  the contacts of each move and of the batch. */
 #ifndef SKIM_FUZZ_SWEEP_MOVE_H
 #define SKIM_FUZZ_SWEEP_MOVE_H
 
@@ -93,5 +94,17 @@ void check_sweep_hit(const scene *s, const skim_ellipsoid *shape, skim_vec3 star
 void check_queries(const scene *s, const skim_ellipsoid *shape, skim_vec3 start, skim_vec3 delta);
 void check_move_result(const scene *s, const skim_ellipsoid *shape, skim_vec3 position,
                        skim_vec3 displacement, const skim_move_result *out);
+/* ---- fuzz_sweep_move_contacts.c: the contacts of a move ---- */
+#define MOVE_CONTACTS 64 /* contacts kept per move */
+/* skim_move_contacts against what skim_move gave (moved_status, moved);
+   fills contacts (MOVE_CONTACTS) and *count for the batch's check. */
+void check_move_contacts(const scene *s, const skim_ellipsoid *shape, skim_vec3 position,
+                         skim_vec3 displacement, skim_status moved_status, const skim_move_result *moved,
+                         skim_contact *contacts, uint32_t *count);
+/* skim_move_batch_contacts against skim_move_batch's status and the single calls' answers. */
+void check_batch_contacts(const scene *s, size_t moves, const skim_ellipsoid *shapes,
+                          const skim_vec3 *positions, const skim_vec3 *displacements,
+                          skim_status expected, const skim_move_result *results,
+                          const skim_contact *contacts, const uint32_t *counts);
 
 #endif

@@ -28,7 +28,8 @@ extern const char *const kind_names[KIND_COUNT];
     X(crowd_count) X(crowd_capacity) X(crowd_positions) X(crowd_velocities) X(crowd_states)  \
     X(crowd_hash) X(crowd_get_stats) X(mesh_load_obj) X(mesh_parse_obj) X(raycast)            \
     X(raycast_batch) X(overlap) X(closest_point) X(drop_to_floor) X(world_get_triangle)      \
-    X(spawn_def_default) X(find_spawn_places) X(raycast_any) X(raycast_any_batch)
+    X(spawn_def_default) X(find_spawn_places) X(raycast_any) X(raycast_any_batch)            \
+    X(move_contacts) X(move_batch_contacts)
 #define AS_ENUM(name) F_##name,
 enum function { FUNCTIONS(AS_ENUM) FUNCTION_COUNT };
 extern const char *const function_names[FUNCTION_COUNT];
@@ -171,6 +172,19 @@ typedef struct query_args {
 #define QR(fn, arg, kind, field, type, value, status) \
     { fn, arg, kind, status, offsetof(query_args, field), type, value, NULL }
 
+/* ================= contacts of a move: move_contacts, move_batch_contacts ================= */
+typedef struct contacts_args {
+    bool null_world, null_shape, null_def, null_out, null_contacts, null_count;
+    bool alias_positions, alias_results;  /* batch: contacts over positions, counts over results */
+    skim_vec3 position, displacement;     /* the single move's, and mover 0's in the batch */
+    float radius_x;                       /* the shape's (mover 0's) x radius */
+    uint32_t capacity;
+    size_t count;                         /* batch movers */
+    skim_move_def def;
+} contacts_args;
+#define CT(fn, arg, kind, field, type, value, status) \
+    { fn, arg, kind, status, offsetof(contacts_args, field), type, value, NULL }
+
 /* ================= no-argument functions ================= */
 #define BASIC(fn, arg, kind, value) { fn, arg, kind, SKIM_OK, 0, T_NONE, value, NULL }
 
@@ -185,6 +199,7 @@ row_runner bad_input_run_sweep, bad_input_run_move, bad_input_run_move_batch; /*
 row_runner bad_input_run_crowd, bad_input_run_crowd_query_null; /* bad_input_crowd.c */
 row_runner bad_input_run_mesh, bad_input_run_basics; /* bad_input_mesh.c */
 row_runner bad_input_run_query; /* bad_input_query.c */
+row_runner bad_input_run_contacts; /* bad_input_contacts.c */
 
 /* The path a row asks for, creating the file it needs (bad_input_world.c;
    mesh_load_obj's rows read the same bad files as world_load's). */

@@ -80,6 +80,8 @@ skim_status bad_input_run_row(const row *r)
     case F_drop_to_floor:
     case F_world_get_triangle:
     case F_find_spawn_places: return bad_input_run_query(r);
+    case F_move_contacts:
+    case F_move_batch_contacts: return bad_input_run_contacts(r);
     default: return bad_input_run_basics(r);
     }
 }

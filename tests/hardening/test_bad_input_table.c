@@ -541,6 +541,45 @@ static const row table_rows[] = {
 
     CQ(F_crowd_destroy), CQ(F_crowd_count), CQ(F_crowd_capacity), CQ(F_crowd_positions),
     CQ(F_crowd_velocities), CQ(F_crowd_states), CQ(F_crowd_hash),
+
+    /* skim_move_contacts */
+    CT(F_move_contacts, "(all valid)", K_VALID, null_def, T_NONE, 0, OK),
+    CT(F_move_contacts, "world", K_NULL, null_world, T_BOOL, 1, INV),
+    CT(F_move_contacts, "shape", K_NULL, null_shape, T_BOOL, 1, INV),
+    CT(F_move_contacts, "def", K_NULL, null_def, T_BOOL, 1, OK),
+    CT(F_move_contacts, "out", K_NULL, null_out, T_BOOL, 1, INV),
+    CT(F_move_contacts, "count", K_NULL, null_count, T_BOOL, 1, INV),
+    CT(F_move_contacts, "contacts (capacity 4)", K_NULL, null_contacts, T_BOOL, 1, INV),
+    CT(F_move_contacts, "capacity (contacts NULL: counting only)", K_ZERO, capacity, T_U32, 0, OK),
+    CT(F_move_contacts, "capacity = 1 (cut)", K_VALID, capacity, T_U32, 1, OK),
+    CT(F_move_contacts, "position.x", K_NAN, position.x, T_FLOAT, NAN, INV),
+    CT(F_move_contacts, "displacement.z", K_INF, displacement.z, T_FLOAT, INFINITY, INV),
+    CT(F_move_contacts, "position.y (1e19)", K_HUGE, position.y, T_FLOAT, 1e19, INV),
+    CT(F_move_contacts, "shape->radii.x", K_ZERO, radius_x, T_FLOAT, 0, INV),
+    CT(F_move_contacts, "shape->radii.x", K_NEGATIVE, radius_x, T_FLOAT, -1, INV),
+    CT(F_move_contacts, "def->max_iterations", K_RANGE, def.max_iterations, T_INT, 65, INV),
+    CT(F_move_contacts, "def->skin_width", K_NAN, def.skin_width, T_FLOAT, NAN, INV),
+    CT(F_move_contacts, "def->gravity.z", K_NEG_INF, def.gravity.z, T_FLOAT, -INFINITY, INV),
+
+    /* skim_move_batch_contacts */
+    CT(F_move_batch_contacts, "(all valid)", K_VALID, null_def, T_NONE, 0, OK),
+    CT(F_move_batch_contacts, "world", K_NULL, null_world, T_BOOL, 1, INV),
+    CT(F_move_batch_contacts, "shapes", K_NULL, null_shape, T_BOOL, 1, INV),
+    CT(F_move_batch_contacts, "def", K_NULL, null_def, T_BOOL, 1, OK),
+    CT(F_move_batch_contacts, "results", K_NULL, null_out, T_BOOL, 1, INV),
+    CT(F_move_batch_contacts, "counts", K_NULL, null_count, T_BOOL, 1, INV),
+    CT(F_move_batch_contacts, "contacts (capacity 4)", K_NULL, null_contacts, T_BOOL, 1, INV),
+    CT(F_move_batch_contacts, "capacity (contacts NULL: counting only)", K_ZERO, capacity, T_U32, 0, OK),
+    CT(F_move_batch_contacts, "capacity = 1 (cut)", K_VALID, capacity, T_U32, 1, OK),
+    CT(F_move_batch_contacts, "count (arrays valid)", K_ZERO, count, T_SIZE, 0, OK),
+    CT(F_move_batch_contacts, "count = SIZE_MAX", K_OVERFLOW, count, T_SIZE, 1.9e19, INV),
+    CT(F_move_batch_contacts, "count = 2^60 (x capacity overflows)", K_OVERFLOW, count, T_SIZE, 1152921504606846976.0, INV),
+    CT(F_move_batch_contacts, "contacts over positions", K_ALIAS, alias_positions, T_BOOL, 1, INV),
+    CT(F_move_batch_contacts, "counts over results", K_ALIAS, alias_results, T_BOOL, 1, INV),
+    CT(F_move_batch_contacts, "positions[0].x", K_NAN, position.x, T_FLOAT, NAN, INV),
+    CT(F_move_batch_contacts, "displacements[0].y", K_INF, displacement.y, T_FLOAT, INFINITY, INV),
+    CT(F_move_batch_contacts, "shapes[0].radii.x", K_ZERO, radius_x, T_FLOAT, 0, INV),
+    CT(F_move_batch_contacts, "def->max_slope_degrees", K_RANGE, def.max_slope_degrees, T_FLOAT, 90, INV),
 };
 #define ROW_COUNT (sizeof table_rows / sizeof table_rows[0])
 
@@ -604,7 +643,7 @@ Test(table, coverage)
         F_crowd_get_agent, F_crowd_count, F_crowd_capacity, F_crowd_positions, F_crowd_velocities,
         F_crowd_states, F_crowd_hash, F_crowd_get_stats, F_mesh_load_obj, F_mesh_parse_obj,
         F_raycast, F_raycast_batch, F_overlap, F_closest_point, F_drop_to_floor, F_world_get_triangle,
-        F_find_spawn_places, F_raycast_any, F_raycast_any_batch,
+        F_find_spawn_places, F_raycast_any, F_raycast_any_batch, F_move_contacts, F_move_batch_contacts,
     };
     for (size_t i = 0; i < sizeof with_pointers / sizeof with_pointers[0]; ++i)
         cr_expect_gt(counts[with_pointers[i]][K_NULL], 0u, "%s has no NULL row",

@@ -1,5 +1,6 @@
 /* Every multi-threaded path of the library, run with 1, 2 and 4 OpenMP
-   threads and compared: the BVH build (def.build_threads), skim_move_batch,
+   threads and compared: the BVH build (def.build_threads), skim_move_batch
+   and skim_move_batch_contacts,
    concurrent skim_sweep on one world from many threads, and crowd steps.
    The API promises the same bits for any thread count (skim.h).
 
@@ -82,7 +83,10 @@ static void check_batch(const skim_world *world, const skim_world_stats *stats, 
     skim_vec3 *displacements = malloc(count * sizeof *displacements);
     skim_move_result *first = malloc(count * sizeof *first);
     skim_move_result *results = malloc(count * sizeof *results);
-    if (!shapes || !positions || !displacements || !first || !results) {
+    enum { PER_MOVER = 4 };
+    skim_contact *contacts = malloc(2 * count * PER_MOVER * sizeof *contacts);
+    uint32_t *counts = malloc(2 * count * sizeof *counts);
+    if (!shapes || !positions || !displacements || !first || !results || !contacts || !counts) {
         EXPECT(0, "out of memory");
         goto done;
     }
@@ -110,8 +114,29 @@ static void check_batch(const skim_world *world, const skim_world_stats *stats, 
                     EXPECT(0, "skim_move_batch mover %zu differs between 1 and %d threads", k, thread_counts[i]);
                     break;
                 }
+        /* With contacts: the same results, and the same contacts as with 1 thread. */
+        skim_contact *met = contacts + (i == 0 ? 0 : count * PER_MOVER);
+        uint32_t *met_count = counts + (i == 0 ? 0 : count);
+        status = skim_move_batch_contacts(world, count, shapes, positions, displacements, &def, results, met,
+                                          PER_MOVER, met_count);
+        EXPECT(status == SKIM_OK, "skim_move_batch_contacts with %d threads: %s", thread_counts[i],
+               skim_last_error_message());
+        EXPECT(memcmp(results, first, count * sizeof *results) == 0,
+               "skim_move_batch_contacts' results differ from skim_move_batch's with %d threads", thread_counts[i]);
+        if (i > 0)
+            for (size_t k = 0; k < count; ++k) {
+                const uint32_t kept = counts[k] < PER_MOVER ? counts[k] : PER_MOVER;
+                if (met_count[k] != counts[k] ||
+                    memcmp(met + k * PER_MOVER, contacts + k * PER_MOVER, kept * sizeof *met) != 0) {
+                    EXPECT(0, "skim_move_batch_contacts mover %zu differs between 1 and %d threads", k,
+                           thread_counts[i]);
+                    break;
+                }
+            }
     }
 done:
+    free(contacts);
+    free(counts);
     free(shapes);
     free(positions);
     free(displacements);
@@ -253,6 +278,7 @@ int main(void)
         fprintf(stderr, "threads: %d comparison(s) failed\n", failures);
         return 1;
     }
-    printf("threads: BVH build, move batch, concurrent sweeps and crowd steps agree for 1, 2 and 4 threads\n");
+    printf("threads: BVH build, move batch (with contacts), concurrent sweeps and crowd steps agree for 1, 2 "
+           "and 4 threads\n");
     return 0;
 }
