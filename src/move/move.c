@@ -239,6 +239,10 @@ skim_status skim_move_run(const skim_kernel_set *kernels, const skim_world *worl
 
     if (ctx.status != SKIM_OK)
         return ctx.status;
+    if (scratch->cache_entry) {
+        scratch->cache_moves++;
+        scratch->cache_kernel_calls += (uint64_t)ctx.sweeps;
+    }
 
     float offset[3];
     mv_mat3(space->to_world, pos, offset);
