@@ -12,7 +12,6 @@
    cache empties itself when it is handed another world. */
 #include "move/move_internal.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,25 +33,27 @@ static bool same_world(const skim_move_cache *cache, const skim_world *world)
 
 bool skim_move_cache_prepare(skim_move_cache *cache, const skim_world *world, size_t movers)
 {
-    if (movers > cache->capacity) {
-        skim_move_cache_entry *grown =
-            movers <= SIZE_MAX / sizeof *grown ? realloc(cache->entries, movers * sizeof *grown)
-                                               : NULL;
-        if (!grown)
-            return false;
-        memset(grown + cache->capacity, 0, (movers - cache->capacity) * sizeof *grown);
-        cache->entries = grown;
-        cache->capacity = movers;
-    }
     if (!same_world(cache, world)) {
-        for (size_t i = 0; i < cache->capacity; ++i)
-            cache->entries[i].count = 0;
+        free(cache->entries);
+        cache->entries = NULL;
+        cache->capacity = 0;
         cache->world = world;
         cache->bvh = world->bvh;
         cache->storage = world->vertex[0][0];
         cache->triangle_count = world->triangle_count;
         cache->bounds_min = world->bounds_min;
         cache->bounds_max = world->bounds_max;
+    }
+    if (movers > cache->capacity) {
+        /* Kept leaves only save walks: a larger cache starts empty, in
+           zeroed pages the system hands out as they are first used (a
+           crowd's capacity may be far above its agents). */
+        free(cache->entries);
+        cache->capacity = 0;
+        cache->entries = calloc(movers, sizeof *cache->entries);
+        if (!cache->entries)
+            return false;
+        cache->capacity = movers;
     }
     return true;
 }
