@@ -28,7 +28,7 @@
                      [--threads 1,2] [--reps N] [--scenes-dir DIR] [--no-cache]
    --reps: timed runs per thread count, the counts taking turns (default 3;
    1 for callgrind, e.g.
-   valgrind --tool=callgrind --toggle-collect='skim_move_batch_with._omp_fn.0'
+   valgrind --tool=callgrind --toggle-collect='batch_run._omp_fn.0'
    with SKIM_ISA=avx2). SKIM_SCENES_DIR (or --scenes-dir) points at
    ../shared/scenes; levels that are not found are reported as skipped. */
 #include "move_workload.h"
