@@ -22,7 +22,7 @@ typedef struct command_help {
 
 static const command_help command_helps[] = {
     { "crowd",
-      "  crowd [--scene default|FILE] [--agents N] [--frames F] [--threads T] [--seed S]\n"
+      "  crowd [--scene default|terrain|FILE] [--agents N] [--frames F] [--threads T] [--seed S]\n"
       "        [--svg FILE] [--json] [--world-only] [--goals]\n"
       "      Run N wandering agents (spheres of radius 16 walking at 320/s, turning every\n"
       "      second, now and then jumping) for F frames of 1/60 s, and print agents,\n"
@@ -42,7 +42,7 @@ static const command_help command_helps[] = {
       "      Print a world's statistics: FILE is default, an .obj file or a baked world.\n"
       "      --json prints one JSON object instead.\n" },
     { "sweep",
-      "  sweep [--scene default|FILE] --from X,Y,Z --delta DX,DY,DZ\n"
+      "  sweep [--scene default|terrain|FILE] --from X,Y,Z --delta DX,DY,DZ\n"
       "        [--radius R | --radii RX,RY,RZ] [--json]\n"
       "      Sweep one ellipsoid (default: a sphere of radius 16) and print the first hit.\n" },
 };
@@ -51,8 +51,9 @@ enum { COMMANDS = sizeof command_helps / sizeof command_helps[0] };
 static const char help_notes[] =
     "\n"
     "Options take their value as the next argument or after '=' (--agents 500 or\n"
-    "--agents=500). A scene FILE ending in .obj is read as Wavefront OBJ; any other\n"
-    "FILE is a baked world (skim bake). Exit status: 0 ok, 1 the work failed, 2 bad\n"
+    "--agents=500). The scene 'terrain' is a generated open world (16,384 units of\n"
+    "rolling hills and 2,000 boxes). A scene FILE ending in .obj is read as Wavefront\n"
+    "OBJ; any other FILE is a baked world (skim bake). Exit status: 0 ok, 1 the work failed, 2 bad\n"
     "command line. OpenMP's OMP_NUM_THREADS, OMP_WAIT_POLICY and GOMP_SPINCOUNT apply;\n"
     "unless one of the last two is set, skim runs with GOMP_SPINCOUNT=10000 (threads\n"
     "spin ~100 us at a barrier, then sleep: quick on an idle machine, polite on a busy\n"

@@ -1,6 +1,7 @@
 /* What the tool's commands share: messages and exit codes, strict number
    parsing, and opening a scene by name. */
 #include "tool.h"
+#include "terrain_scene.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -107,14 +108,17 @@ int tool_scene_open(const char *command, const char *name, tool_scene *scene)
 {
     memset(scene, 0, sizeof *scene);
     snprintf(scene->name, sizeof scene->name, "%s", name);
-    if (strcmp(name, "default") != 0 && !ends_with(name, ".obj")) {
+    const bool terrain = strcmp(name, "terrain") == 0;
+    if (strcmp(name, "default") != 0 && !terrain && !ends_with(name, ".obj")) {
         if (skim_world_load(name, &scene->world) != SKIM_OK)
             return tool_failed(command, "cannot load the baked world '%s'", name);
         scene->baked = true;
         return EXIT_OK;
     }
     skim_mesh_data *mesh = &scene->mesh;
-    skim_status status = strcmp(name, "default") == 0 ? skim_scene_default(mesh) : skim_mesh_load_obj(name, mesh);
+    skim_status status = terrain ? (terrain_scene_generate(mesh) ? SKIM_OK : SKIM_ERROR_OUT_OF_MEMORY)
+                         : strcmp(name, "default") == 0 ? skim_scene_default(mesh)
+                                                        : skim_mesh_load_obj(name, mesh);
     if (status != SKIM_OK)
         return tool_failed(command, "cannot read the scene '%s'", name);
     skim_mesh view = skim_mesh_data_view(mesh);

@@ -9,18 +9,23 @@
               the floor (a busy square, not a jam): the same density at
               every count, so the counts compare;
      default  the built-in level (1,000 and 10,000 only: 10,000 agents cover
-              about half its floor, a jam).
+              about half its floor, a jam);
+     terrain  the generated open world of rolling hills and boxes
+              (tools/terrain_scene.h), agents spread evenly over the spots
+              `skim crowd` would use (10,000 and 100,000).
    Agents: spheres of radius 16 walking at 320/s, turning once a second,
    5% jumping at each turn (bench/move's crowd). Each run steps
    WARMUP frames, then times FRAMES frames; figures are medians over frames
    (the machine is shared: medians, not means).
 
    usage: bench_crowd [--scenario wander] [--quick] [--threads 1|2]
-                      [--only plaza|default AGENTS on|off] [--frames F]
+                      [--only plaza|default|terrain AGENTS on|off] [--frames F]
    (--quick: 1,000 and 10,000 only; --threads: only that count; --only: one
    scene, count and collision setting, for a profiler such as callgrind
    --toggle-collect=skim_crowd_step; --frames: frames timed per run) */
 #include "crowd_wander.h"
+#include "terrain_scene.h"
+#include "tool_spots.h"
 
 #include <skim/skim.h>
 
@@ -323,6 +328,44 @@ static int bench_default(const uint32_t *counts, int count_number)
     return failed;
 }
 
+/* The generated terrain with each of the count_number counts, the agents
+   on every (spots / count)-th standing spot, so spread over the whole
+   world; 0 when it ran. */
+static int bench_terrain(const uint32_t *counts, int count_number)
+{
+    skim_mesh_data scene;
+    if (!terrain_scene_generate(&scene)) {
+        fprintf(stderr, "out of memory generating the terrain\n");
+        return 1;
+    }
+    skim_mesh mesh = skim_mesh_data_view(&scene);
+    skim_world *world = NULL;
+    uint32_t available = 0;
+    skim_vec3 *spots = NULL;
+    int failed = skim_world_create(&mesh, NULL, &world) != SKIM_OK ||
+                 !(spots = tool_find_spots(world, &available));
+    for (int k = 0; k < count_number && !failed; ++k) {
+        if (available < counts[k]) {
+            fprintf(stderr, "terrain too small for %u\n", counts[k]);
+            failed = 1;
+            break;
+        }
+        skim_vec3 *spread = malloc(counts[k] * sizeof *spread);
+        if (!spread) {
+            failed = 1;
+            break;
+        }
+        for (uint32_t i = 0; i < counts[k]; ++i)
+            spread[i] = spots[(uint64_t)i * available / counts[k]];
+        bench("terrain", world, spread, counts[k]);
+        free(spread);
+    }
+    free(spots);
+    skim_world_destroy(world);
+    skim_mesh_data_free(&scene);
+    return failed;
+}
+
 int crowd_wander_main(int argc, char **argv)
 {
     bool quick = false;
@@ -334,14 +377,15 @@ int crowd_wander_main(int argc, char **argv)
         else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0)
             frames_asked = atoi(argv[++i]);
         else if (strcmp(argv[i], "--only") == 0 && i + 3 < argc &&
-                 (strcmp(argv[i + 1], "plaza") == 0 || strcmp(argv[i + 1], "default") == 0) &&
+                 (strcmp(argv[i + 1], "plaza") == 0 || strcmp(argv[i + 1], "default") == 0 ||
+                  strcmp(argv[i + 1], "terrain") == 0) &&
                  (strcmp(argv[i + 3], "on") == 0 || strcmp(argv[i + 3], "off") == 0)) {
             only_scene = argv[i + 1];
             only_agents = (uint32_t)strtoul(argv[i + 2], NULL, 10);
             only_collide = strcmp(argv[i + 3], "on") == 0;
             i += 3;
         } else {
-            fprintf(stderr, "usage: bench_crowd [--scenario wander] [--quick] [--threads 1|2] [--only plaza|default AGENTS on|off] "
+            fprintf(stderr, "usage: bench_crowd [--scenario wander] [--quick] [--threads 1|2] [--only plaza|default|terrain AGENTS on|off] "
                             "[--frames F]\n");
             return 2;
         }
@@ -349,11 +393,15 @@ int crowd_wander_main(int argc, char **argv)
     const uint32_t counts[3] = { 1000, 10000, 100000 };
     if (only_scene && strcmp(only_scene, "plaza") == 0)
         return bench_plaza(only_agents);
+    if (only_scene && strcmp(only_scene, "terrain") == 0)
+        return bench_terrain(&only_agents, 1);
     if (only_scene)
         return bench_default(&only_agents, 1);
     for (int k = 0; k < (quick ? 2 : 3); ++k)
         if (bench_plaza(counts[k]))
             return 1;
-    return bench_default(counts, 2);
+    if (bench_default(counts, 2))
+        return 1;
+    return bench_terrain(counts + 1, quick ? 1 : 2);
 }
 

@@ -18,14 +18,21 @@
    median of the ratios of runs made one after the other
    ("paired_speedup", the steadiest on a noisy machine).
 
+   The crowd moves through skim_move_batch_cached, one cache per run (each
+   mover keeps the world's leaves near it from frame to frame), as a game
+   server steps its agents; --no-cache moves it through skim_move_batch
+   (the same state hash). Each line also gives the kernel calls, the
+   gathers and the tree walks per move (the cache's counts; 0 without).
+
    Usage: bench_move [--movers N] [--frames N] [--scene default|oa_dm1|oa_dm4_hull|terrain|all]
-                     [--threads 1,2] [--reps N] [--scenes-dir DIR]
+                     [--threads 1,2] [--reps N] [--scenes-dir DIR] [--no-cache]
    --reps: timed runs per thread count, the counts taking turns (default 3;
    1 for callgrind, e.g.
-   valgrind --tool=callgrind --toggle-collect='skim_move_batch_with._omp_fn.0'
+   valgrind --tool=callgrind --toggle-collect='batch_run._omp_fn.0'
    with SKIM_ISA=avx2). SKIM_SCENES_DIR (or --scenes-dir) points at
    ../shared/scenes; levels that are not found are reported as skipped. */
 #include "move_workload.h"
+#include "move/move_internal.h"
 
 #include <math.h>
 #include <omp.h>
@@ -38,7 +45,10 @@ typedef struct run_stats {
     double seconds, cpu_seconds, others, steal;
     uint64_t hash;
     double on_floor; /* share of mover-steps that ended on a floor */
+    double kernel_calls, gathers, walks; /* per move, from the cache */
 } run_stats;
+
+static bool use_cache = true;
 
 /* CPU time of the process, or of the calling thread alone for a run on
    one thread: the thread counts take turns, and the idle OpenMP worker of
@@ -58,13 +68,21 @@ static run_stats crowd_run(move_crowd *c, const skim_world *world, int frames, i
     move_crowd_reset(c);
     const skim_move_def def = move_crowd_def();
     run_stats stats = { 0 };
+    skim_move_cache *cache = NULL;
+    if (use_cache && skim_move_cache_create(&cache) != SKIM_OK) {
+        fprintf(stderr, "bench_move: %s\n", skim_last_error_message());
+        exit(1);
+    }
     move_cpu_sample before, after;
     move_cpu_sample_now(&before);
     for (int frame = 0; frame < frames; ++frame) {
         move_crowd_steer(c, frame);
         double t0 = move_now(), c0 = cpu_now(threads > 1);
-        skim_status status = skim_move_batch(world, (size_t)c->count, c->shapes, c->positions,
-                                             c->displacements, &def, c->results);
+        skim_status status =
+            cache ? skim_move_batch_cached(world, cache, (size_t)c->count, c->shapes, c->positions,
+                                           c->displacements, &def, c->results)
+                  : skim_move_batch(world, (size_t)c->count, c->shapes, c->positions,
+                                    c->displacements, &def, c->results);
         stats.seconds += move_now() - t0;
         stats.cpu_seconds += cpu_now(threads > 1) - c0;
         if (status != SKIM_OK) {
@@ -76,6 +94,12 @@ static run_stats crowd_run(move_crowd *c, const skim_world *world, int frames, i
     move_cpu_sample_now(&after);
     move_cpu_others(&before, &after, &stats.others, &stats.steal);
     stats.hash = c->hash;
+    if (cache && cache->moves) {
+        stats.kernel_calls = (double)cache->kernel_calls / (double)cache->moves;
+        stats.gathers = (double)cache->gathers / (double)cache->moves;
+        stats.walks = (double)cache->walks / (double)cache->moves;
+    }
+    skim_move_cache_destroy(cache);
     stats.on_floor = (double)c->on_floor / ((double)c->count * frames);
     return stats;
 }
@@ -100,7 +124,9 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         if (move_bench_option(argc, argv, &i, &options))
             continue;
-        if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+        if (!strcmp(argv[i], "--no-cache"))
+            use_cache = false;
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
             thread_count_n = 0;
@@ -108,7 +134,7 @@ int main(int argc, char **argv)
                 thread_counts[thread_count_n++] = atoi(t);
         } else {
             fprintf(stderr, "usage: bench_move [--movers N] [--frames N] [--scene NAME|all] "
-                            "[--threads 1,2] [--reps N] [--scenes-dir DIR]\n");
+                            "[--threads 1,2] [--reps N] [--scenes-dir DIR] [--no-cache]\n");
             return 2;
         }
     }
@@ -162,11 +188,13 @@ int main(int argc, char **argv)
                    "\"threads\":%d,\"movers\":%d,\"frames\":%d,\"reps\":%d,\"seconds\":%.4f,"
                    "\"mover_steps_per_second\":%.0f,\"median_mover_steps_per_second\":%.0f,"
                    "\"per_thread\":%.0f,\"median_mover_steps_per_cpu_second\":%.0f,"
-                   "\"others_cpu\":%.2f,\"steal\":%.2f,\"on_floor\":%.3f,"
+                   "\"others_cpu\":%.2f,\"steal\":%.2f,\"on_floor\":%.3f,\"cache\":%s,"
+                   "\"kernel_calls_per_move\":%.3f,\"gathers_per_move\":%.3f,\"walks_per_move\":%.3f,"
                    "\"state_hash\":\"%016llx\"}\n",
                    name, scene.stats.triangles, skim_isa_name(), thread_counts[k], movers, frames,
                    reps, sorted[0].seconds, rate[k], median_rate[k], rate[k] / thread_counts[k],
                    steps / cpu[reps / 2], others, steal, median.on_floor,
+                   use_cache ? "true" : "false", median.kernel_calls, median.gathers, median.walks,
                    (unsigned long long)median.hash);
             fflush(stdout);
         }

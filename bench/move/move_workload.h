@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 enum { MOVE_SCENES = 4 };
-/* "default", "oa_dm1", "oa_dm4_hull", "terrain" (generated: terrain_scene.h). */
+/* "default", "oa_dm1", "oa_dm4_hull", "terrain" (generated: tools/terrain_scene.h). */
 extern const char *const move_scene_names[MOVE_SCENES];
 
 typedef struct move_scene {

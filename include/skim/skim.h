@@ -233,6 +233,20 @@ SKIM_API skim_status skim_move_batch(const skim_world *world, size_t count, cons
                                      const skim_vec3 *positions, const skim_vec3 *displacements,
                                      const skim_move_def *def, skim_move_result *results);
 
+/** skim extension: what each mover of a batch keeps of the world near it from one call to the next
+    (docs/guide.md, "Moving a crowd frame after frame"). */
+typedef struct skim_move_cache skim_move_cache;
+/** Makes an empty cache (*out NULL on failure). */
+SKIM_API skim_status skim_move_cache_create(skim_move_cache **out);
+/** Frees a cache (NULL is allowed). */
+SKIM_API void skim_move_cache_destroy(skim_move_cache *cache);
+/** skim_move_batch, mover i keeping what it gathered in the cache's entry i for its next call:
+    bitwise the same results, with fewer tree walks when the same movers move again in the same world. */
+SKIM_API skim_status skim_move_batch_cached(const skim_world *world, skim_move_cache *cache, size_t count,
+                                            const skim_ellipsoid *shapes, const skim_vec3 *positions,
+                                            const skim_vec3 *displacements, const skim_move_def *def,
+                                            skim_move_result *results);
+
 /* ---- kernel sets (skim extension) ---- */
 /** The kernel set in use ("reference", "portable", "sse41", "avx2", "avx512", "avx512vl", "neon"),
     chosen at first use from SKIM_ISA or the best the CPU runs. */

@@ -125,7 +125,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(state, n); ALLOC(shape, n); ALLOC(goal, n);
     ALLOC(avoid_pref, 2 * n); ALLOC(avoid_velocity, 2 * n); ALLOC(avoid_top, n); ALLOC(along, n); ALLOC(sense, n); ALLOC(height, n);
     ALLOC(full_begin, n + 1); ALLOC(setting, n); ALLOC(layers, n); ALLOC(collides_with, n); ALLOC(support, n);
-    ALLOC(settings, CROWD_SETTINGS_START); ALLOC(setting_defs, 2 * CROWD_SETTINGS_START); ALLOC(batch_def_of, n);
+    ALLOC(settings, CROWD_SETTINGS_START); ALLOC(setting_defs, 2 * CROWD_SETTINGS_START); ALLOC(batch_def_of, n); ALLOC(batch_agent, n);
     c->setting_count = 1; /* entry 0, zeroed: the crowd's own */
     c->setting_capacity = CROWD_SETTINGS_START;
     size_t body_bytes = (n * sizeof *c->body + 63) / 64 * 64; /* aligned_alloc wants a multiple */
@@ -173,9 +173,10 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->vbound, c->built_proj, c->half_begin, c->half_other, c->phases, c->chunk_stats,
                        c->avoid_pref, c->avoid_velocity, c->avoid_top, c->along, c->sense, c->height, c->full_begin,
                        c->full_other, c->setting, c->layers, c->collides_with, c->support, c->settings,
-                       c->setting_defs, c->batch_def_of };
+                       c->setting_defs, c->batch_def_of, c->batch_agent };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
         free(fields[i]);
+    skim_move_cache_release(&c->world_cache);
     for (uint32_t id = 0; c->goal && id < c->capacity; ++id)
         free(c->goal[id].points);
     free(c->goal);

@@ -14,6 +14,7 @@
 
 #include "base/skim_internal.h"
 #include "base/team.h"
+#include "move/move_internal.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -139,6 +140,8 @@ struct skim_crowd {
     uint32_t setting_count, setting_capacity;
     skim_move_def *setting_defs;     /* 2 per setting: standing, airborne (crowd_step.c) */
     uint32_t *batch_def_of;          /* per batch entry: its definition */
+    uint32_t *batch_agent;           /* per batch entry: its agent's id (its cache entry) */
+    skim_move_cache world_cache;     /* each agent's kept world leaves (src/move/move_cache.c) */
     uint32_t lowest_free_hint;
 
     /* ---- per id ---- */

@@ -40,6 +40,7 @@ void crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, team_cursor *
             const float *s = c->start + 3 * (size_t)i, *p = q + 3 * (size_t)i;
             c->batch_shape[e] = c->shape[c->active[i]];
             c->batch_def_of[e] = 2 * c->setting[c->active[i]] + (e >= c->shared.standing);
+            c->batch_agent[e] = c->active[i];
             c->batch_position[e] = (skim_vec3){ s[0], s[1], s[2] };
             c->batch_displacement[e] = (skim_vec3){ p[0] - s[0], p[1] - s[1], p[2] - s[2] };
         }
@@ -51,7 +52,9 @@ void crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, team_cursor *
    Nettle's gravity pass, steps and snapping, the rest (airborne) with
    neither. One batch call, not one per group: each call is an OpenMP
    region whose end waits for every thread, and on a busy machine one of
-   them is often set aside by the scheduler. */
+   them is often set aside by the scheduler. Each agent keeps the world's
+   leaves near it from step to step in its entry of the crowd's cache (by
+   id): the same results, fewer tree walks. */
 skim_status crowd_move_world(const skim_world *world, skim_crowd *c, uint32_t n, uint32_t standing,
                              float dt)
 {
@@ -68,12 +71,14 @@ skim_status crowd_move_world(const skim_world *world, skim_crowd *c, uint32_t n,
     in_air.snap_distance = 0.0f;
     if (c->setting_count > 1) {
         crowd_setting_defs(c, &on_floor, &in_air);
-        return skim_move_batch_indexed(kernels, world, n, c->batch_shape, c->batch_position, c->batch_displacement,
-                                       c->setting_defs, 2 * c->setting_count, c->batch_def_of, c->batch_result);
+        return skim_move_batch_indexed_cached(kernels, world, n, c->batch_shape, c->batch_position,
+                                              c->batch_displacement, c->setting_defs, 2 * c->setting_count,
+                                              c->batch_def_of, &c->world_cache, c->batch_agent, c->capacity,
+                                              c->batch_result);
     }
-    return skim_move_batch_split(kernels, world, n, c->batch_shape, c->batch_position,
-                                 c->batch_displacement, &on_floor, standing, &in_air,
-                                 c->batch_result);
+    return skim_move_batch_split_cached(kernels, world, n, c->batch_shape, c->batch_position,
+                                        c->batch_displacement, &on_floor, standing, &in_air,
+                                        &c->world_cache, c->batch_agent, c->capacity, c->batch_result);
 }
 
 /* The world move's results of batch entry e, agent i. Straight: the world

@@ -254,6 +254,10 @@ skim_status skim_move_run_logged(const skim_kernel_set *kernels, const skim_worl
 
     if (ctx.status != SKIM_OK)
         return ctx.status;
+    if (scratch->cache_entry) {
+        scratch->cache_moves++;
+        scratch->cache_kernel_calls += (uint64_t)ctx.sweeps;
+    }
 
     float offset[3];
     mv_mat3(space->to_world, pos, offset);

@@ -149,6 +149,11 @@ typedef struct batch_call {
     skim_contact *contacts;
     uint32_t capacity;
     uint32_t *counts;
+    /* Kept leaves (move_cache.c): mover i uses entry slot_of[i] (i when
+       slot_of is NULL); no cache, NULL. */
+    skim_move_cache *cache;
+    const uint32_t *slot_of;
+    size_t cache_slots; /* entries slot_of may name */
     const char *who;
     /* The Morton order (move_order.c), on the calling thread's scratch:
        NULL for a small batch or without the buffer, then index order. */
@@ -215,6 +220,7 @@ static void move_movers(batch_call *b)
         mine->walk_reuse = true;
         mine->ahead_order = order;
         mine->ahead_positions = b->positions;
+        mine->cache_moves = mine->cache_kernel_calls = mine->cache_gathers = mine->cache_walks = 0;
     }
     skim_move_contact_log log = { 0 };
     const int me = omp_get_thread_num() % b->planned;
@@ -235,8 +241,12 @@ static void move_movers(batch_call *b)
                     __builtin_prefetch(&b->displacements[ahead]);
                     __builtin_prefetch(&b->results[ahead], 1);
                 }
-                if (mine)
+                if (mine) {
                     mine->ahead_at = k + 1;
+                    if (b->cache)
+                        mine->cache_entry =
+                            &b->cache->entries[b->slot_of ? b->slot_of[i] : (uint32_t)i];
+                }
                 const skim_move_def *def = b->def_of ? &b->defs[b->def_of[i]]
                                            : (size_t)i < b->split ? b->def : b->def_after;
                 skim_status s;
@@ -269,7 +279,18 @@ static void move_movers(batch_call *b)
     if (mine) {
         mine->ahead_order = NULL;
         mine->walk_reuse = false;
+        mine->cache_entry = NULL;
         skim_move_forget_walk(mine);
+        if (b->cache) {
+#pragma omp atomic
+            b->cache->moves += mine->cache_moves;
+#pragma omp atomic
+            b->cache->kernel_calls += mine->cache_kernel_calls;
+#pragma omp atomic
+            b->cache->gathers += mine->cache_gathers;
+#pragma omp atomic
+            b->cache->walks += mine->cache_walks;
+        }
     }
 }
 
@@ -297,9 +318,22 @@ skim_status skim_move_batch_split(const skim_kernel_set *kernels, const skim_wor
                                   const skim_move_def *def, size_t split,
                                   const skim_move_def *def_after, skim_move_result *results)
 {
+    return skim_move_batch_split_cached(kernels, world, count, shapes, positions, displacements,
+                                        def, split, def_after, NULL, NULL, 0, results);
+}
+
+skim_status skim_move_batch_split_cached(const skim_kernel_set *kernels, const skim_world *world,
+                                         size_t count, const skim_ellipsoid *shapes,
+                                         const skim_vec3 *positions,
+                                         const skim_vec3 *displacements, const skim_move_def *def,
+                                         size_t split, const skim_move_def *def_after,
+                                         skim_move_cache *cache, const uint32_t *slot_of,
+                                         size_t cache_slots, skim_move_result *results)
+{
     batch_call b = { .kernels = kernels, .world = world, .count = count, .shapes = shapes,
                      .positions = positions, .displacements = displacements, .def = def,
-                     .def_after = def_after, .split = split, .results = results };
+                     .def_after = def_after, .split = split, .results = results,
+                     .cache = cache, .slot_of = slot_of, .cache_slots = cache_slots };
     return batch_run(&b);
 }
 
@@ -307,6 +341,18 @@ skim_status skim_move_batch_indexed(const skim_kernel_set *kernels, const skim_w
                                     const skim_ellipsoid *shapes, const skim_vec3 *positions,
                                     const skim_vec3 *displacements, const skim_move_def *defs, uint32_t def_count,
                                     const uint32_t *def_of, skim_move_result *results)
+{
+    return skim_move_batch_indexed_cached(kernels, world, count, shapes, positions, displacements, defs,
+                                          def_count, def_of, NULL, NULL, 0, results);
+}
+
+skim_status skim_move_batch_indexed_cached(const skim_kernel_set *kernels, const skim_world *world,
+                                           size_t count, const skim_ellipsoid *shapes,
+                                           const skim_vec3 *positions, const skim_vec3 *displacements,
+                                           const skim_move_def *defs, uint32_t def_count,
+                                           const uint32_t *def_of, skim_move_cache *cache,
+                                           const uint32_t *slot_of, size_t cache_slots,
+                                           skim_move_result *results)
 {
     if (!defs || def_count == 0 || !def_of)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_move_batch: no definitions");
@@ -321,7 +367,8 @@ skim_status skim_move_batch_indexed(const skim_kernel_set *kernels, const skim_w
                              def_of[i], def_count);
     batch_call b = { .kernels = kernels, .world = world, .count = count, .shapes = shapes,
                      .positions = positions, .displacements = displacements, .def = &defs[0],
-                     .def_after = &defs[0], .split = count, .defs = defs, .def_of = def_of, .results = results };
+                     .def_after = &defs[0], .split = count, .defs = defs, .def_of = def_of, .results = results,
+                     .cache = cache, .slot_of = slot_of, .cache_slots = cache_slots };
     return batch_run(&b);
 }
 
@@ -374,6 +421,15 @@ static skim_status batch_run(batch_call *proto)
                       .first_failure = INT64_MAX, .failure = SKIM_OK, .defs = proto->defs,
                       .def_of = proto->def_of, .contacts = proto->contacts,
                       .capacity = proto->capacity, .counts = proto->counts };
+    /* The kept leaves of a BVH world only (a brute-force world has no
+       walk to save); without room for them, none (the same results). */
+    const size_t slots = proto->slot_of ? proto->cache_slots : count;
+    if (proto->cache && world->accelerator == SKIM_ACCELERATOR_BVH && world->bvh &&
+        skim_move_cache_prepare(proto->cache, world, slots)) {
+        b.cache = proto->cache;
+        b.slot_of = proto->slot_of;
+        b.cache_slots = slots;
+    }
     /* Movers near each other one after the other (move_order.c); without
        the order's buffer, in index order: the same results either way. */
     b.caller = skim_move_thread_scratch();
@@ -437,6 +493,20 @@ skim_status skim_move_batch_logged(const skim_kernel_set *kernels, const skim_wo
                      .def_after = def, .split = count, .results = results,
                      .contacts = contacts, .capacity = capacity, .counts = counts };
     return batch_run(&b);
+}
+
+skim_status skim_move_batch_cached(const skim_world *world, skim_move_cache *cache, size_t count,
+                                   const skim_ellipsoid *shapes, const skim_vec3 *positions,
+                                   const skim_vec3 *displacements, const skim_move_def *def,
+                                   skim_move_result *results)
+{
+    if (!cache)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_move_batch_cached: cache is NULL");
+    const skim_kernel_set *kernels = skim_kernels();
+    if (!kernels)
+        return SKIM_ERROR_INVALID_ARGUMENT; /* message recorded by skim_kernels() */
+    return skim_move_batch_split_cached(kernels, world, count, shapes, positions, displacements, def,
+                                        count, def, cache, NULL, 0, results);
 }
 
 skim_status skim_move_batch(const skim_world *world, size_t count, const skim_ellipsoid *shapes,

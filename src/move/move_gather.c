@@ -207,8 +207,18 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
                                  const float box_max[3])
 {
     skim_move_scratch *scratch = ctx->scratch;
-    bool inside = scratch->walk_reuse && scratch->walk_valid && scratch->walk_world == world;
-    for (int axis = 0; axis < 3 && inside; ++axis)
+    /* The mover's own kept leaves (move_cache.c), when the batch has a
+       cache and they fit in its entry; else the thread's kept walk. */
+    const skim_move_cache_entry *kept = NULL;
+    if (scratch->cache_entry) {
+        bool walked = false;
+        if (skim_move_cache_leaves(scratch->cache_entry, world, box_min, box_max, &walked))
+            kept = scratch->cache_entry;
+        scratch->cache_gathers++;
+        scratch->cache_walks += walked;
+    }
+    bool inside = kept || (scratch->walk_reuse && scratch->walk_valid && scratch->walk_world == world);
+    for (int axis = 0; axis < 3 && inside && !kept; ++axis)
         inside = box_min[axis] >= scratch->walk_min[axis] &&
                  box_max[axis] <= scratch->walk_max[axis];
     if (!inside) {
@@ -239,15 +249,16 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
 
     skim_candidates *out = &scratch->gathered;
     out->count = 0;
-    skim_status status =
-        skim_candidates_reserve(out, scratch->walk_triangles + SKIM_MAX_PACKET_WIDTH);
+    const uint32_t triangles = kept ? kept->triangles : scratch->walk_triangles;
+    skim_status status = skim_candidates_reserve(out, triangles + SKIM_MAX_PACKET_WIDTH);
     if (status != SKIM_OK)
         return status;
     /* From the packed walk (move_walk_pack.c), unless far triangles are
-       possible: those are clipped by the leaf gather. */
-    const uint32_t *leaves = scratch->walk_leaves;
-    const bool packed = scratch->walk_packed && !g->far_possible;
-    const uint32_t leaf_count = packed ? 0 : scratch->walk_count;
+       possible: those are clipped by the leaf gather. A mover's own few
+       leaves go leaf by leaf. */
+    const uint32_t *leaves = kept ? kept->leaf : scratch->walk_leaves;
+    const bool packed = !kept && scratch->walk_packed && !g->far_possible;
+    const uint32_t leaf_count = packed ? 0 : kept ? kept->count : scratch->walk_count;
     if (packed)
         skim_walk_pack_gather(&scratch->walk_pack, g, ctx->kernels->width >= 8, out);
     for (uint32_t k = 0; k < leaf_count; ++k) {
@@ -256,8 +267,7 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
            far triangle's pieces (gather_clip.h) can outgrow the walk's
            triangle count. */
         if (out->count + count + SKIM_MAX_PACKET_WIDTH > out->capacity) {
-            status = skim_candidates_reserve(out, out->count + scratch->walk_triangles +
-                                                      SKIM_MAX_PACKET_WIDTH);
+            status = skim_candidates_reserve(out, out->count + triangles + SKIM_MAX_PACKET_WIDTH);
             if (status != SKIM_OK)
                 return status;
         }

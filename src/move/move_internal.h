@@ -158,6 +158,42 @@ typedef struct skim_walk_pack {
     void     *block;        /* the one allocation the arrays point into */
 } skim_walk_pack;
 
+/* ---- movers' kept leaves across batches (move_cache.c) ----
+   One entry per mover: the leaves of a walk for its gather box grown by a
+   slack, valid while its next gather boxes fit in the grown box. */
+enum { SKIM_MOVE_CACHE_LEAVES = 24 };
+typedef struct skim_move_cache_entry {
+    float    lo[3], hi[3];   /* the walked box, world */
+    uint32_t count;          /* leaves kept; 0 = none (walk on the next move) */
+    uint32_t triangles;      /* triangles in them */
+    uint32_t leaf[SKIM_MOVE_CACHE_LEAVES]; /* leaf refs in the walk's order */
+} skim_move_cache_entry;
+
+struct skim_move_cache {
+    skim_move_cache_entry *entries;
+    size_t capacity;
+    /* The world the entries were walked in: another empties them. */
+    const skim_world *world;
+    const void *bvh, *storage;
+    uint32_t triangle_count;
+    skim_vec3 bounds_min, bounds_max;
+    /* Counts over the cache's life: moves, their kernel calls, gathers
+       that used an entry, and walks. */
+    uint64_t moves, kernel_calls, gathers, walks;
+};
+
+/* Room for movers entries; empties them all when world is not the one
+   they were walked in. False when there is no memory for them: a batch
+   then runs without (the same results, only slower). */
+bool        skim_move_cache_prepare(skim_move_cache *cache, const skim_world *world,
+                                    size_t movers);
+void        skim_move_cache_release(skim_move_cache *cache);
+/* Makes entry hold a superset of the leaves a walk for [box_min, box_max]
+   gives (walking again when the box has left the kept one: *walked);
+   false when they do not fit in an entry (then the entry is empty). */
+bool        skim_move_cache_leaves(skim_move_cache_entry *entry, const skim_world *world,
+                                   const float box_min[3], const float box_max[3], bool *walked);
+
 /* ---- per-thread scratch (view.c) ---- */
 typedef struct skim_move_scratch {
     skim_candidates gathered;   /* the move's one gather: relative to the start */
@@ -214,6 +250,10 @@ typedef struct skim_move_scratch {
     uint32_t *order;
     size_t    order_capacity;
     const uint32_t *order_sorted;
+    /* The running move's kept leaves (move_cache.c), NULL without a
+       cache; the thread's counts for the cache (skim_move_cache). */
+    skim_move_cache_entry *cache_entry;
+    uint64_t  cache_moves, cache_kernel_calls, cache_gathers, cache_walks;
 } skim_move_scratch;
 
 /* move_walk_pack.c: builds pack from the walk's leaves; the walked
@@ -455,11 +495,28 @@ skim_status skim_move_batch_split(const skim_kernel_set *kernels, const skim_wor
                                   const skim_vec3 *positions, const skim_vec3 *displacements,
                                   const skim_move_def *def, size_t split,
                                   const skim_move_def *def_after, skim_move_result *results);
+/* The same, mover i keeping its leaves in cache entry slot_of[i] (i when
+   slot_of is NULL) from one call to the next (move_cache.c): the same
+   results with or without it. slot_of's values are below cache_slots. */
+skim_status skim_move_batch_split_cached(const skim_kernel_set *kernels, const skim_world *world,
+                                         size_t count, const skim_ellipsoid *shapes,
+                                         const skim_vec3 *positions,
+                                         const skim_vec3 *displacements, const skim_move_def *def,
+                                         size_t split, const skim_move_def *def_after,
+                                         skim_move_cache *cache, const uint32_t *slot_of,
+                                         size_t cache_slots, skim_move_result *results);
 /* The same with a definition per mover: mover i moves with
    defs[def_of[i]], def_of[i] < def_count (the crowd's per-agent settings). */
 skim_status skim_move_batch_indexed(const skim_kernel_set *kernels, const skim_world *world, size_t count,
                                     const skim_ellipsoid *shapes, const skim_vec3 *positions,
                                     const skim_vec3 *displacements, const skim_move_def *defs, uint32_t def_count,
                                     const uint32_t *def_of, skim_move_result *results);
+skim_status skim_move_batch_indexed_cached(const skim_kernel_set *kernels, const skim_world *world,
+                                           size_t count, const skim_ellipsoid *shapes,
+                                           const skim_vec3 *positions, const skim_vec3 *displacements,
+                                           const skim_move_def *defs, uint32_t def_count,
+                                           const uint32_t *def_of, skim_move_cache *cache,
+                                           const uint32_t *slot_of, size_t cache_slots,
+                                           skim_move_result *results);
 
 #endif /* SKIM_MOVE_INTERNAL_H */

@@ -29,7 +29,8 @@ extern const char *const kind_names[KIND_COUNT];
     X(crowd_hash) X(crowd_get_stats) X(mesh_load_obj) X(mesh_parse_obj) X(raycast)            \
     X(raycast_batch) X(overlap) X(closest_point) X(drop_to_floor) X(world_get_triangle)      \
     X(spawn_def_default) X(find_spawn_places) X(raycast_any) X(raycast_any_batch)            \
-    X(move_contacts) X(move_batch_contacts)
+    X(move_contacts) X(move_batch_contacts) X(move_cache_create) X(move_cache_destroy)       \
+    X(move_batch_cached)
 #define AS_ENUM(name) F_##name,
 enum function { FUNCTIONS(AS_ENUM) FUNCTION_COUNT };
 extern const char *const function_names[FUNCTION_COUNT];
@@ -122,10 +123,14 @@ typedef struct batch_args {
     bool alias_positions, min_aligned;
     int bad_mover; /* index + 1 of a mover made invalid, 0 = none */
     int bad_field; /* 1 position NaN, 2 displacement Inf, 3 radius 0 */
+    bool null_cache, null_out; /* skim_move_batch_cached's cache, skim_move_cache_create's out */
     skim_move_def def;
 } batch_args;
 #define MB(arg, kind, field, type, value, status) \
     { F_move_batch, arg, kind, status, offsetof(batch_args, field), type, value, NULL }
+/* The same rows for skim_move_batch_cached, and the cache's own. */
+#define MBC(fn, arg, kind, field, type, value, status) \
+    { fn, arg, kind, status, offsetof(batch_args, field), type, value, NULL }
 
 /* ================= crowds ================= */
 #define CROWD_CAPACITY 4

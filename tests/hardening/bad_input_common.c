@@ -47,7 +47,10 @@ skim_status bad_input_run_row(const row *r)
     case F_world_load: return bad_input_run_world_load(r);
     case F_sweep: return bad_input_run_sweep(r);
     case F_move: return bad_input_run_move(r);
-    case F_move_batch: return bad_input_run_move_batch(r);
+    case F_move_batch:
+    case F_move_batch_cached:
+    case F_move_cache_create:
+    case F_move_cache_destroy: return bad_input_run_move_batch(r);
     case F_mesh_data_view:
     case F_mesh_data_free:
     case F_scene_default:

@@ -112,6 +112,24 @@ skim_status bad_input_run_move_batch(const row *r)
 {
     batch_args a = { .count = BATCH, .def = skim_move_def_default() };
     apply(r, &a);
+    if (r->fn == F_move_cache_create) {
+        skim_move_cache *made = NULL;
+        skim_status status = skim_move_cache_create(a.null_out ? NULL : &made);
+        expect_status(r, status);
+        cr_expect(a.null_out || made, "skim_move_cache_create gave no cache");
+        skim_move_cache_destroy(made);
+        return status;
+    }
+    if (r->fn == F_move_cache_destroy) {
+        skim_move_cache *made = NULL;
+        if (!a.null_cache)
+            cr_assert_eq(skim_move_cache_create(&made), SKIM_OK);
+        skim_move_cache_destroy(made);
+        return SKIM_OK;
+    }
+    skim_move_cache *cache = NULL;
+    if (r->fn == F_move_batch_cached && !a.null_cache)
+        cr_assert_eq(skim_move_cache_create(&cache), SKIM_OK);
     skim_world *world = small_world(SKIM_ACCELERATOR_BVH);
     skim_ellipsoid shapes[BATCH] = { sphere_of(1), sphere_of(2), { { 1, 2, 1.5f }, { 0, 0, 0.6f, 0.8f } } };
     skim_vec3 positions[BATCH] = { { 0, 0, 1.5f }, { -5, 5, 3 }, { 2, -3, 4 } };
@@ -143,9 +161,15 @@ skim_status bad_input_run_move_batch(const row *r)
     typedef skim_move_result batch_results[BATCH];
     GUARDED(batch_results) out;
     memset(&out, CANARY, sizeof out);
-    skim_status status = skim_move_batch(a.null_world ? NULL : world, a.count, a.null_shapes ? NULL : s,
-                                         a.null_positions ? NULL : p, a.null_displacements ? NULL : d,
-                                         a.null_def ? NULL : &a.def, a.null_results ? NULL : out.value);
+    skim_status status =
+        r->fn == F_move_batch_cached
+            ? skim_move_batch_cached(a.null_world ? NULL : world, cache, a.count, a.null_shapes ? NULL : s,
+                                     a.null_positions ? NULL : p, a.null_displacements ? NULL : d,
+                                     a.null_def ? NULL : &a.def, a.null_results ? NULL : out.value)
+            : skim_move_batch(a.null_world ? NULL : world, a.count, a.null_shapes ? NULL : s,
+                              a.null_positions ? NULL : p, a.null_displacements ? NULL : d,
+                              a.null_def ? NULL : &a.def, a.null_results ? NULL : out.value);
+    skim_move_cache_destroy(cache);
     expect_status(r, status);
     CHECK_CANARY(out, "results[count]");
     if (status != SKIM_OK || a.count == 0) {

@@ -391,6 +391,19 @@ static const row table_rows[] = {
     MB("def->skin_width", K_INF, def.skin_width, T_FLOAT, INFINITY, INV),
     MB("def->gravity.y", K_NAN, def.gravity.y, T_FLOAT, NAN, INV),
 
+    /* skim_move_cache_create, skim_move_cache_destroy, skim_move_batch_cached */
+    MBC(F_move_cache_create, "(all valid)", K_VALID, null_out, T_NONE, 0, OK),
+    MBC(F_move_cache_create, "out", K_NULL, null_out, T_BOOL, 1, INV),
+    MBC(F_move_cache_destroy, "(all valid)", K_VALID, null_cache, T_NONE, 0, OK),
+    MBC(F_move_cache_destroy, "cache", K_NULL, null_cache, T_BOOL, 1, OK),
+    MBC(F_move_batch_cached, "(all valid)", K_VALID, null_def, T_NONE, 0, OK),
+    MBC(F_move_batch_cached, "cache", K_NULL, null_cache, T_BOOL, 1, INV),
+    MBC(F_move_batch_cached, "world", K_NULL, null_world, T_BOOL, 1, INV),
+    MBC(F_move_batch_cached, "results", K_NULL, null_results, T_BOOL, 1, INV),
+    MBC(F_move_batch_cached, "count = SIZE_MAX", K_OVERFLOW, count, T_SIZE, 1.9e19, INV),
+    MBC(F_move_batch_cached, "positions[2].y (mover 3 of 3)", K_NAN, bad_mover, T_INT, 3, INV),
+    MBC(F_move_batch_cached, "def->skin_width", K_INF, def.skin_width, T_FLOAT, INFINITY, INV),
+
     /* meshes */
     MS(F_mesh_data_view, "data", K_NULL, null_out, T_BOOL, 1, OK),
     MS(F_mesh_data_free, "data (NULL, empty, freed twice)", K_NULL, null_out, T_BOOL, 1, OK),
@@ -644,6 +657,7 @@ Test(table, coverage)
         F_crowd_states, F_crowd_hash, F_crowd_get_stats, F_mesh_load_obj, F_mesh_parse_obj,
         F_raycast, F_raycast_batch, F_overlap, F_closest_point, F_drop_to_floor, F_world_get_triangle,
         F_find_spawn_places, F_raycast_any, F_raycast_any_batch, F_move_contacts, F_move_batch_contacts,
+        F_move_cache_create, F_move_cache_destroy, F_move_batch_cached,
     };
     for (size_t i = 0; i < sizeof with_pointers / sizeof with_pointers[0]; ++i)
         cr_expect_gt(counts[with_pointers[i]][K_NULL], 0u, "%s has no NULL row",
