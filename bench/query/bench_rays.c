@@ -12,13 +12,13 @@
    an edge may differ; those are counted, not hidden).
 
    Besides bench_bvh's scenes, the 548,288-triangle terrain of the move and
-   crowd benchmarks (bench/move/terrain_scene.c, the same generator),
+   crowd benchmarks (tools/terrain_scene.c, the same generator),
    reported as terrain_548k.
 
    Usage: bench_rays [--quick] [--only NAME] [--rounds R] */
 #include "../bvh/bench_workload.h"
 #include "../bench_usage.h"
-#include "../move/terrain_scene.h"
+#include "terrain_scene.h"
 
 #include "../bvh/embree_world.h"
 #include <math.h>
