@@ -220,6 +220,7 @@ typedef struct skim_move_result {
     skim_vec3 floor_normal;   /**< unit, of the last floor met; valid with SKIM_TOUCH_FLOOR */
     uint32_t  floor_triangle; /**< caller's index of the last floor met; UINT32_MAX when none */
     int       iterations;     /**< sweeps of the slide pass, 0..max_iterations */
+    uint32_t  floor_body;     /**< SKIM_STATIC, or the body id of the last floor met (skim_bodies.h); SKIM_STATIC when none */
 } skim_move_result;
 
 /** Moves one shape from position by displacement, sliding along what it meets (def NULL = defaults). */
@@ -269,5 +270,6 @@ SKIM_API skim_status skim_scene_default(skim_mesh_data *out);
 #include <skim/skim_mesh_io.h> /* OBJ loading (skim extension) */
 #include <skim/skim_crowd.h>   /* crowds of movers that meet each other (skim extension) */
 #include <skim/skim_query.h>   /* rays, overlaps, closest points, floors, spawn places */
+#include <skim/skim_bodies.h>  /* moving bodies: doors, lifts, platforms */
 
 #endif /* SKIM_SKIM_H */

@@ -300,16 +300,24 @@ static skim_status gather(skim_move_ctx *ctx, const skim_world *world, const flo
         ctx->box_min[axis] = box_min[axis];
         ctx->box_max[axis] = box_max[axis];
     }
-    if (world->accelerator == SKIM_ACCELERATOR_BVH && world->bvh)
-        return gather_walked(ctx, world, start, box_min, box_max);
-    return skim_gather_candidates(world, ctx->space, start, box_min, box_max,
-                                  ctx->def->query.material_mask, &ctx->scratch->gathered);
+    skim_status status =
+        world->accelerator == SKIM_ACCELERATOR_BVH && world->bvh
+            ? gather_walked(ctx, world, start, box_min, box_max)
+            : skim_gather_candidates(world, ctx->space, start, box_min, box_max,
+                                     ctx->def->query.material_mask, &ctx->scratch->gathered);
+    if (status != SKIM_OK || !world->bodies.count)
+        return status;
+    /* The bodies' triangles after the static ones, in the same space. */
+    return skim_body_gather(world, ctx->space, start, box_min, box_max,
+                            ctx->def->query.material_mask, &ctx->scratch->gathered,
+                            &ctx->scratch->body_lanes);
 }
 
 skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const float start[3],
                              double unit_path)
 {
     box_terms(ctx);
+    ctx->scratch->body_lanes.count = 0;
     skim_status status = gather(ctx, world, start, unit_path, ctx->skin);
     if (status != SKIM_OK)
         return status;

@@ -47,6 +47,16 @@ bool skim_ray_blocked(const skim_ray *ray, const skim_world *world, const skim_k
 uint32_t skim_ray_search_avx2(const skim_ray *ray, const skim_world *world, bool any, float *t);
 #endif
 
+/* A checked ray against world's own triangles only (raycast.c): out as
+   skim_raycast fills it. */
+void skim_ray_cast_static(const skim_world *world, skim_vec3 origin, skim_vec3 delta,
+                          const skim_query *query, const skim_kernel_set *kernels, skim_hit *out);
+/* The same ray against world's bodies (body_rays.c): out, holding the
+   static answer, is replaced by a body's hit that comes strictly earlier
+   (a tie keeps the static hit, then the lower body id). */
+void skim_ray_cast_bodies(const skim_world *world, skim_vec3 origin, skim_vec3 delta,
+                          const skim_query *query, const skim_kernel_set *kernels, skim_hit *out);
+
 /* The point of triangle (a, b, c) nearest to p, in double (Ericson,
    Real-Time Collision Detection, 5.1.5). */
 void skim_closest_on_triangle(const double p[3], const double a[3], const double b[3],
