@@ -343,7 +343,10 @@ skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const 
        coordinates (|M^-1 v| <= |v| / smallest radius); only when that
        bound could raise the skin is the gathered buffer scanned, so the
        default skin never pays for the scan. */
-    const float *lo = &world->bounds_min.x, *hi = &world->bounds_max.x;
+    skim_vec3 bounds_min, bounds_max; /* the bodies' too, where they stand */
+    skim_world_all_bounds(world, &bounds_min, &bounds_max);
+    const float lo[3] = { bounds_min.x, bounds_min.y, bounds_min.z };
+    const float hi[3] = { bounds_max.x, bounds_max.y, bounds_max.z };
     double far[3], far_sum = 0.0;
     for (int axis = 0; axis < 3; ++axis) {
         const double above = fabs((double)hi[axis] - start[axis]),

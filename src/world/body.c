@@ -99,6 +99,19 @@ const skim_body *skim_body_find(const skim_world *world, uint32_t id)
     return lo < table->count && table->body[lo].id == id ? &table->body[lo] : NULL;
 }
 
+void skim_world_all_bounds(const skim_world *world, skim_vec3 *lo, skim_vec3 *hi)
+{
+    *lo = world->bounds_min;
+    *hi = world->bounds_max;
+    if (!world->bodies.count)
+        return;
+    const skim_body_table *table = &world->bodies;
+    *lo = (skim_vec3){ fminf(lo->x, table->bounds_min[0]), fminf(lo->y, table->bounds_min[1]),
+                       fminf(lo->z, table->bounds_min[2]) };
+    *hi = (skim_vec3){ fmaxf(hi->x, table->bounds_max[0]), fmaxf(hi->y, table->bounds_max[1]),
+                       fmaxf(hi->z, table->bounds_max[2]) };
+}
+
 static void grow_bounds(skim_body_table *table)
 {
     for (int axis = 0; axis < 3; ++axis) {

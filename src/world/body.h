@@ -27,6 +27,9 @@ typedef struct skim_body_table {
 
 /* Frees the table of a world being destroyed and gives its shapes back. */
 void skim_bodies_release(skim_world *world);
+/* The box of the world's own triangles and of every body where it stands
+   now: world->bounds_min/max when there are no bodies. */
+void skim_world_all_bounds(const skim_world *world, skim_vec3 *lo, skim_vec3 *hi);
 /* Body `id` of world, or NULL. */
 const skim_body *skim_body_find(const skim_world *world, uint32_t id);
 
