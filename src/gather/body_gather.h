@@ -1,5 +1,5 @@
-/* Bodies' triangles for the kernels (body_gather.c): each body the query
-   box overlaps is searched through its own BVH with the box taken into the
+/* Bodies' triangles for a move's kernels (body_gather.c): each body the
+   query box overlaps is searched through its own BVH with the box taken into the
    body's space, and the triangles found are placed in the world and moved
    into the query's unit-sphere space, appended after the static ones. */
 #ifndef SKIM_BODY_GATHER_H

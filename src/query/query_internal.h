@@ -5,6 +5,7 @@
 #define SKIM_QUERY_INTERNAL_H
 
 #include "base/skim_internal.h"
+#include "kernel/kernel.h"
 #include "world/world.h"
 #include "kernel/kernel.h"
 
@@ -56,6 +57,15 @@ void skim_ray_cast_static(const skim_world *world, skim_vec3 origin, skim_vec3 d
    (a tie keeps the static hit, then the lower body id). */
 void skim_ray_cast_bodies(const skim_world *world, skim_vec3 origin, skim_vec3 delta,
                           const skim_query *query, const skim_kernel_set *kernels, skim_hit *out);
+
+/* A checked sweep against world's bodies (body_sweep.c): out, holding the
+   static answer, is replaced by a body's contact that comes strictly
+   earlier (a tie keeps the static contact, then the lower body id).
+   candidates is scratch. */
+skim_status skim_sweep_bodies(const skim_world *world, const skim_ellipsoid *shape,
+                              const float start[3], const float delta[3], const skim_query *query,
+                              const skim_kernel_set *kernels, skim_candidates *candidates,
+                              skim_hit *out);
 
 /* The point of triangle (a, b, c) nearest to p, in double (Ericson,
    Real-Time Collision Detection, 5.1.5). */

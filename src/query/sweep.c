@@ -1,6 +1,6 @@
 /* skim_sweep: one swept ellipsoid against the world. */
 #include "gather/gather.h"
-#include "gather/body_gather.h"
+#include "query/query_internal.h"
 #include "gather/bvh_ordered.h"
 
 #include <math.h>
@@ -22,7 +22,6 @@ typedef struct sweep_scratch {
     bool                 space_valid;
     skim_ellipsoid       space_shape; /* the shape space was made for, checked valid */
     skim_ellipsoid_space space;
-    skim_body_lanes      body_lanes;  /* what the bodies' lanes name */
 } sweep_scratch;
 
 static void init_thread_scratch(void *object)
@@ -33,7 +32,6 @@ static void init_thread_scratch(void *object)
 static void free_thread_scratch(void *object)
 {
     skim_candidates_free(&((sweep_scratch *)object)->candidates);
-    skim_body_lanes_free(&((sweep_scratch *)object)->body_lanes);
     free(object);
 }
 
@@ -119,25 +117,21 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
             return status;
         kernels->sweep(candidates, delta_unit, query->cull_back_faces, &best);
     }
-    if (world->bodies.count) {
-        /* The bodies' triangles in the same space, swept after the static
-           answer: the kernel keeps it on a tie (body_gather.h). */
-        float box_min[3], box_max[3];
-        skim_sweep_box(start_world, delta_world, space->bounding_radius, box_min, box_max);
-        candidates->count = 0;
-        scratch->body_lanes.count = 0;
-        status = skim_body_gather(world, space, start_world, box_min, box_max,
-                                  query->material_mask, candidates, &scratch->body_lanes);
-        if (status != SKIM_OK)
-            return status;
-        if (candidates->count)
-            kernels->sweep(candidates, delta_unit, query->cull_back_faces, &best);
-    }
     if (best.hit) {
         skim_unit_hit_to_world(space, start_world, &best, out);
-        const skim_triangle_ref ref = skim_body_lane_ref(&scratch->body_lanes, best.triangle);
-        out->triangle = ref.triangle;
-        out->body = ref.body;
+    } else {
+        out->t = 1.0f;
+        out->body = SKIM_STATIC;
+    }
+    if (world->bodies.count) {
+        status = skim_sweep_bodies(world, shape, start_world, delta_world, query, kernels,
+                                   candidates, out);
+        if (status != SKIM_OK) {
+            memset(out, 0, sizeof *out);
+            return status;
+        }
+    }
+    if (out->hit) {
         /* Far triangles are clipped to the sweep's reach before the move to
            unit space (gather_clip.c), so the kernels see at
            most ~14,000 radii (fast path) or ~1e7 (pieces of a 1e6-radii
@@ -153,9 +147,6 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
                              "(beyond float range in its unit-sphere space); the contact is "
                              "not finite");
         }
-    } else {
-        out->t = 1.0f;
-        out->body = SKIM_STATIC;
     }
     return SKIM_OK;
 }
