@@ -275,6 +275,18 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
     return SKIM_OK;
 }
 
+/* The bodies' triangles after the static ones, in the same space
+   (src/gather/body_gather.c); out of line, so a world without bodies pays
+   one test. */
+__attribute__((noinline)) static skim_status gather_bodies(skim_move_ctx *ctx, const skim_world *world,
+                                                           const float start[3], const float box_min[3],
+                                                           const float box_max[3])
+{
+    return skim_body_gather(world, ctx->space, start, box_min, box_max,
+                            ctx->def->query.material_mask, &ctx->scratch->gathered,
+                            &ctx->scratch->body_lanes);
+}
+
 /* The gather with the box above for a given skin (unit space); the region
    the center may reach with everything it may touch gathered: the box less
    the radius and a sweep's look past its end. */
@@ -305,19 +317,17 @@ static skim_status gather(skim_move_ctx *ctx, const skim_world *world, const flo
             ? gather_walked(ctx, world, start, box_min, box_max)
             : skim_gather_candidates(world, ctx->space, start, box_min, box_max,
                                      ctx->def->query.material_mask, &ctx->scratch->gathered);
-    if (status != SKIM_OK || !world->bodies.count)
-        return status;
-    /* The bodies' triangles after the static ones, in the same space. */
-    return skim_body_gather(world, ctx->space, start, box_min, box_max,
-                            ctx->def->query.material_mask, &ctx->scratch->gathered,
-                            &ctx->scratch->body_lanes);
+    if (world->bodies.count && status == SKIM_OK)
+        status = gather_bodies(ctx, world, start, box_min, box_max);
+    return status;
 }
 
 skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const float start[3],
                              double unit_path)
 {
     box_terms(ctx);
-    ctx->scratch->body_lanes.count = 0;
+    if (world->bodies.count)
+        ctx->scratch->body_lanes.count = 0;
     skim_status status = gather(ctx, world, start, unit_path, ctx->skin);
     if (status != SKIM_OK)
         return status;
@@ -343,10 +353,13 @@ skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const 
        coordinates (|M^-1 v| <= |v| / smallest radius); only when that
        bound could raise the skin is the gathered buffer scanned, so the
        default skin never pays for the scan. */
-    skim_vec3 bounds_min, bounds_max; /* the bodies' too, where they stand */
-    skim_world_all_bounds(world, &bounds_min, &bounds_max);
-    const float lo[3] = { bounds_min.x, bounds_min.y, bounds_min.z };
-    const float hi[3] = { bounds_max.x, bounds_max.y, bounds_max.z };
+    const float *lo = &world->bounds_min.x, *hi = &world->bounds_max.x;
+    skim_vec3 all_min, all_max;
+    if (world->bodies.count) { /* the bodies' box too, where they stand */
+        skim_world_all_bounds(world, &all_min, &all_max);
+        lo = &all_min.x;
+        hi = &all_max.x;
+    }
     double far[3], far_sum = 0.0;
     for (int axis = 0; axis < 3; ++axis) {
         const double above = fabs((double)hi[axis] - start[axis]),
