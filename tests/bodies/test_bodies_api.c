@@ -3,6 +3,8 @@
    and every bad argument is refused with a message. */
 #include "bodies_scenes.h"
 
+#include <unistd.h>
+
 static skim_mesh_data door_mesh, floor_mesh;
 static skim_world *door, *level;
 
@@ -143,4 +145,28 @@ Test(bodies_api, a_hit_names_the_static_world_or_the_body)
     cr_assert_eq(skim_world_remove_body(level, id), SKIM_OK);
     cr_assert_eq(skim_raycast(level, (skim_vec3){ 0, 0, 600 }, (skim_vec3){ 0, 200, 0 }, NULL, &hit), SKIM_OK);
     cr_expect_not(hit.hit, "a removed body is not met");
+}
+
+Test(bodies_api, a_saved_world_keeps_its_own_triangles_without_its_bodies)
+{
+    uint32_t id;
+    cr_assert_eq(skim_world_add_body(level, door, at(0, 100, 0), &id), SKIM_OK);
+    char path[] = "/tmp/skim_bodies_saveXXXXXX";
+    const int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    cr_assert_eq(skim_world_save(level, path), SKIM_OK, "%s", skim_last_error_message());
+    skim_world *loaded = NULL;
+    cr_assert_eq(skim_world_load(path, &loaded), SKIM_OK, "%s", skim_last_error_message());
+    remove(path);
+    skim_hit hit;
+    cr_assert_eq(skim_raycast(loaded, (skim_vec3){ 0, 50, 48 }, (skim_vec3){ 0, 100, 0 }, NULL, &hit), SKIM_OK);
+    cr_expect_not(hit.hit, "bodies are not saved");
+    cr_assert_eq(skim_raycast(loaded, (skim_vec3){ 0, 0, 48 }, (skim_vec3){ 0, 0, -100 }, NULL, &hit), SKIM_OK);
+    cr_expect(hit.hit && hit.body == SKIM_STATIC);
+    cr_expect_eq(skim_world_add_body(loaded, door, at(0, 100, 0), &id), SKIM_OK,
+                 "a loaded world takes bodies: %s", skim_last_error_message());
+    cr_assert_eq(skim_raycast(loaded, (skim_vec3){ 0, 50, 48 }, (skim_vec3){ 0, 100, 0 }, NULL, &hit), SKIM_OK);
+    cr_expect(hit.hit && hit.body == id);
+    skim_world_destroy(loaded);
 }
