@@ -7,7 +7,6 @@
 #include "base/skim_internal.h"
 #include "kernel/kernel.h"
 #include "world/world.h"
-#include "kernel/kernel.h"
 
 /* A ray prepared once for every triangle and box it meets: Woop, Benthin
    and Wald, "Watertight Ray/Triangle Intersection" (JCGT 2013), section 3:
