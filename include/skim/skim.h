@@ -164,7 +164,7 @@ typedef struct skim_hit {
     float     t;          /**< contact at start + t * delta, 0..1; 0 when touching at the start */
     skim_vec3 point;      /**< contact point on the triangle, world */
     skim_vec3 normal;     /**< unit, the shape's surface normal at the contact, toward its center */
-    uint32_t  triangle;   /**< the triangle's index in the caller's mesh */
+    uint32_t  triangle;   /**< the triangle's index in the caller's mesh (the body's own mesh when body is a body id) */
     uint32_t  body;       /**< SKIM_STATIC for the world's own triangles, else a body id */
 } skim_hit;
 
@@ -218,8 +218,9 @@ typedef struct skim_move_result {
     skim_vec3 position;       /**< where the center ends, world */
     uint32_t  touched;        /**< SKIM_TOUCH_* bits */
     skim_vec3 floor_normal;   /**< unit, of the last floor met; valid with SKIM_TOUCH_FLOOR */
-    uint32_t  floor_triangle; /**< caller's index of the last floor met; UINT32_MAX when none */
+    uint32_t  floor_triangle; /**< caller's index of the last floor met (in floor_body's mesh); UINT32_MAX when none */
     int       iterations;     /**< sweeps of the slide pass, 0..max_iterations */
+    uint32_t  floor_body;     /**< SKIM_STATIC, or the body id of the last floor met (skim_bodies.h); SKIM_STATIC when none */
 } skim_move_result;
 
 /** Moves one shape from position by displacement, sliding along what it meets (def NULL = defaults). */
@@ -284,5 +285,6 @@ SKIM_API skim_status skim_scene_default(skim_mesh_data *out);
 #include <skim/skim_crowd.h>   /* crowds of movers that meet each other (skim extension) */
 #include <skim/skim_query.h>   /* rays, overlaps, closest points, floors, spawn places */
 #include <skim/skim_contacts.h> /* the contacts of a move */
+#include <skim/skim_bodies.h>  /* moving bodies: doors, lifts, platforms */
 
 #endif /* SKIM_SKIM_H */

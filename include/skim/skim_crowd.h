@@ -75,7 +75,8 @@ enum {
     SKIM_AGENT_TOUCHED_CEILING = 8u, /**< met a ceiling during the last step */
     SKIM_AGENT_TOUCHED_AGENT = 16u,  /**< was pushed by another agent during the last step */
     SKIM_AGENT_BLOCKED = 32u,        /**< could not move at all in the last step: kept its start */
-    SKIM_AGENT_ARRIVED = 128u,       /**< reached its target or the last point of its path (64u is SKIM_AGENT_SQUEEZED) */
+    SKIM_AGENT_SQUEEZED = 64u,       /**< pressed between a moving body and static geometry in the last step */
+    SKIM_AGENT_ARRIVED = 128u,       /**< reached its target or the last point of its path */
     SKIM_AGENT_ACTIVE = 1u << 31,    /**< the id is in use */
 };
 

@@ -40,7 +40,8 @@ typedef struct skim_triangle_ref {
     uint32_t triangle; /**< the caller's index */
     uint32_t body;     /**< which mesh: SKIM_STATIC (the world's own) or a body id */
 } skim_triangle_ref;
-/** Every triangle the ellipsoid centred at `center` overlaps or touches, in increasing index.
+/** Every triangle the ellipsoid centred at `center` overlaps or touches: the world's own in
+    increasing index, then each body's (skim_bodies.h) in increasing body id and index.
     Writes the first `capacity` (out may be NULL when capacity is 0); *count is how many there
     are in all. */
 SKIM_API skim_status skim_overlap(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 center,
@@ -57,7 +58,8 @@ typedef struct skim_closest {
     uint32_t  body;       /**< SKIM_STATIC or a body id */
 } skim_closest;
 /** The nearest point of the world to `point` within max_distance (world units, finite, >= 0;
-    a point exactly at max_distance is found). Ties: the lowest triangle index. */
+    a point exactly at max_distance is found). Ties: the world's own triangles, then the lower
+    body id, then the lowest triangle index. */
 SKIM_API skim_status skim_closest_point(const skim_world *world, skim_vec3 point, float max_distance,
                                         const skim_query *query, skim_closest *out);
 

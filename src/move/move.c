@@ -268,9 +268,13 @@ skim_status skim_move_run_logged(const skim_kernel_set *kernels, const skim_worl
     if (touch.floor) {
         out->floor_normal = (skim_vec3){ touch.floor_normal[0], touch.floor_normal[1],
                                          touch.floor_normal[2] };
-        out->floor_triangle = touch.floor_triangle;
+        const skim_triangle_ref floor = skim_body_lane_ref(&ctx.scratch->body_lanes,
+                                                           touch.floor_triangle);
+        out->floor_triangle = floor.triangle;
+        out->floor_body = floor.body;
     } else {
         out->floor_triangle = UINT32_MAX;
+        out->floor_body = SKIM_STATIC;
     }
     out->iterations = iterations;
     return SKIM_OK;

@@ -285,6 +285,18 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
     return SKIM_OK;
 }
 
+/* The bodies' triangles after the static ones, in the same space
+   (src/gather/body_gather.c); out of line, so a world without bodies pays
+   one test. */
+__attribute__((noinline)) static skim_status gather_bodies(skim_move_ctx *ctx, const skim_world *world,
+                                                           const float start[3], const float box_min[3],
+                                                           const float box_max[3])
+{
+    return skim_body_gather(world, ctx->space, start, box_min, box_max,
+                            ctx->def->query.material_mask, &ctx->scratch->gathered,
+                            &ctx->scratch->body_lanes);
+}
+
 /* The gather with the box above for a given skin (unit space); the region
    the center may reach with everything it may touch gathered: the box less
    the radius and a sweep's look past its end. */
@@ -310,16 +322,22 @@ static skim_status gather(skim_move_ctx *ctx, const skim_world *world, const flo
         ctx->box_min[axis] = box_min[axis];
         ctx->box_max[axis] = box_max[axis];
     }
-    if (world->accelerator == SKIM_ACCELERATOR_BVH && world->bvh)
-        return gather_walked(ctx, world, start, box_min, box_max);
-    return skim_gather_candidates(world, ctx->space, start, box_min, box_max,
-                                  ctx->def->query.material_mask, &ctx->scratch->gathered);
+    skim_status status =
+        world->accelerator == SKIM_ACCELERATOR_BVH && world->bvh
+            ? gather_walked(ctx, world, start, box_min, box_max)
+            : skim_gather_candidates(world, ctx->space, start, box_min, box_max,
+                                     ctx->def->query.material_mask, &ctx->scratch->gathered);
+    if (world->bodies.count && status == SKIM_OK)
+        status = gather_bodies(ctx, world, start, box_min, box_max);
+    return status;
 }
 
 skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const float start[3],
                              double unit_path)
 {
     box_terms(ctx);
+    if (world->bodies.count)
+        ctx->scratch->body_lanes.count = 0;
     skim_status status = gather(ctx, world, start, unit_path, ctx->skin);
     if (status != SKIM_OK)
         return status;
@@ -346,6 +364,12 @@ skim_status skim_move_gather(skim_move_ctx *ctx, const skim_world *world, const 
        bound could raise the skin is the gathered buffer scanned, so the
        default skin never pays for the scan. */
     const float *lo = &world->bounds_min.x, *hi = &world->bounds_max.x;
+    skim_vec3 all_min, all_max;
+    if (world->bodies.count) { /* the bodies' box too, where they stand */
+        skim_world_all_bounds(world, &all_min, &all_max);
+        lo = &all_min.x;
+        hi = &all_max.x;
+    }
     double far[3], far_sum = 0.0;
     for (int axis = 0; axis < 3; ++axis) {
         const double above = fabs((double)hi[axis] - start[axis]),

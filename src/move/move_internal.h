@@ -13,6 +13,7 @@
 
 #include "gather/gather.h"
 #include "gather/bvh_ordered.h"
+#include "gather/body_gather.h"
 
 /* Planes a single pass may hold at once (PM_SlideMove's MAX_CLIP_PLANES is
    5; push-out can add several touching triangles at once). */
@@ -254,6 +255,7 @@ typedef struct skim_move_scratch {
        cache; the thread's counts for the cache (skim_move_cache). */
     skim_move_cache_entry *cache_entry;
     uint64_t  cache_moves, cache_kernel_calls, cache_gathers, cache_walks;
+    skim_body_lanes body_lanes;     /* what the gathered bodies' lanes name, this move */
 } skim_move_scratch;
 
 /* move_walk_pack.c: builds pack from the walk's leaves; the walked

@@ -31,6 +31,7 @@ static void free_scratch(void *object)
     free(s->order);
     free(s->walk_leaves);
     skim_walk_pack_free(&s->walk_pack);
+    skim_body_lanes_free(&s->body_lanes);
     free(s);
 }
 

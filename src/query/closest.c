@@ -163,11 +163,39 @@ skim_status skim_closest_point(const skim_world *world, skim_vec3 point, float m
         else
             test_run(&s, 0, world->triangle_count);
     }
+    uint32_t body_id = SKIM_STATIC;
+    /* Then the bodies whose box lies within the best distance so far, in
+       increasing id, each searched in its own space (a rigid transform
+       keeps distances); only a strictly nearer point replaces the answer,
+       so a tie keeps the static triangle, then the lower body id. */
+    const skim_body_table *table = &world->bodies;
+    for (uint32_t b = 0; b < table->count; ++b) {
+        const skim_body *body = &table->body[b];
+        float lo[3], hi[3];
+        search_box(&s, lo, hi);
+        if (!skim_body_box_overlaps(body, lo, hi) || body->shape->triangle_count == 0)
+            continue;
+        closest_search local = { .world = body->shape, .mask = s.mask,
+                                 .cull_back_faces = s.cull_back_faces,
+                                 .best_squared = s.best_squared, .caller = UINT32_MAX };
+        skim_body_point_to_local(body, s.p, local.p);
+        if (body->shape->accelerator == SKIM_ACCELERATOR_BVH && body->shape->bvh)
+            search_bvh(&local);
+        else
+            test_run(&local, 0, body->shape->triangle_count);
+        if (local.caller == UINT32_MAX || !(local.best_squared < s.best_squared || s.caller == UINT32_MAX))
+            continue;
+        s.best_squared = local.best_squared;
+        s.caller = local.caller;
+        skim_body_point_to_world(body, local.point, s.point);
+        body_id = body->id;
+    }
     if (s.caller == UINT32_MAX)
         return SKIM_OK;
     out->found = true;
     out->distance = (float)sqrt(s.best_squared);
     out->point = (skim_vec3){ (float)s.point[0], (float)s.point[1], (float)s.point[2] };
     out->triangle = s.caller;
+    out->body = body_id;
     return SKIM_OK;
 }

@@ -16,6 +16,7 @@ static void left_in_place(skim_vec3 position, skim_move_result *out)
     memset(out, 0, sizeof *out);
     out->position = position;
     out->floor_triangle = UINT32_MAX;
+    out->floor_body = SKIM_STATIC;
 }
 
 skim_status skim_drop_to_floor(const skim_world *world, const skim_ellipsoid *shape,

@@ -73,6 +73,20 @@ static int compare_indices(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The triangles found, in increasing index, written from out[at] on as
+   far as capacity goes; how many there were. */
+static uint32_t sort_and_write(overlap_search *s, skim_triangle_ref *out, uint32_t capacity,
+                               uint32_t at, uint32_t body)
+{
+    if (s->out_of_memory)
+        return 0;
+    if (s->count > 1) /* found is NULL when nothing was */
+        qsort(s->found, s->count, sizeof *s->found, compare_indices);
+    for (uint32_t i = 0; i < s->count && at + i < capacity; ++i)
+        out[at + i] = (skim_triangle_ref){ s->found[i], body };
+    return s->count;
+}
+
 skim_status skim_overlap(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 center,
                          const skim_query *query, skim_triangle_ref *out, uint32_t capacity,
                          uint32_t *count)
@@ -115,15 +129,35 @@ skim_status skim_overlap(const skim_world *world, const skim_ellipsoid *shape, s
     }
     if (world->triangle_count > 0)
         skim_world_visit_box(world, lo, hi, visit_run, &s);
+    uint32_t total = sort_and_write(&s, out, capacity, 0, SKIM_STATIC);
+    /* Then each body the box meets, in increasing id: the centre and the
+       unit-sphere map taken into the body's space (unit = M^-1 (R p + t - c)
+       = (M^-1 R) (p - R^T (c - t)) for a point p of the body's mesh). */
+    const skim_body_table *table = &world->bodies;
+    for (uint32_t b = 0; b < table->count && !s.out_of_memory; ++b) {
+        const skim_body *body = &table->body[b];
+        if (!skim_body_box_overlaps(body, lo, hi))
+            continue;
+        const double c[3] = { center.x, center.y, center.z };
+        skim_body_point_to_local(body, c, s.center);
+        for (int row = 0; row < 3; ++row)
+            for (int col = 0; col < 3; ++col)
+                s.to_unit[row][col] = space.to_unit[row][0] * body->rotation[0][col] +
+                                      space.to_unit[row][1] * body->rotation[1][col] +
+                                      space.to_unit[row][2] * body->rotation[2][col];
+        float local_lo[3], local_hi[3];
+        skim_body_box_to_local(body, lo, hi, local_lo, local_hi);
+        s.world = body->shape;
+        s.count = 0;
+        if (body->shape->triangle_count > 0)
+            skim_world_visit_box(body->shape, local_lo, local_hi, visit_run, &s);
+        total += sort_and_write(&s, out, capacity, total, body->id);
+    }
     if (s.out_of_memory) {
         free(s.found);
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_overlap: no memory for the triangles found");
     }
-    if (s.count > 1) /* found is NULL when nothing was */
-        qsort(s.found, s.count, sizeof *s.found, compare_indices);
-    for (uint32_t i = 0; i < s.count && i < capacity; ++i)
-        out[i] = (skim_triangle_ref){ s.found[i], SKIM_STATIC };
-    *count = s.count;
+    *count = total;
     free(s.found);
     return SKIM_OK;
 }

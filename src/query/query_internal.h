@@ -5,8 +5,8 @@
 #define SKIM_QUERY_INTERNAL_H
 
 #include "base/skim_internal.h"
-#include "world/world.h"
 #include "kernel/kernel.h"
+#include "world/world.h"
 
 /* A ray prepared once for every triangle and box it meets: Woop, Benthin
    and Wald, "Watertight Ray/Triangle Intersection" (JCGT 2013), section 3:
@@ -46,6 +46,25 @@ bool skim_ray_blocked(const skim_ray *ray, const skim_world *world, const skim_k
 #define SKIM_RAY_HAVE_AVX2_TRAVERSAL 1
 uint32_t skim_ray_search_avx2(const skim_ray *ray, const skim_world *world, bool any, float *t);
 #endif
+
+/* A checked ray against world's own triangles only (raycast.c): out as
+   skim_raycast fills it. */
+void skim_ray_cast_static(const skim_world *world, skim_vec3 origin, skim_vec3 delta,
+                          const skim_query *query, const skim_kernel_set *kernels, skim_hit *out);
+/* The same ray against world's bodies (body_rays.c): out, holding the
+   static answer, is replaced by a body's hit that comes strictly earlier
+   (a tie keeps the static hit, then the lower body id). */
+void skim_ray_cast_bodies(const skim_world *world, skim_vec3 origin, skim_vec3 delta,
+                          const skim_query *query, const skim_kernel_set *kernels, skim_hit *out);
+
+/* A checked sweep against world's bodies (body_sweep.c): out, holding the
+   static answer, is replaced by a body's contact that comes strictly
+   earlier (a tie keeps the static contact, then the lower body id).
+   candidates is scratch. */
+skim_status skim_sweep_bodies(const skim_world *world, const skim_ellipsoid *shape,
+                              const float start[3], const float delta[3], const skim_query *query,
+                              const skim_kernel_set *kernels, skim_candidates *candidates,
+                              skim_hit *out);
 
 /* The point of triangle (a, b, c) nearest to p, in double (Ericson,
    Real-Time Collision Detection, 5.1.5). */

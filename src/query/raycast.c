@@ -28,9 +28,8 @@ static skim_status check_ray(skim_vec3 origin, skim_vec3 delta, const char *who,
     return SKIM_OK;
 }
 
-/* The answer for one checked ray. */
-static void cast(const skim_world *world, skim_vec3 origin, skim_vec3 delta, const skim_query *query,
-                 const skim_kernel_set *kernels, skim_hit *out)
+void skim_ray_cast_static(const skim_world *world, skim_vec3 origin, skim_vec3 delta,
+                          const skim_query *query, const skim_kernel_set *kernels, skim_hit *out)
 {
     memset(out, 0, sizeof *out);
     out->t = 1.0f;
@@ -71,6 +70,16 @@ static void cast(const skim_world *world, skim_vec3 origin, skim_vec3 delta, con
     const double sign = facing > 0.0 ? -1.0 : 1.0;
     out->normal = (skim_vec3){ (float)(sign * n[0] / length), (float)(sign * n[1] / length),
                                (float)(sign * n[2] / length) };
+}
+
+/* The answer for one checked ray: the world's own triangles, then its
+   bodies (body_rays.c). */
+static void cast(const skim_world *world, skim_vec3 origin, skim_vec3 delta, const skim_query *query,
+                 const skim_kernel_set *kernels, skim_hit *out)
+{
+    skim_ray_cast_static(world, origin, delta, query, kernels, out);
+    if (world->bodies.count)
+        skim_ray_cast_bodies(world, origin, delta, query, kernels, out);
 }
 
 skim_status skim_raycast(const skim_world *world, skim_vec3 origin, skim_vec3 delta,
@@ -150,7 +159,13 @@ static bool blocked_by(const skim_world *world, skim_vec3 origin, skim_vec3 delt
         return false; /* as in cast() */
     skim_ray ray;
     skim_ray_init(&ray, world, origin, delta, query);
-    return skim_ray_blocked(&ray, world, kernels);
+    if (skim_ray_blocked(&ray, world, kernels))
+        return true;
+    if (!world->bodies.count)
+        return false;
+    skim_hit hit = { .hit = false, .t = 1.0f, .body = SKIM_STATIC };
+    skim_ray_cast_bodies(world, origin, delta, query, kernels, &hit);
+    return hit.hit;
 }
 
 skim_status skim_raycast_any(const skim_world *world, skim_vec3 origin, skim_vec3 delta,

@@ -143,12 +143,14 @@ static skim_status make_grid(const skim_world *world, const skim_ellipsoid *shap
     g->e2[1] = up[2] * g->e1[0] - up[0] * g->e1[2];
     g->e2[2] = up[0] * g->e1[1] - up[1] * g->e1[0];
     const float *axes[3] = { g->e1, g->e2, g->up };
+    skim_vec3 bounds_min, bounds_max; /* the bodies' too, where they stand */
+    skim_world_all_bounds(world, &bounds_min, &bounds_max);
     for (int a = 0; a < 3; ++a) {
         g->lo[a] = INFINITY, g->hi[a] = -INFINITY;
         for (int corner = 0; corner < 8; ++corner) {
-            const skim_vec3 p = { corner & 1 ? world->bounds_max.x : world->bounds_min.x,
-                                  corner & 2 ? world->bounds_max.y : world->bounds_min.y,
-                                  corner & 4 ? world->bounds_max.z : world->bounds_min.z };
+            const skim_vec3 p = { corner & 1 ? bounds_max.x : bounds_min.x,
+                                  corner & 2 ? bounds_max.y : bounds_min.y,
+                                  corner & 4 ? bounds_max.z : bounds_min.z };
             const float d = dot3f(axes[a], p);
             g->lo[a] = d < g->lo[a] ? d : g->lo[a];
             g->hi[a] = d > g->hi[a] ? d : g->hi[a];

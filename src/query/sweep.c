@@ -1,5 +1,6 @@
 /* skim_sweep: one swept ellipsoid against the world. */
 #include "gather/gather.h"
+#include "query/query_internal.h"
 #include "gather/bvh_ordered.h"
 
 #include <math.h>
@@ -118,6 +119,19 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
     }
     if (best.hit) {
         skim_unit_hit_to_world(space, start_world, &best, out);
+    } else {
+        out->t = 1.0f;
+        out->body = SKIM_STATIC;
+    }
+    if (world->bodies.count) {
+        status = skim_sweep_bodies(world, shape, start_world, delta_world, query, kernels,
+                                   candidates, out);
+        if (status != SKIM_OK) {
+            memset(out, 0, sizeof *out);
+            return status;
+        }
+    }
+    if (out->hit) {
         /* Far triangles are clipped to the sweep's reach before the move to
            unit space (gather_clip.c), so the kernels see at
            most ~14,000 radii (fast path) or ~1e7 (pieces of a 1e6-radii
@@ -133,9 +147,6 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
                              "(beyond float range in its unit-sphere space); the contact is "
                              "not finite");
         }
-    } else {
-        out->t = 1.0f;
-        out->body = SKIM_STATIC;
     }
     return SKIM_OK;
 }

@@ -395,6 +395,7 @@ void skim_world_destroy(skim_world *world)
 {
     if (!world)
         return;
+    skim_bodies_release(world);
     skim_bvh_destroy(world);
     free(world->owned_storage);
     free(world->by_caller);

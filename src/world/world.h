@@ -4,6 +4,7 @@
 #define SKIM_WORLD_H
 
 #include "base/skim_internal.h"
+#include "world/body.h"
 
 /* ---- the world ---- */
 struct skim_bvh;
@@ -32,6 +33,10 @@ struct skim_world {
        on destroy. */
     void     *owned_storage;
     void     *file_block;
+    /* Moving bodies (body.h), and how many bodies of other worlds use
+       this one as their shape (atomic: two worlds may add it at once). */
+    skim_body_table bodies;
+    uint32_t  shape_uses;
 };
 
 /* Lanes per triangle array for count triangles (see struct skim_world). */

@@ -30,7 +30,8 @@ extern const char *const kind_names[KIND_COUNT];
     X(raycast_batch) X(overlap) X(closest_point) X(drop_to_floor) X(world_get_triangle)      \
     X(spawn_def_default) X(find_spawn_places) X(raycast_any) X(raycast_any_batch)            \
     X(move_contacts) X(move_batch_contacts) X(move_cache_create) X(move_cache_destroy)       \
-    X(move_batch_cached)
+    X(move_batch_cached)       \
+    X(world_add_body) X(world_set_body_transform) X(world_remove_body) X(world_get_body_transform)
 #define AS_ENUM(name) F_##name,
 enum function { FUNCTIONS(AS_ENUM) FUNCTION_COUNT };
 extern const char *const function_names[FUNCTION_COUNT];
@@ -189,6 +190,15 @@ typedef struct contacts_args {
 } contacts_args;
 #define CT(fn, arg, kind, field, type, value, status) \
     { fn, arg, kind, status, offsetof(contacts_args, field), type, value, NULL }
+/* ================= moving bodies ================= */
+typedef struct body_args {
+    bool null_world, null_shape, null_out, null_now, null_before;
+    bool shape_is_world, shape_has_bodies, world_is_shape, removed;
+    skim_transform transform;
+    uint32_t id; /* set, remove, get: the body asked for; the runner's body is 0 */
+} body_args;
+#define BD(fn, arg, kind, field, type, value, status) \
+    { fn, arg, kind, status, offsetof(body_args, field), type, value, NULL }
 
 /* ================= no-argument functions ================= */
 #define BASIC(fn, arg, kind, value) { fn, arg, kind, SKIM_OK, 0, T_NONE, value, NULL }
@@ -205,6 +215,7 @@ row_runner bad_input_run_crowd, bad_input_run_crowd_query_null; /* bad_input_cro
 row_runner bad_input_run_mesh, bad_input_run_basics; /* bad_input_mesh.c */
 row_runner bad_input_run_query; /* bad_input_query.c */
 row_runner bad_input_run_contacts; /* bad_input_contacts.c */
+row_runner bad_input_run_bodies; /* bad_input_bodies.c */
 
 /* The path a row asks for, creating the file it needs (bad_input_world.c;
    mesh_load_obj's rows read the same bad files as world_load's). */

@@ -85,6 +85,10 @@ skim_status bad_input_run_row(const row *r)
     case F_find_spawn_places: return bad_input_run_query(r);
     case F_move_contacts:
     case F_move_batch_contacts: return bad_input_run_contacts(r);
+    case F_world_add_body:
+    case F_world_set_body_transform:
+    case F_world_remove_body:
+    case F_world_get_body_transform: return bad_input_run_bodies(r);
     default: return bad_input_run_basics(r);
     }
 }

@@ -1,0 +1,163 @@
+/* The bodies' candidate triangles (body_gather.h). A body is searched the
+   way Embree and Jolt search an instance: the query's box goes into the
+   body's space and the body's own BVH is walked with it. The triangles
+   found then go the other way, into the world and on into the query's
+   unit-sphere space (in double, rounded once), so the kernels see one
+   candidate set whatever holds the triangles: the ellipsoid keeps its
+   space, and a move's slide planes, contacts and floors need not know
+   about bodies. */
+#include "gather/body_gather.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void skim_body_lanes_free(skim_body_lanes *lanes)
+{
+    free(lanes->ref);
+    free(lanes->found);
+    memset(lanes, 0, sizeof *lanes);
+}
+
+typedef struct body_visit {
+    const skim_body             *body;
+    const skim_ellipsoid_space  *space;
+    double                       start[3];
+    const float                 *box_min, *box_max;
+    uint64_t                     material_mask;
+    skim_candidates             *out;
+    skim_body_lanes             *lanes;
+    skim_status                  status;
+} body_visit;
+
+static skim_status reserve_lanes(skim_body_lanes *lanes, uint32_t more)
+{
+    if (lanes->count + more <= lanes->capacity)
+        return SKIM_OK;
+    if (more > SKIM_BODY_LANE_BASE - 1 - lanes->count)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "bodies: more than %u body triangles in one query",
+                         SKIM_BODY_LANE_BASE - 1);
+    uint32_t capacity = lanes->capacity ? lanes->capacity : 64;
+    while (capacity < lanes->count + more)
+        capacity *= 2;
+    skim_triangle_ref *grown = realloc(lanes->ref, (size_t)capacity * sizeof *grown);
+    if (!grown)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "bodies: no memory for %u body triangles", capacity);
+    lanes->ref = grown;
+    lanes->capacity = capacity;
+    return SKIM_OK;
+}
+
+/* The BVH's leaves give a body's triangles in leaf order; they are kept
+   here, ordered by the caller's index, and appended afterwards. */
+static void visit_run(void *context, uint32_t first, uint32_t count)
+{
+    body_visit *v = context;
+    if (v->status != SKIM_OK)
+        return;
+    skim_body_lanes *lanes = v->lanes;
+    if (lanes->found_count + count > lanes->found_capacity) {
+        uint32_t capacity = lanes->found_capacity ? lanes->found_capacity : 64;
+        while (capacity < lanes->found_count + count)
+            capacity *= 2;
+        uint64_t *grown = realloc(lanes->found, (size_t)capacity * sizeof *grown);
+        if (!grown) {
+            v->status = skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "bodies: no memory for %u triangles", capacity);
+            return;
+        }
+        lanes->found = grown;
+        lanes->found_capacity = capacity;
+    }
+    const skim_world *shape = v->body->shape;
+    for (uint32_t stored = first; stored < first + count; ++stored)
+        lanes->found[lanes->found_count++] = (uint64_t)shape->triangle_index[stored] << 32 | stored;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The found triangles of one body that pass the material and box tests,
+   placed and moved into unit space, appended. */
+static skim_status append_found(body_visit *v)
+{
+    skim_body_lanes *lanes = v->lanes;
+    const skim_world *shape = v->body->shape;
+    skim_candidates *out = v->out;
+    qsort(lanes->found, lanes->found_count, sizeof *lanes->found, by_key);
+    skim_status status = skim_candidates_reserve(out, out->count + lanes->found_count + SKIM_MAX_PACKET_WIDTH);
+    if (status == SKIM_OK)
+        status = reserve_lanes(lanes, lanes->found_count);
+    if (status != SKIM_OK)
+        return status;
+    for (uint32_t f = 0; f < lanes->found_count; ++f) {
+        const uint32_t stored = (uint32_t)lanes->found[f];
+        const uint16_t material = shape->material[stored];
+        if (material < 64 && !((v->material_mask >> material) & 1u))
+            continue;
+        double corner[3][3];
+        skim_stored_corners(shape, stored, corner);
+        double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
+        for (int c = 0; c < 3; ++c) {
+            double placed[3];
+            skim_body_point_to_world(v->body, corner[c], placed);
+            for (int axis = 0; axis < 3; ++axis) {
+                corner[c][axis] = placed[axis];
+                lo[axis] = placed[axis] < lo[axis] ? placed[axis] : lo[axis];
+                hi[axis] = placed[axis] > hi[axis] ? placed[axis] : hi[axis];
+            }
+        }
+        bool overlaps = true;
+        for (int axis = 0; axis < 3; ++axis)
+            overlaps = overlaps && lo[axis] <= (double)v->box_max[axis] &&
+                       hi[axis] >= (double)v->box_min[axis];
+        if (!overlaps)
+            continue;
+        const uint32_t lane = out->count;
+        for (int c = 0; c < 3; ++c) {
+            const double d[3] = { corner[c][0] - v->start[0], corner[c][1] - v->start[1],
+                                  corner[c][2] - v->start[2] };
+            for (int axis = 0; axis < 3; ++axis) {
+                const float *m = v->space->to_unit[axis];
+                out->vertex[c][axis][lane] = (float)((double)m[0] * d[0] + (double)m[1] * d[1] +
+                                                     (double)m[2] * d[2]);
+            }
+        }
+        out->triangle[lane] = SKIM_BODY_LANE_BASE + lanes->count;
+        out->material[lane] = material;
+        lanes->ref[lanes->count++] = (skim_triangle_ref){ shape->triangle_index[stored], v->body->id };
+        out->count++;
+    }
+    return SKIM_OK;
+}
+
+skim_status skim_body_gather(const skim_world *world, const skim_ellipsoid_space *space,
+                             const float start[3], const float box_min[3], const float box_max[3],
+                             uint64_t material_mask, skim_candidates *out, skim_body_lanes *lanes)
+{
+    const skim_body_table *table = &world->bodies;
+    body_visit v = { .space = space, .start = { start[0], start[1], start[2] },
+                     .box_min = box_min, .box_max = box_max, .material_mask = material_mask,
+                     .out = out, .lanes = lanes, .status = SKIM_OK };
+    for (uint32_t i = 0; i < table->count && v.status == SKIM_OK; ++i) {
+        const skim_body *body = &table->body[i];
+        if (!skim_body_box_overlaps(body, box_min, box_max))
+            continue;
+        float local_min[3], local_max[3];
+        skim_body_box_to_local(body, box_min, box_max, local_min, local_max);
+        v.body = body;
+        lanes->found_count = 0;
+        skim_world_visit_box(body->shape, local_min, local_max, visit_run, &v);
+        if (v.status == SKIM_OK && lanes->found_count)
+            v.status = append_found(&v);
+    }
+    if (v.status != SKIM_OK)
+        return v.status;
+    skim_status status = skim_candidates_reserve(out, out->count + SKIM_MAX_PACKET_WIDTH);
+    if (status != SKIM_OK)
+        return status;
+    skim_candidates_pad_whole(out);
+    return SKIM_OK;
+}
