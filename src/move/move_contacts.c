@@ -18,6 +18,9 @@
    the caller's capacity, so the cut to capacity is made at the end. */
 #include "move/move_contacts.h"
 
+#include "gather/body_gather.h"
+#include "world/body.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,8 +47,11 @@ void skim_move_contact_log_add(skim_move_ctx *ctx, uint32_t kind, const float wo
                                uint32_t triangle, const float contact[3])
 {
     skim_move_contact_log *log = ctx->contacts;
+    /* A body's lane names its entry in the move's body table
+       (gather/body_gather.h): report the body and its own index. */
+    const skim_triangle_ref ref = skim_body_lane_ref(&ctx->scratch->body_lanes, triangle);
     for (uint32_t i = log->stage_start; i < log->count; ++i) {
-        if (log->entry[i].triangle == triangle) {
+        if (log->entry[i].triangle == ref.triangle && log->entry[i].body == ref.body) {
             log->entry[i].touched |= (uint8_t)kind;
             return;
         }
@@ -64,8 +70,8 @@ void skim_move_contact_log_add(skim_move_ctx *ctx, uint32_t kind, const float wo
     log->entry[log->count++] = (skim_contact){
         .point = { ctx->start[0] + offset[0], ctx->start[1] + offset[1], ctx->start[2] + offset[2] },
         .normal = { world_normal[0], world_normal[1], world_normal[2] },
-        .triangle = triangle,
-        .body = SKIM_STATIC,
+        .triangle = ref.triangle,
+        .body = ref.body,
         .pass = log->stage,
         .touched = (uint8_t)kind,
     };
@@ -105,8 +111,13 @@ void skim_move_contacts_copy(const skim_move_contact_log *log, const skim_world 
     /* Materials only for what the caller gets: a lookup by the caller's
        index is a binary search (world_triangles.c). */
     for (uint32_t i = 0; i < kept; ++i) {
-        const uint32_t stored = skim_world_stored_of(world, contacts[i].triangle);
-        contacts[i].material = stored == UINT32_MAX ? 0 : world->material[stored];
+        const skim_world *mesh = world;
+        if (contacts[i].body != SKIM_STATIC) {
+            const skim_body *body = skim_body_find(world, contacts[i].body);
+            mesh = body ? body->shape : NULL;
+        }
+        const uint32_t stored = mesh ? skim_world_stored_of(mesh, contacts[i].triangle) : UINT32_MAX;
+        contacts[i].material = stored == UINT32_MAX ? 0 : mesh->material[stored];
     }
     *count = log->count;
 }

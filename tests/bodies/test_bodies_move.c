@@ -1,5 +1,6 @@
 /* Moves see bodies: a mover lands on a platform body and the result names
-   it (floor_body, and floor_triangle in the body's own mesh), a door body
+   it (floor_body, and floor_triangle in the body's own mesh, as do the
+   move's contacts), a door body
    stops a walker until it is moved away, and a batch over a scene with
    bodies gives the same bits for 1, 2 and 3 threads and every packet
    kernel set (pinned by hash). */
@@ -7,6 +8,7 @@
 #include "move/move_internal.h"
 
 #include <omp.h>
+#include <string.h>
 
 static const skim_ellipsoid player = { { 16, 16, 16 }, { 0, 0, 0, 1 } };
 
@@ -26,6 +28,22 @@ Test(bodies_move, a_mover_lands_on_a_platform_and_rides_it)
     cr_expect_eq(result.floor_body, id);
     cr_expect_lt(result.floor_triangle, 12u, "an index in the platform's own mesh");
     cr_expect_float_eq(result.position.z, 116.16f, 0.05f);
+    /* Its contacts name the platform and the triangle in its own mesh, as
+       the result's floor does. */
+    skim_contact contacts[8];
+    uint32_t contact_count = 0;
+    skim_move_result logged;
+    cr_assert_eq(skim_move_contacts(level, &player, (skim_vec3){ 10, 0, 130 }, (skim_vec3){ 0, 0, 0 }, &def,
+                                    &logged, contacts, 8, &contact_count), SKIM_OK);
+    cr_expect_eq(memcmp(&logged, &result, sizeof logged), 0, "contacts change nothing");
+    cr_assert_geq(contact_count, 1u);
+    bool floor_listed = false;
+    for (uint32_t k = 0; k < contact_count && k < 8; ++k) {
+        cr_expect_eq(contacts[k].body, id, "contact %u is on the platform", k);
+        cr_expect_lt(contacts[k].triangle, 12u, "contact %u names the platform's own triangle", k);
+        floor_listed |= contacts[k].triangle == result.floor_triangle && contacts[k].pass == SKIM_MOVE_PASS_GRAVITY;
+    }
+    cr_expect(floor_listed, "the floor the gravity pass met is listed");
     /* The lift goes up by 20: the caller carries the rider by the motion. */
     cr_assert_eq(skim_world_set_body_transform(level, id, (skim_transform){ { 0, 0, 120 }, identity_rotation }), SKIM_OK);
     skim_transform now, before;
