@@ -89,6 +89,7 @@ typedef struct skim_agent_info {
     skim_vec3 floor_normal;      /**< unit; valid with SKIM_AGENT_ON_FLOOR */
     float     radius;            /**< its cylinder against agents, world units */
     float     half_height;       /**< its cylinder against agents, world units */
+    uint32_t  floor_body;        /**< the moving body it stands on (skim_bodies.h), SKIM_STATIC when none */
 } skim_agent_info;
 
 /** Creates an empty crowd (def NULL = defaults). */
@@ -153,6 +154,7 @@ typedef struct skim_crowd_stats {
     uint32_t blocked;        /**< agents kept at their start because any move would overlap */
     uint32_t check_rounds;   /**< rounds of the overlap check (1 = nothing to revert) */
     uint32_t arrived;        /**< agents with SKIM_AGENT_ARRIVED */
+    uint32_t squeezed;       /**< agents with SKIM_AGENT_SQUEEZED: pressed between a moving body and static geometry */
     float    closest_gap;    /**< smallest gap between two agents' cylinders, world units (< 0 overlap); INFINITY when none near */
     double   seconds_agents; /**< seconds in everything but the world moves */
     double   seconds_world;  /**< seconds in the world moves */

@@ -125,6 +125,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(state, n); ALLOC(shape, n); ALLOC(goal, n);
     ALLOC(avoid_pref, 2 * n); ALLOC(avoid_velocity, 2 * n); ALLOC(avoid_top, n); ALLOC(along, n); ALLOC(sense, n); ALLOC(height, n);
     ALLOC(full_begin, n + 1); ALLOC(setting, n); ALLOC(layers, n); ALLOC(collides_with, n); ALLOC(support, n);
+    ALLOC(ride, n); ALLOC(shifted, n); ALLOC(squeezed, n);
     ALLOC(settings, CROWD_SETTINGS_START); ALLOC(setting_defs, 2 * CROWD_SETTINGS_START); ALLOC(batch_def_of, n); ALLOC(batch_agent, n);
     c->setting_count = 1; /* entry 0, zeroed: the crowd's own */
     c->setting_capacity = CROWD_SETTINGS_START;
@@ -173,7 +174,8 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->vbound, c->built_proj, c->half_begin, c->half_other, c->phases, c->chunk_stats,
                        c->avoid_pref, c->avoid_velocity, c->avoid_top, c->along, c->sense, c->height, c->full_begin,
                        c->full_other, c->setting, c->layers, c->collides_with, c->support, c->settings,
-                       c->setting_defs, c->batch_def_of, c->batch_agent };
+                       c->setting_defs, c->batch_def_of, c->batch_agent, c->ride, c->shifted, c->squeezed, c->seen,
+                       c->moved_bodies };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
         free(fields[i]);
     skim_move_cache_release(&c->world_cache);
@@ -289,6 +291,7 @@ skim_status skim_crowd_add(skim_crowd *c, const skim_agent_def *agent, uint32_t 
     c->body[id].inverse_mass = agent->inverse_mass;
     c->body[id].flags = agent->flags;
     c->state[id] = SKIM_AGENT_ACTIVE;
+    c->ride[id].body = SKIM_STATIC;
     c->count++;
     c->active_dirty = true;
     *out_id = id;
@@ -371,6 +374,7 @@ skim_status skim_crowd_teleport(skim_crowd *c, uint32_t id, skim_vec3 position)
     c->velocity[id] = (skim_vec3){ 0, 0, 0 };
     c->body[id].vertical_speed = 0.0f;
     c->state[id] = SKIM_AGENT_ACTIVE;
+    c->ride[id].body = SKIM_STATIC;
     return SKIM_OK;
 }
 
@@ -388,6 +392,7 @@ skim_status skim_crowd_get_agent(const skim_crowd *c, uint32_t id, skim_agent_in
     out->floor_normal = c->floor_normal[id];
     out->radius = c->body[id].radius;
     out->half_height = c->body[id].half_height;
+    out->floor_body = c->ride[id].body;
     return SKIM_OK;
 }
 

@@ -99,6 +99,7 @@ static inline bool crowd_out_of_memory(const crowd_shared *shared)
 typedef struct crowd_chunk_stats {
     uint32_t on_floor, on_agent, blocked, shortened, arrived;
     float    closest;
+    uint32_t squeezed;
 } crowd_chunk_stats;
 
 /* What an agent is and wants, per id, in one record: with agent
@@ -131,6 +132,27 @@ typedef struct crowd_setting {
     uint64_t material_mask;
 } crowd_setting;
 
+/* The body an agent stands on and its transform when the agent was last
+   placed on it (crowd_bodies.c); body SKIM_STATIC: none. */
+typedef struct crowd_ride {
+    uint32_t       body;
+    skim_transform seen;
+} crowd_ride;
+
+/* A body's transform as the last step saw it. */
+typedef struct crowd_seen_body {
+    uint32_t       id;
+    skim_transform transform;
+} crowd_seen_body;
+
+/* A body that moved since the last step: where it stands now (the world's
+   table), the placement the last step saw, and the box it swept. */
+typedef struct crowd_moved_body {
+    const struct skim_body *body;
+    double old_rotation[3][3], old_position[3];
+    float  lo[3], hi[3];
+} crowd_moved_body;
+
 struct skim_crowd {
     skim_crowd_def def;
     float up[3], axis1[3], axis2[3]; /* orthonormal: up and two directions across it */
@@ -153,6 +175,19 @@ struct skim_crowd {
     uint32_t       *setting;         /* index into settings */
     uint32_t       *layers, *collides_with; /* as in skim_agent_def, 0s replaced */
     uint32_t       *support;         /* the id of the agent it stands on, or UINT32_MAX */
+
+    /* ---- moving bodies (crowd_bodies.c) ---- */
+    crowd_ride      *ride;           /* per id */
+    skim_vec3       *shifted;        /* per id: where the bodies left it, this step */
+    uint8_t         *squeezed;       /* per id: this step */
+    crowd_seen_body *seen;           /* the last step's bodies, increasing id */
+    size_t           seen_capacity;
+    uint32_t         seen_count;
+    const skim_world *seen_world;    /* the world of the last step */
+    crowd_moved_body *moved_bodies;  /* bodies moved since, increasing id */
+    size_t           moved_capacity;
+    uint32_t         moved_count;
+    bool             bodies_moved;   /* this step: shifted and squeezed are valid */
 
     /* ---- per active index, rebuilt or rewritten each step ---- */
     uint32_t *active;        /* ids, in the grid's order (crowd_grid.c) */
@@ -363,6 +398,18 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *crowd, uint32_t i, uint32_t 
 /* Each agent's velocity across up by ORCA against its neighbours' last
    state, into planned and q. */
 void crowd_avoid(skim_crowd *crowd, uint32_t n, float dt, team_cursor *cursor);
+
+/* Moving bodies (crowd_bodies.c). Before the step: the bodies that moved
+   since the last one (false if out of memory). Then, when any did, every
+   active agent's carry and pushes (shifted, squeezed). In commit: the
+   floor it ends on. After the step: the bodies as they stand. */
+bool        crowd_bodies_prepare(const skim_world *world, skim_crowd *crowd);
+skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *crowd, uint32_t n, int threads);
+void        crowd_bodies_note_floor(skim_crowd *crowd, uint32_t id, bool reverted, bool on_floor,
+                                    uint32_t floor_body);
+bool        crowd_bodies_remember(const skim_world *world, skim_crowd *crowd);
+/* The world without its bodies: its own triangles (a shallow copy). */
+void        crowd_static_view(const skim_world *world, skim_world *out);
 
 double crowd_seconds(void);
 

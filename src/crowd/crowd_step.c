@@ -43,9 +43,11 @@ static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
     for (size_t i = first; i < last; ++i) {
         uint32_t id = c->active[i];
         float *start = c->start + 3 * i, *d = c->planned + 3 * i;
-        start[0] = c->position[id].x;
-        start[1] = c->position[id].y;
-        start[2] = c->position[id].z;
+        /* Where the moving bodies left it (crowd_bodies.c), or where it stood. */
+        const skim_vec3 from = c->bodies_moved ? c->shifted[id] : c->position[id];
+        start[0] = from.x;
+        start[1] = from.y;
+        start[2] = from.z;
         crowd_steer(c, id, start, dt);
         float v[3] = { c->body[id].desired.x, c->body[id].desired.y, c->body[id].desired.z };
         /* Standing on another agent: carried along with it, across up. */
@@ -127,6 +129,7 @@ static void commit(skim_crowd *c, uint32_t i, float dt, const float *f, bool rev
         /* Kept its start: it keeps its footing and its vertical speed
            (gravity acts again next step). */
         state |= SKIM_AGENT_BLOCKED | (c->state[id] & (SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT));
+        c->position[id] = (skim_vec3){ s[0], s[1], s[2] }; /* where the bodies left it */
         c->velocity[id] = (skim_vec3){ 0, 0, 0 };
         counts->blocked++;
     } else {
@@ -160,6 +163,12 @@ static void commit(skim_crowd *c, uint32_t i, float dt, const float *f, bool rev
         c->position[id] = (skim_vec3){ f[0], f[1], f[2] };
         c->velocity[id] = (skim_vec3){ (f[0] - s[0]) / dt, (f[1] - s[1]) / dt, (f[2] - s[2]) / dt };
     }
+    if (c->bodies_moved && c->squeezed[id]) {
+        state |= SKIM_AGENT_SQUEEZED;
+        counts->squeezed++;
+    }
+    crowd_bodies_note_floor(c, id, reverted, (state & SKIM_AGENT_ON_FLOOR) != 0,
+                            reverted ? SKIM_STATIC : c->result[i].floor_body);
     if (state & SKIM_AGENT_ON_FLOOR)
         counts->on_floor++;
     else if (state & SKIM_AGENT_ON_AGENT)
@@ -180,7 +189,7 @@ static void finish_agents(skim_crowd *c, uint32_t n, float dt, team_cursor *curs
     for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, CROWD_COMMIT_CHUNK, n, &first, &last);
-        crowd_chunk_stats counts = { 0, 0, 0, 0, 0, INFINITY };
+        crowd_chunk_stats counts = { 0, 0, 0, 0, 0, INFINITY, 0 };
         for (uint32_t i = first; i < last; ++i) {
             bool reverted = false, on_agent = false;
             if (agents) {
@@ -269,7 +278,9 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     stats.closest_gap = INFINITY;
     c->stats = stats;
     if (n == 0)
-        return SKIM_OK;
+        return crowd_bodies_remember(world, c)
+                   ? SKIM_OK
+                   : skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     if (agents && !crowd_reserve_near_buffers(c, n))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory");
 
@@ -280,6 +291,17 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     const int threads = 1;
 #endif
     (void)threads;
+    /* Bodies moved since the last step carry their riders and push the
+       agents in their way, before anyone plans. */
+    if (!crowd_bodies_prepare(world, c))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
+    if (c->bodies_moved) {
+        skim_status status = crowd_bodies_shift(world, c, n, threads);
+        if (status != SKIM_OK) {
+            c->bodies_moved = false;
+            return status;
+        }
+    }
     const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
     /* Before the world: one region. */
     uint32_t which = 0, used = 0, standing = 0;
@@ -316,8 +338,10 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     double t1 = crowd_seconds();
     if (world) {
         skim_status status = crowd_move_world(world, c, n, standing, dt);
-        if (status != SKIM_OK)
+        if (status != SKIM_OK) {
+            c->bodies_moved = false;
             return status;
+        }
     }
     double t2 = crowd_seconds();
     uint32_t rounds = 0;
@@ -338,7 +362,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
         team_leave_region(&c->shared.left);
     }
     clear_region(c, used);
-    crowd_chunk_stats sum = { 0, 0, 0, 0, 0, INFINITY };
+    crowd_chunk_stats sum = { 0, 0, 0, 0, 0, INFINITY, 0 };
     for (uint32_t k = 0; k < team_chunks(n, CROWD_COMMIT_CHUNK); ++k) {
         const crowd_chunk_stats *s = &c->chunk_stats[k];
         sum.on_floor += s->on_floor;
@@ -348,7 +372,11 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
         sum.arrived += s->arrived;
         if (s->closest < sum.closest)
             sum.closest = s->closest;
+        sum.squeezed += s->squeezed;
     }
+    c->bodies_moved = false;
+    if (!crowd_bodies_remember(world, c))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     double t3 = crowd_seconds();
     c->stats.agents = n;
     c->stats.on_floor = sum.on_floor;
@@ -359,6 +387,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     c->stats.shortened = agents ? sum.shortened : 0;
     c->stats.check_rounds = rounds;
     c->stats.arrived = sum.arrived;
+    c->stats.squeezed = sum.squeezed;
     c->stats.closest_gap = agents ? sum.closest : INFINITY;
     /* Everything but the world move counts as the agents' now: the plan
        and the world move's inputs and results share the agents' regions. */

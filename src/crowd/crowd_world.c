@@ -69,16 +69,35 @@ skim_status crowd_move_world(const skim_world *world, skim_crowd *c, uint32_t n,
     in_air.gravity = (skim_vec3){ 0, 0, 0 };
     in_air.step_height = 0.0f;
     in_air.snap_distance = 0.0f;
+    skim_status status;
     if (c->setting_count > 1) {
         crowd_setting_defs(c, &on_floor, &in_air);
-        return skim_move_batch_indexed_cached(kernels, world, n, c->batch_shape, c->batch_position,
-                                              c->batch_displacement, c->setting_defs, 2 * c->setting_count,
-                                              c->batch_def_of, &c->world_cache, c->batch_agent, c->capacity,
-                                              c->batch_result);
+        status = skim_move_batch_indexed_cached(kernels, world, n, c->batch_shape, c->batch_position,
+                                                c->batch_displacement, c->setting_defs, 2 * c->setting_count,
+                                                c->batch_def_of, &c->world_cache, c->batch_agent, c->capacity,
+                                                c->batch_result);
+    } else {
+        status = skim_move_batch_split_cached(kernels, world, n, c->batch_shape, c->batch_position,
+                                              c->batch_displacement, &on_floor, standing, &in_air,
+                                              &c->world_cache, c->batch_agent, c->capacity, c->batch_result);
     }
-    return skim_move_batch_split_cached(kernels, world, n, c->batch_shape, c->batch_position,
-                                        c->batch_displacement, &on_floor, standing, &in_air,
-                                        &c->world_cache, c->batch_agent, c->capacity, c->batch_result);
+    if (status != SKIM_OK || !c->bodies_moved)
+        return status;
+    /* A squeezed agent overlaps the body that pressed it: its own move
+       this step is against the static triangles alone, so that the move's
+       push-out cannot take it out of the body into static geometry. */
+    skim_world statics;
+    crowd_static_view(world, &statics);
+    for (uint32_t e = 0; e < n && status == SKIM_OK; ++e) {
+        if (!c->squeezed[c->active[c->group_index[e]]])
+            continue;
+        const skim_move_def *def = c->setting_count > 1 ? &c->setting_defs[c->batch_def_of[e]]
+                                   : e < standing        ? &on_floor
+                                                         : &in_air;
+        status = skim_move(&statics, &c->batch_shape[e], c->batch_position[e], c->batch_displacement[e], def,
+                           &c->batch_result[e]);
+    }
+    return status;
 }
 
 /* The world move's results of batch entry e, agent i. Straight: the world

@@ -1,0 +1,284 @@
+/* Agents and moving bodies (the step's first phase): an agent standing on a
+   body is carried from the transform it saw to the body's current one, and
+   a body that moves into an agent pushes it along its motion; neither may
+   put an agent into the world's own (static) triangles. An agent the push
+   cannot clear of the body without entering static geometry stays clear of
+   the static geometry, keeps what overlap the squeeze leaves and is marked
+   SKIM_AGENT_SQUEEZED for the step. docs/bodies.md says how and why. */
+#include "crowd/crowd_internal.h"
+#include "world/world.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A push's goal is a skin off the body. One that static geometry stops
+   short of it by more than that skin (and this fraction of the agent's
+   largest radius, for rounding) leaves the agent overlapping the body:
+   squeezed. */
+#define SQUEEZE_TOLERANCE 1e-4f
+
+static bool same_transform(const skim_transform *a, const skim_transform *b)
+{
+    return memcmp(a, b, sizeof *a) == 0;
+}
+
+static void transform_matrix(const skim_transform *t, double m[3][3], double p[3])
+{
+    const double q[4] = { t->rotation.x, t->rotation.y, t->rotation.z, t->rotation.w };
+    skim_quat_matrix(q, m);
+    p[0] = t->position.x;
+    p[1] = t->position.y;
+    p[2] = t->position.z;
+}
+
+static void to_local(const double m[3][3], const double p[3], const double world[3], double local[3])
+{
+    const double d[3] = { world[0] - p[0], world[1] - p[1], world[2] - p[2] };
+    for (int i = 0; i < 3; ++i)
+        local[i] = m[0][i] * d[0] + m[1][i] * d[1] + m[2][i] * d[2];
+}
+
+static void to_world(const double m[3][3], const double p[3], const double local[3], double world[3])
+{
+    for (int i = 0; i < 3; ++i)
+        world[i] = m[i][0] * local[0] + m[i][1] * local[1] + m[i][2] * local[2] + p[i];
+}
+
+/* The box a body sweeps from its old placement to its new one: the new box
+   and the sphere around the shape's bounds at the old placement. */
+static void swept_box(const skim_body *body, const double m[3][3], const double p[3], float lo[3], float hi[3])
+{
+    const skim_vec3 a = body->shape->bounds_min, b = body->shape->bounds_max;
+    const double centre[3] = { 0.5 * ((double)a.x + b.x), 0.5 * ((double)a.y + b.y), 0.5 * ((double)a.z + b.z) };
+    const double half[3] = { 0.5 * ((double)b.x - a.x), 0.5 * ((double)b.y - a.y), 0.5 * ((double)b.z - a.z) };
+    const double radius = sqrt(half[0] * half[0] + half[1] * half[1] + half[2] * half[2]) * (1.0 + 1e-6);
+    double old_centre[3];
+    to_world(m, p, centre, old_centre);
+    for (int k = 0; k < 3; ++k) {
+        lo[k] = fminf(body->box_min[k], nextafterf((float)(old_centre[k] - radius), -INFINITY));
+        hi[k] = fmaxf(body->box_max[k], nextafterf((float)(old_centre[k] + radius), INFINITY));
+    }
+}
+
+bool crowd_bodies_prepare(const skim_world *world, skim_crowd *c)
+{
+    c->moved_count = 0;
+    c->bodies_moved = false;
+    if (world != c->seen_world) {
+        /* Another world: nothing of it was seen, and nobody rides its bodies. */
+        c->seen_count = 0;
+        c->seen_world = world;
+        for (uint32_t id = 0; id < c->capacity; ++id)
+            c->ride[id].body = SKIM_STATIC;
+    }
+    if (!world || !world->bodies.count || !c->seen_count)
+        return true;
+    const skim_body_table *table = &world->bodies;
+    /* Both lists run in increasing id: a merge. Bodies added since the last
+       step were not seen and push nobody; they appear where they stand. */
+    uint32_t s = 0;
+    for (uint32_t k = 0; k < table->count; ++k) {
+        const skim_body *body = &table->body[k];
+        while (s < c->seen_count && c->seen[s].id < body->id)
+            ++s;
+        if (s == c->seen_count)
+            break;
+        if (c->seen[s].id != body->id || same_transform(&c->seen[s].transform, &body->now))
+            continue;
+        if (!crowd_reserve((void **)&c->moved_bodies, &c->moved_capacity, c->moved_count + 1, sizeof *c->moved_bodies))
+            return false;
+        crowd_moved_body *m = &c->moved_bodies[c->moved_count++];
+        m->body = body;
+        transform_matrix(&c->seen[s].transform, m->old_rotation, m->old_position);
+        swept_box(body, m->old_rotation, m->old_position, m->lo, m->hi);
+    }
+    c->bodies_moved = c->moved_count > 0;
+    return true;
+}
+
+bool crowd_bodies_remember(const skim_world *world, skim_crowd *c)
+{
+    c->seen_count = 0;
+    if (!world || !world->bodies.count)
+        return true;
+    const skim_body_table *table = &world->bodies;
+    if (!crowd_reserve((void **)&c->seen, &c->seen_capacity, table->count, sizeof *c->seen))
+        return false;
+    for (uint32_t k = 0; k < table->count; ++k)
+        c->seen[k] = (crowd_seen_body){ table->body[k].id, table->body[k].now };
+    c->seen_count = table->count;
+    return true;
+}
+
+void crowd_bodies_note_floor(skim_crowd *c, uint32_t id, bool reverted, bool on_floor, uint32_t floor_body)
+{
+    crowd_ride *ride = &c->ride[id];
+    if (!reverted)
+        ride->body = on_floor ? floor_body : SKIM_STATIC;
+    if (ride->body == SKIM_STATIC)
+        return;
+    const skim_body *body = c->seen_world ? skim_body_find(c->seen_world, ride->body) : NULL;
+    if (body)
+        ride->seen = body->now;
+    else
+        ride->body = SKIM_STATIC;
+}
+
+/* Moves the agent from x by d against the static triangles alone (a slide,
+   neither stepping nor snapping); whether it fell short (squeezed). */
+static skim_status move_clear_of_static(const skim_world *statics, const skim_crowd *c, uint32_t id, double x[3],
+                                        const double d[3], bool *squeezed)
+{
+    skim_move_def def = c->def.move;
+    def.step_height = 0.0f;
+    def.snap_distance = 0.0f;
+    def.gravity = (skim_vec3){ 0, 0, 0 };
+    def.threads = 1;
+    const skim_vec3 from = { (float)x[0], (float)x[1], (float)x[2] };
+    const skim_vec3 by = { (float)d[0], (float)d[1], (float)d[2] };
+    skim_move_result r;
+    skim_status status = skim_move(statics, &c->shape[id], from, by, &def, &r);
+    if (status != SKIM_OK)
+        return status;
+    const double goal[3] = { (double)from.x + by.x, (double)from.y + by.y, (double)from.z + by.z };
+    const double end[3] = { r.position.x, r.position.y, r.position.z };
+    double short_sq = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        short_sq += (goal[k] - end[k]) * (goal[k] - end[k]);
+        x[k] = end[k];
+    }
+    const skim_vec3 r3 = c->shape[id].radii;
+    const double largest = fmax(r3.x, fmax(r3.y, r3.z));
+    const double tolerance = ((double)def.skin_width + (double)SQUEEZE_TOLERANCE) * largest;
+    if (short_sq > tolerance * tolerance)
+        *squeezed = true;
+    return SKIM_OK;
+}
+
+/* The agent's shape as the body's mesh sees it at its current placement. */
+static skim_ellipsoid shape_in_body(const skim_ellipsoid *shape, const skim_quat *body)
+{
+    const skim_quat a = { -body->x, -body->y, -body->z, body->w }, b = shape->rotation;
+    skim_ellipsoid out = *shape;
+    out.rotation = (skim_quat){ a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                                a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                                a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+                                a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z };
+    return out;
+}
+
+/* Body m's push on an agent that stood at x0 before the step and stands at
+   x now: the agent's way relative to the body (old placement to new) swept
+   against the body's own mesh; where that meets the surface while moving
+   into it, the agent goes where the surface leaves it at the new placement,
+   a skin off, by a move against static geometry. */
+static skim_status push(const skim_world *statics, const skim_crowd *c, uint32_t id, const crowd_moved_body *m,
+                        const double x0[3], double x[3], bool *squeezed)
+{
+    const skim_body *body = m->body;
+    double p0[3], p1[3];
+    to_local(m->old_rotation, m->old_position, x0, p0);
+    skim_body_point_to_local(body, x, p1);
+    const skim_vec3 start = { (float)p0[0], (float)p0[1], (float)p0[2] };
+    const skim_vec3 delta = { (float)(p1[0] - p0[0]), (float)(p1[1] - p0[1]), (float)(p1[2] - p0[2]) };
+    if (delta.x == 0.0f && delta.y == 0.0f && delta.z == 0.0f)
+        return SKIM_OK;
+    const skim_ellipsoid local = shape_in_body(&c->shape[id], &body->now.rotation);
+    skim_hit hit;
+    skim_status status = skim_sweep(body->shape, &local, start, delta, NULL, &hit);
+    if (status != SKIM_OK || !hit.hit)
+        return status;
+    /* Moving away from a surface it already touches: no push. */
+    if (delta.x * hit.normal.x + delta.y * hit.normal.y + delta.z * hit.normal.z >= 0.0f)
+        return SKIM_OK;
+    const float largest = fmaxf(local.radii.x, fmaxf(local.radii.y, local.radii.z));
+    const double skin = (double)c->def.move.skin_width * (double)largest;
+    const double contact[3] = { (double)start.x + (double)hit.t * delta.x + skin * hit.normal.x,
+                                (double)start.y + (double)hit.t * delta.y + skin * hit.normal.y,
+                                (double)start.z + (double)hit.t * delta.z + skin * hit.normal.z };
+    double goal[3];
+    skim_body_point_to_world(body, contact, goal);
+    const double d[3] = { goal[0] - x[0], goal[1] - x[1], goal[2] - x[2] };
+    return move_clear_of_static(statics, c, id, x, d, squeezed);
+}
+
+static bool boxes_meet(const float lo[3], const float hi[3], const float a[3], const float b[3])
+{
+    return lo[0] <= b[0] && hi[0] >= a[0] && lo[1] <= b[1] && hi[1] >= a[1] && lo[2] <= b[2] && hi[2] >= a[2];
+}
+
+/* One agent's carry and pushes: where it starts the step, into shifted[id], and squeezed[id]. */
+static skim_status shift_agent(const skim_world *world, const skim_world *statics, skim_crowd *c, uint32_t id)
+{
+    const double x0[3] = { c->position[id].x, c->position[id].y, c->position[id].z };
+    double x[3] = { x0[0], x0[1], x0[2] };
+    bool squeezed = false;
+    uint32_t carried_by = SKIM_STATIC;
+    const crowd_ride *ride = &c->ride[id];
+    if (ride->body != SKIM_STATIC) {
+        const skim_body *body = skim_body_find(world, ride->body);
+        if (body && !same_transform(&ride->seen, &body->now)) {
+            double m[3][3], p[3], local[3], goal[3];
+            transform_matrix(&ride->seen, m, p);
+            to_local(m, p, x0, local);
+            skim_body_point_to_world(body, local, goal);
+            const double d[3] = { goal[0] - x0[0], goal[1] - x0[1], goal[2] - x0[2] };
+            skim_status status = move_clear_of_static(statics, c, id, x, d, &squeezed);
+            if (status != SKIM_OK)
+                return status;
+            carried_by = ride->body;
+        }
+    }
+    const skim_ellipsoid *shape = &c->shape[id];
+    const float reach = 1.01f * fmaxf(shape->radii.x, fmaxf(shape->radii.y, shape->radii.z));
+    for (uint32_t k = 0; k < c->moved_count; ++k) {
+        const crowd_moved_body *m = &c->moved_bodies[k];
+        if (m->body->id == carried_by)
+            continue;
+        float lo[3], hi[3];
+        for (int a = 0; a < 3; ++a) {
+            lo[a] = (float)fmin(x0[a], x[a]) - reach;
+            hi[a] = (float)fmax(x0[a], x[a]) + reach;
+        }
+        if (!boxes_meet(m->lo, m->hi, lo, hi))
+            continue;
+        skim_status status = push(statics, c, id, m, x0, x, &squeezed);
+        if (status != SKIM_OK)
+            return status;
+    }
+    c->shifted[id] = (skim_vec3){ (float)x[0], (float)x[1], (float)x[2] };
+    c->squeezed[id] = squeezed;
+    return SKIM_OK;
+}
+
+skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t n, int threads)
+{
+    skim_world statics;
+    crowd_static_view(world, &statics);
+    int failed = 0;
+    skim_status first = SKIM_OK;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+    for (uint32_t k = 0; k < n; ++k) {
+        skim_status status = shift_agent(world, &statics, c, c->active[k]);
+        if (status != SKIM_OK) {
+#pragma omp critical(crowd_bodies_failure)
+            {
+                if (!failed || status < first)
+                    first = status;
+                failed = 1;
+            }
+        }
+    }
+    (void)threads;
+    if (failed)
+        return skim_fail(first, "skim_crowd_step: carrying or pushing an agent by a moving body failed (%s)",
+                         skim_status_string(first));
+    return SKIM_OK;
+}
+
+void crowd_static_view(const skim_world *world, skim_world *out)
+{
+    *out = *world;
+    memset(&out->bodies, 0, sizeof out->bodies);
+}
