@@ -23,7 +23,7 @@ typedef struct command_help {
 static const command_help command_helps[] = {
     { "crowd",
       "  crowd [--scene default|terrain|FILE] [--agents N] [--frames F] [--threads T] [--seed S]\n"
-      "        [--svg FILE] [--json] [--world-only] [--goals]\n"
+      "        [--svg FILE] [--json] [--world-only] [--goals] [--no-bodies]\n"
       "      Run N wandering agents (spheres of radius 16 walking at 320/s, turning every\n"
       "      second, now and then jumping) for F frames of 1/60 s, and print agents,\n"
       "      frames, mover-steps/s, time per frame, agents on the floor and in the air,\n"
@@ -32,8 +32,11 @@ static const command_help command_helps[] = {
       "      object instead of the summary; --world-only turns agent-agent collisions\n"
       "      off (for comparison); --goals sends every agent to a spot it can reach in a\n"
       "      straight line instead, a new one on arrival, and counts arrivals (the picture\n"
-      "      rings arrived, stuck and squeezed agents). Defaults: default scene, 1000\n"
-      "      agents, 300 frames, OpenMP's thread count, seed 1.\n" },
+      "      rings arrived, stuck and squeezed agents). On the default scene a lift, a\n"
+      "      sliding door and a platform move on a fixed schedule, carrying and pushing\n"
+      "      agents (the summary counts riders and squeezed agents); --no-bodies leaves\n"
+      "      them out. Defaults: default scene, 1000 agents, 300 frames, OpenMP's thread\n"
+      "      count, seed 1.\n" },
     { "bake",
       "  bake MESH -o FILE\n"
       "      Build the BVH of MESH (default or an .obj file) and save it to FILE.\n" },

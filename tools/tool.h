@@ -70,6 +70,14 @@ typedef struct tool_trails {
     const float *radius;       /* per agent */
     const uint8_t *marks;      /* per agent, MARK_* of tool_goals.h (ringed, with a legend); NULL = none */
 } tool_trails;
-bool tool_write_svg(const char *path, const tool_scene *scene, const tool_trails *trails, const char *caption);
+/* Moving bodies to draw (in their own colour, in the legend): each one's
+   mesh in its own space and where it stands. */
+typedef struct tool_svg_bodies {
+    uint32_t              count;
+    const skim_mesh_data *mesh[4];
+    skim_transform        at[4];
+} tool_svg_bodies;
+bool tool_write_svg(const char *path, const tool_scene *scene, const tool_trails *trails,
+                    const tool_svg_bodies *bodies /* NULL = none */, const char *caption);
 
 #endif

@@ -3,7 +3,9 @@
    The agents are spheres of radius 16 (a Quake player) walking at 320
    units/s, either wandering (a direction each picks anew every second, now
    and then jumping) or, with --goals, walking to spots they can reach and
-   picking new ones on arrival (tool_goals.c). */
+   picking new ones on arrival (tool_goals.c). On the default scene a lift,
+   a sliding door and a platform move on the scene's schedule
+   (skim_scene_default_body_transform) unless --no-bodies. */
 #include "tool.h"
 #include "tool_goals.h"
 #include "tool_spots.h"
@@ -33,8 +35,17 @@
 typedef struct options {
     const char *scene, *svg;
     uint64_t agents, frames, threads, seed;
-    bool json, world_only, goals;
+    bool json, world_only, goals, no_bodies;
 } options;
+
+/* The default scene's moving bodies, as this run placed them. */
+typedef struct scene_bodies {
+    skim_world *shape[SKIM_SCENE_DEFAULT_BODY_COUNT];
+    skim_mesh_data mesh[SKIM_SCENE_DEFAULT_BODY_COUNT]; /* kept for the picture */
+    uint32_t    id[SKIM_SCENE_DEFAULT_BODY_COUNT];
+    const char *name[SKIM_SCENE_DEFAULT_BODY_COUNT];
+    uint32_t    count;
+} scene_bodies;
 
 static double now_seconds(void)
 {
@@ -73,6 +84,10 @@ static int parse_options(int argc, char **argv, options *o)
             o->goals = true;
             continue;
         }
+        if (strcmp(option, "--no-bodies") == 0) {
+            o->no_bodies = true;
+            continue;
+        }
         const char *value = NULL;
         uint64_t *number = NULL, min = 1, max = 0;
         if (strcmp(option, "--scene") == 0 || strcmp(option, "--svg") == 0) {
@@ -100,6 +115,25 @@ static int parse_options(int argc, char **argv, options *o)
     return EXIT_OK;
 }
 
+/* The default scene's lift, door and platform as bodies of world, where the
+   schedule has them at time 0. */
+static bool add_scene_bodies(skim_world *world, scene_bodies *bodies)
+{
+    for (uint32_t b = 0; b < SKIM_SCENE_DEFAULT_BODY_COUNT; ++b) {
+        skim_transform at;
+        if (skim_scene_default_body(b, &bodies->mesh[b], &bodies->name[b]) != SKIM_OK)
+            return false;
+        bodies->count = b + 1;
+        skim_mesh view = skim_mesh_data_view(&bodies->mesh[b]);
+        if (skim_world_create(&view, NULL, &bodies->shape[b]) != SKIM_OK)
+            return false;
+        if (skim_scene_default_body_transform(b, 0.0, &at) != SKIM_OK ||
+            skim_world_add_body(world, bodies->shape[b], at, &bodies->id[b]) != SKIM_OK)
+            return false;
+    }
+    return true;
+}
+
 static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -112,6 +146,10 @@ typedef struct figures {
     double blocked, shortened;
     uint64_t arrivals, give_ups;   /* with --goals */
     uint32_t agents_arrived;       /* with --goals: agents that reached a goal */
+    uint32_t bodies;               /* moving bodies */
+    uint64_t squeezed_steps;       /* agent-steps with SKIM_AGENT_SQUEEZED */
+    uint32_t agents_squeezed;      /* agents squeezed at least once */
+    uint32_t riding;               /* agents standing on a body at the end */
     skim_crowd_stats last;
     uint64_t hash;
     int threads;
@@ -148,6 +186,10 @@ static void print_summary(const options *o, const figures *f)
     if (!o->world_only)
         printf("  held back          %.1f agents per frame kept at their start, %.1f shortened their move\n",
                f->blocked, f->shortened);
+    if (f->bodies)
+        printf("  moving bodies      %u (lift, door, platform): %u agents riding one at the end;\n"
+               "                     %u agents squeezed against the level, %llu agent-steps in all\n",
+               f->bodies, f->riding, f->agents_squeezed, (unsigned long long)f->squeezed_steps);
     if (o->goals)
         printf("  goals              %llu arrivals (%.1f per agent and minute), %llu given up;\n"
                "                     %u of %llu agents reached at least one\n",
@@ -186,6 +228,8 @@ static void print_json(const options *o, const figures *f)
                (unsigned long long)f->arrivals, (unsigned long long)f->give_ups, f->agents_arrived);
     else
         printf("\"goals\":false,");
+    printf("\"bodies\":%u,\"riding\":%u,\"agents_squeezed\":%u,\"squeezed_steps\":%llu,", f->bodies, f->riding,
+           f->agents_squeezed, (unsigned long long)f->squeezed_steps);
     printf("\"blocked_per_frame\":%.3f,\"shortened_per_frame\":%.3f,\"state_hash\":\"%016llx\",\"svg\":", f->blocked,
            f->shortened, (unsigned long long)f->hash);
     if (o->svg)
@@ -196,8 +240,8 @@ static void print_json(const options *o, const figures *f)
 }
 
 /* Steps the crowd, sampling trails; fills the figures. goals: NULL = wander. */
-static int run(const options *o, const skim_world *world, skim_crowd *crowd, tool_trails *trails, figures *f,
-               tool_goals *goals)
+static int run(const options *o, skim_world *world, skim_crowd *crowd, tool_trails *trails, figures *f,
+               tool_goals *goals, const scene_bodies *bodies, uint8_t *squeezed)
 {
     const uint32_t n = (uint32_t)o->agents;
     double *frame_ms = malloc(o->frames * sizeof *frame_ms);
@@ -223,6 +267,15 @@ static int run(const options *o, const skim_world *world, skim_crowd *crowd, too
             }
         if (frame % trails->frames_per_sample == 0 && sample < trails->samples)
             memcpy((skim_vec3 *)trails->points + (size_t)sample++ * n, skim_crowd_positions(crowd), n * sizeof(skim_vec3));
+        /* The bodies where the schedule has them at the end of this frame. */
+        for (uint32_t b = 0; b < bodies->count; ++b) {
+            skim_transform at;
+            if (skim_scene_default_body_transform(b, (double)(frame + 1) * FRAME_DT, &at) != SKIM_OK ||
+                skim_world_set_body_transform(world, bodies->id[b], at) != SKIM_OK) {
+                free(frame_ms);
+                return tool_failed("crowd", "cannot move the %s", bodies->name[b]);
+            }
+        }
         double t0 = now_seconds();
         if (skim_crowd_step(world, crowd, FRAME_DT) != SKIM_OK) {
             free(frame_ms);
@@ -238,6 +291,12 @@ static int run(const options *o, const skim_world *world, skim_crowd *crowd, too
             f->closest = stats.closest_gap;
         f->blocked += stats.blocked;
         f->shortened += stats.shortened;
+        f->squeezed_steps += stats.squeezed;
+        if (stats.squeezed) {
+            const uint32_t *state = skim_crowd_states(crowd);
+            for (uint32_t i = 0; i < n; ++i)
+                squeezed[i] |= (state[i] & SKIM_AGENT_SQUEEZED) != 0;
+        }
         f->last = stats;
         if (progress && (t1 - last_progress > 0.25 || frame + 1 == o->frames)) {
             fprintf(stderr, "\r  frame %llu/%llu  %.2f ms/frame ", (unsigned long long)(frame + 1),
@@ -264,6 +323,12 @@ static int run(const options *o, const skim_world *world, skim_crowd *crowd, too
     f->blocked /= (double)o->frames;
     f->shortened /= (double)o->frames;
     f->hash = skim_crowd_hash(crowd);
+    for (uint32_t i = 0; i < n; ++i) {
+        skim_agent_info info;
+        skim_crowd_get_agent(crowd, i, &info);
+        f->riding += info.floor_body != SKIM_STATIC;
+        f->agents_squeezed += squeezed[i];
+    }
     free(frame_ms);
     return EXIT_OK;
 }
@@ -289,10 +354,17 @@ int tool_crowd(int argc, char **argv)
     float *radius = NULL;
     uint8_t *marks = NULL;
     figures f = { .threads = omp_get_max_threads() };
+    scene_bodies bodies = { .count = 0 };
+    uint8_t *squeezed = NULL;
     skim_world_stats world_stats;
     skim_world_get_stats(scene.world, &world_stats);
     f.triangles = world_stats.triangles;
     code = EXIT_RUNTIME;
+    if (strcmp(o.scene, "default") == 0 && !o.no_bodies && !add_scene_bodies(scene.world, &bodies)) {
+        tool_failed("crowd", "cannot add the default scene's moving bodies");
+        goto done;
+    }
+    f.bodies = bodies.count;
     /* find_spots takes a failed sweep for an occupied spot: when every
        sweep fails (SKIM_ISA names a kernel set this machine cannot run),
        say the library's reason rather than "room for 0 agents". */
@@ -344,8 +416,9 @@ int tool_crowd(int argc, char **argv)
     trails.samples = o.svg ? (uint32_t)(o.frames / trails.frames_per_sample + 2) : 0;
     radius = malloc((size_t)n * sizeof *radius);
     marks = malloc(n);
+    squeezed = calloc(n, 1);
     trails.points = o.svg ? malloc((size_t)trails.samples * n * sizeof(skim_vec3)) : NULL;
-    if (!radius || !marks || (o.svg && !trails.points) ||
+    if (!radius || !marks || !squeezed || (o.svg && !trails.points) ||
         (o.goals && !tool_goals_init(&goals, spots, available, n, WALK_SPEED, o.seed))) {
         tool_failed("crowd", "out of memory");
         goto done;
@@ -353,7 +426,7 @@ int tool_crowd(int argc, char **argv)
     for (uint32_t i = 0; i < n; ++i)
         radius[i] = AGENT_RADIUS;
     trails.radius = radius;
-    if ((code = run(&o, scene.world, crowd, &trails, &f, o.goals ? &goals : NULL)))
+    if ((code = run(&o, scene.world, crowd, &trails, &f, o.goals ? &goals : NULL, &bodies, squeezed)))
         goto done;
     if (o.goals) {
         tool_goals_marks(&goals, crowd, marks);
@@ -363,12 +436,20 @@ int tool_crowd(int argc, char **argv)
     } else {
         tool_wander_marks(crowd, n, marks);
     }
+    for (uint32_t i = 0; i < n; ++i)
+        if (squeezed[i])
+            marks[i] = MARK_SQUEEZED;
     trails.marks = marks;
     if (o.svg) {
         char caption[256];
         snprintf(caption, sizeof caption, "skim crowd%s: %u agents, %llu frames on %s; trails sampled every %u frames",
                  o.goals ? " --goals" : "", n, (unsigned long long)o.frames, o.scene, trails.frames_per_sample);
-        if (!tool_write_svg(o.svg, &scene, &trails, caption)) {
+        tool_svg_bodies drawn = { .count = bodies.count };
+        for (uint32_t b = 0; b < bodies.count; ++b) {
+            drawn.mesh[b] = &bodies.mesh[b];
+            skim_world_get_body_transform(scene.world, bodies.id[b], &drawn.at[b], NULL);
+        }
+        if (!tool_write_svg(o.svg, &scene, &trails, &drawn, caption)) {
             code = tool_failed("crowd", "cannot write '%s'", o.svg);
             goto done;
         }
@@ -383,8 +464,13 @@ done:
     free(spots);
     free(radius);
     free(marks);
+    free(squeezed);
     free((void *)trails.points);
     skim_crowd_destroy(crowd);
     tool_scene_close(&scene);
+    for (uint32_t b = 0; b < bodies.count; ++b) { /* after the world that holds them */
+        skim_world_destroy(bodies.shape[b]);
+        skim_mesh_data_free(&bodies.mesh[b]);
+    }
     return code;
 }

@@ -30,12 +30,19 @@ static const struct {
     { "#111", "", "walking" },
     { "#1a9850", "", "arrived at a goal" },
     { "#d73027", " stroke-dasharray=\"8 5\"", "stuck: gave up on a goal or could not move" },
-    { "#7b3294", "", "squeezed between agents" },
+    { "#7b3294", "", "squeezed by a moving body" },
 };
 #define LEGEND_BAND 90.0f
 
-/* Rings by mark, then the legend in the band below the level. */
-static void write_marks(FILE *out, const tool_trails *trails, float min_x, float max_y, float width, float legend_y)
+/* Moving bodies: filled in one colour apart from the level's greys and
+   the agents' rings. */
+#define BODY_FILL "#e08214"
+#define BODY_STROKE "#8c4a00"
+
+/* Rings by mark, then the legend in the band below the level (with the
+   moving bodies' swatch when there are any). */
+static void write_marks(FILE *out, const tool_trails *trails, float min_x, float max_y, float width, float legend_y,
+                        uint32_t bodies)
 {
     uint32_t count[4] = { 0 };
     const skim_vec3 *last = trails->points + (size_t)(trails->samples - 1) * trails->agents;
@@ -61,6 +68,12 @@ static void write_marks(FILE *out, const tool_trails *trails, float min_x, float
                 legend_y + LEGEND_BAND * 0.5 + font * 0.35, mark_style[k].label, count[k]);
         x += font * (1.4 + 0.55 * (double)(strlen(mark_style[k].label) + 8)) + font;
     }
+    if (bodies) {
+        fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"%s\"/>\n", x,
+                legend_y + LEGEND_BAND * 0.5 - font * 0.45, font * 0.9, font * 0.9, BODY_FILL, BODY_STROKE);
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">moving body, where it ended (%u)</text>\n", x + font * 1.4,
+                legend_y + LEGEND_BAND * 0.5 + font * 0.35, bodies);
+    }
     fprintf(out, "</g>\n");
 }
 
@@ -71,7 +84,34 @@ static void agent_colour(uint32_t i, char out[32])
     snprintf(out, 32, "hsl(%.0f,75%%,42%%)", hue);
 }
 
-bool tool_write_svg(const char *path, const tool_scene *scene, const tool_trails *trails, const char *caption)
+/* The bodies' triangles seen from above where they stand. */
+static void write_bodies(FILE *out, const tool_svg_bodies *bodies, float min_x, float max_y)
+{
+    fprintf(out, "<g fill=\"%s\" fill-opacity=\"0.8\" stroke=\"%s\" stroke-width=\"2\" stroke-linejoin=\"round\">\n",
+            BODY_FILL, BODY_STROKE);
+    for (uint32_t b = 0; b < bodies->count; ++b) {
+        const skim_mesh_data *mesh = bodies->mesh[b];
+        const skim_quat q = bodies->at[b].rotation;
+        const skim_vec3 p = bodies->at[b].position;
+        for (uint32_t t = 0; t < mesh->triangle_count; ++t) {
+            fprintf(out, "<path d=\"");
+            for (int v = 0; v < 3; ++v) {
+                const float *a = mesh->positions + 3 * (size_t)mesh->indices[3 * (size_t)t + v];
+                /* q a q*, written out for a unit quaternion. */
+                float tx = 2.0f * (q.y * a[2] - q.z * a[1]), ty = 2.0f * (q.z * a[0] - q.x * a[2]),
+                      tz = 2.0f * (q.x * a[1] - q.y * a[0]);
+                float x = a[0] + q.w * tx + (q.y * tz - q.z * ty) + p.x;
+                float y = a[1] + q.w * ty + (q.z * tx - q.x * tz) + p.y;
+                fprintf(out, "%s%.1f %.1f", v ? "L" : "M", x - min_x, max_y - y);
+            }
+            fprintf(out, "Z\"/>\n");
+        }
+    }
+    fprintf(out, "</g>\n");
+}
+
+bool tool_write_svg(const char *path, const tool_scene *scene, const tool_trails *trails,
+                    const tool_svg_bodies *bodies, const char *caption)
 {
     skim_world_stats bounds;
     if (skim_world_get_stats(scene->world, &bounds) != SKIM_OK)
@@ -139,6 +179,8 @@ bool tool_write_svg(const char *path, const tool_scene *scene, const tool_trails
     }
     fprintf(out, "</g>\n");
     free(order);
+    if (bodies && bodies->count)
+        write_bodies(out, bodies, min_x, max_y);
 
     /* Trails, then where each agent ended. */
     char colour[32];
@@ -163,7 +205,7 @@ bool tool_write_svg(const char *path, const tool_scene *scene, const tool_trails
     }
     fprintf(out, "</g>\n");
     if (legend > 0.0f)
-        write_marks(out, trails, min_x, max_y, width, height - 80.0f - legend);
+        write_marks(out, trails, min_x, max_y, width, height - 80.0f - legend, bodies ? bodies->count : 0);
     fprintf(out, "</svg>\n");
     bool ok = !ferror(out);
     return fclose(out) == 0 && ok;

@@ -286,5 +286,6 @@ SKIM_API skim_status skim_scene_default(skim_mesh_data *out);
 #include <skim/skim_query.h>   /* rays, overlaps, closest points, floors, spawn places */
 #include <skim/skim_contacts.h> /* the contacts of a move */
 #include <skim/skim_bodies.h>  /* moving bodies: doors, lifts, platforms */
+#include <skim/skim_scene_bodies.h> /* the default scene's lift, door and platform */
 
 #endif /* SKIM_SKIM_H */

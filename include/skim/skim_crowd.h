@@ -154,11 +154,11 @@ typedef struct skim_crowd_stats {
     uint32_t blocked;        /**< agents kept at their start because any move would overlap */
     uint32_t check_rounds;   /**< rounds of the overlap check (1 = nothing to revert) */
     uint32_t arrived;        /**< agents with SKIM_AGENT_ARRIVED */
-    uint32_t squeezed;       /**< agents with SKIM_AGENT_SQUEEZED: pressed between a moving body and static geometry */
     float    closest_gap;    /**< smallest gap between two agents' cylinders, world units (< 0 overlap); INFINITY when none near */
     double   seconds_agents; /**< seconds in everything but the world moves */
     double   seconds_world;  /**< seconds in the world moves */
     double   seconds_total;  /**< seconds in the whole step */
+    uint32_t squeezed;       /**< agents with SKIM_AGENT_SQUEEZED: pressed between a moving body and static geometry */
 } skim_crowd_stats;
 /** Fills *out with the figures of the last step. */
 SKIM_API skim_status skim_crowd_get_stats(const skim_crowd *crowd, skim_crowd_stats *out);

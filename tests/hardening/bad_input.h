@@ -31,7 +31,8 @@ extern const char *const kind_names[KIND_COUNT];
     X(spawn_def_default) X(find_spawn_places) X(raycast_any) X(raycast_any_batch)            \
     X(move_contacts) X(move_batch_contacts) X(move_cache_create) X(move_cache_destroy)       \
     X(move_batch_cached)       \
-    X(world_add_body) X(world_set_body_transform) X(world_remove_body) X(world_get_body_transform)
+    X(world_add_body) X(world_set_body_transform) X(world_remove_body) X(world_get_body_transform)    \
+    X(scene_default_body) X(scene_default_body_transform)
 #define AS_ENUM(name) F_##name,
 enum function { FUNCTIONS(AS_ENUM) FUNCTION_COUNT };
 extern const char *const function_names[FUNCTION_COUNT];
@@ -157,6 +158,8 @@ typedef struct mesh_args {
     int path;
     size_t length; /* 0 = the text's own length */
     bool zero_length;
+    uint32_t body;       /* the default scene's body asked for */
+    float    seconds;    /* its schedule's time */
 } mesh_args;
 #define MS(fn, arg, kind, field, type, value, status) \
     { fn, arg, kind, status, offsetof(mesh_args, field), type, value, NULL }

@@ -54,6 +54,8 @@ skim_status bad_input_run_row(const row *r)
     case F_mesh_data_view:
     case F_mesh_data_free:
     case F_scene_default:
+    case F_scene_default_body:
+    case F_scene_default_body_transform:
     case F_mesh_load_obj:
     case F_mesh_parse_obj: return bad_input_run_mesh(r);
     case F_crowd_create:

@@ -44,6 +44,26 @@ skim_status bad_input_run_mesh(const row *r)
                 skim_mesh_data_free(&out.value);
         }
         return status;
+    case F_scene_default_body: {
+        const char *name = NULL;
+        status = skim_scene_default_body(a.body, a.null_out ? NULL : &out.value, a.null_name ? NULL : &name);
+        expect_status(r, status);
+        if (!a.null_out) {
+            CHECK_CANARY(out, "the mesh data");
+            if (status == SKIM_OK)
+                skim_mesh_data_free(&out.value);
+        }
+        cr_expect(status != SKIM_OK || a.null_name || name, "no name given");
+        return status;
+    }
+    case F_scene_default_body_transform: {
+        GUARDED(skim_transform) at;
+        memset(&at, CANARY, sizeof at);
+        status = skim_scene_default_body_transform(a.body, (double)a.seconds, a.null_out ? NULL : &at.value);
+        expect_status(r, status);
+        CHECK_CANARY(at, "the transform");
+        return status;
+    }
     case F_mesh_load_obj: {
         scratch_dir d;
         scratch_make(&d);
