@@ -228,6 +228,7 @@ Test(tool, crowd_goals_agents_arrive)
     cr_assert_eq(a->code, 0, "%s", a->err);
     cr_assert_eq(b->code, 0, "%s", b->err);
     cr_assert(strstr(a->out, "\"goals\":true") != NULL, "%s", a->out);
+    cr_assert(strstr(a->out, "\"bodies\":3,") != NULL, "the default scene's bodies are missing: %s", a->out);
     const char *arrivals = strstr(a->out, "\"arrivals\":");
     cr_assert_not_null(arrivals, "%s", a->out);
     cr_assert_gt(strtoull(arrivals + strlen("\"arrivals\":"), NULL, 10), 100u, "%s", a->out);
@@ -258,7 +259,8 @@ Test(tool, crowd_goals_agents_arrive)
     cr_assert(strstr(svg, "</svg>") != NULL);
     cr_assert(strstr(svg, "arrived at a goal (") != NULL);
     cr_assert(strstr(svg, "stuck: gave up on a goal or could not move (") != NULL);
-    cr_assert(strstr(svg, "squeezed between agents (") != NULL);
+    cr_assert(strstr(svg, "squeezed by a moving body (") != NULL);
+    cr_assert(strstr(svg, "moving body, where it ended (3)") != NULL, "the default scene's bodies are not drawn");
     cr_assert(strstr(svg, "stroke=\"#1a9850\"") != NULL, "no agent ringed as arrived");
 }
 
