@@ -157,6 +157,7 @@ int main(int argc, char **argv)
     skim_crowd *moving = make_crowd(agents), *still = make_crowd(agents);
     double *ms_moving = malloc(frames * sizeof(double)), *ms_frozen = malloc(frames * sizeof(double));
     uint64_t random = 12345, squeezed = 0;
+    double world_ms[2] = { 0, 0 }, agents_ms[2] = { 0, 0 };
     for (uint32_t frame = 0; frame < frames; ++frame) {
         for (uint32_t i = 0; i < agents; ++i)
             if ((frame + i) % 60 == 0) {
@@ -177,7 +178,12 @@ int main(int argc, char **argv)
         ms_moving[frame] = 1e3 * (t1 - t0);
         ms_frozen[frame] = 1e3 * (t2 - t1);
         skim_crowd_stats stats;
+        skim_crowd_get_stats(still, &stats);
+        world_ms[1] += 1e3 * stats.seconds_world / frames;
+        agents_ms[1] += 1e3 * stats.seconds_agents / frames;
         skim_crowd_get_stats(moving, &stats);
+        world_ms[0] += 1e3 * stats.seconds_world / frames;
+        agents_ms[0] += 1e3 * stats.seconds_agents / frames;
         squeezed += stats.squeezed;
     }
     uint32_t riding = 0;
@@ -198,9 +204,10 @@ int main(int argc, char **argv)
     }
     printf("{\"bench\":\"crowd_bodies\",\"agents\":%u,\"bodies\":%d,\"frames\":%u,\"threads\":%d,\"isa\":\"%s\","
            "\"ms_per_frame_moving_median\":%.4f,\"ms_per_frame_frozen_median\":%.4f,\"ratio_moving_to_frozen\":%.4f,"
+           "\"ms_world_mean\":[%.4f,%.4f],\"ms_agents_mean\":[%.4f,%.4f],"
            "\"riding_at_end\":%u,\"squeezed_agent_steps\":%llu,\"moving_hash\":\"%016llx\",\"load_average\":%.2f}\n",
            agents, SLABS, frames, omp_get_max_threads(), skim_isa_name(), moving_median, frozen_median,
-           moving_median / frozen_median, riding, (unsigned long long)squeezed,
+           moving_median / frozen_median, world_ms[0], world_ms[1], agents_ms[0], agents_ms[1], riding, (unsigned long long)squeezed,
            (unsigned long long)skim_crowd_hash(moving), load);
     skim_crowd_destroy(moving);
     skim_crowd_destroy(still);

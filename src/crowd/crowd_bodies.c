@@ -46,18 +46,21 @@ static void to_world(const double m[3][3], const double p[3], const double local
 }
 
 /* The box a body sweeps from its old placement to its new one: the new box
-   and the sphere around the shape's bounds at the old placement. */
+   and the shape's bounds turned to the old placement (their centre turned,
+   their half extents through |rotation|: Arvo, "Transforming Axis-Aligned
+   Bounding Boxes", Graphics Gems), rounded outward. */
 static void swept_box(const skim_body *body, const double m[3][3], const double p[3], float lo[3], float hi[3])
 {
     const skim_vec3 a = body->shape->bounds_min, b = body->shape->bounds_max;
     const double centre[3] = { 0.5 * ((double)a.x + b.x), 0.5 * ((double)a.y + b.y), 0.5 * ((double)a.z + b.z) };
     const double half[3] = { 0.5 * ((double)b.x - a.x), 0.5 * ((double)b.y - a.y), 0.5 * ((double)b.z - a.z) };
-    const double radius = sqrt(half[0] * half[0] + half[1] * half[1] + half[2] * half[2]) * (1.0 + 1e-6);
     double old_centre[3];
     to_world(m, p, centre, old_centre);
     for (int k = 0; k < 3; ++k) {
-        lo[k] = fminf(body->box_min[k], nextafterf((float)(old_centre[k] - radius), -INFINITY));
-        hi[k] = fmaxf(body->box_max[k], nextafterf((float)(old_centre[k] + radius), INFINITY));
+        const double reach = (fabs(m[k][0]) * half[0] + fabs(m[k][1]) * half[1] + fabs(m[k][2]) * half[2]) *
+                             (1.0 + 1e-6);
+        lo[k] = fminf(body->box_min[k], nextafterf((float)(old_centre[k] - reach), -INFINITY));
+        hi[k] = fmaxf(body->box_max[k], nextafterf((float)(old_centre[k] + reach), INFINITY));
     }
 }
 
@@ -137,8 +140,19 @@ static skim_status move_clear_of_static(const skim_world *statics, const skim_cr
     def.threads = 1;
     const skim_vec3 from = { (float)x[0], (float)x[1], (float)x[2] };
     const skim_vec3 by = { (float)d[0], (float)d[1], (float)d[2] };
+    /* Most pushes and carries meet nothing static: one sweep says so, and
+       only the ones that meet something slide. */
+    skim_hit hit;
+    skim_status status = skim_sweep(statics, &c->shape[id], from, by, &def.query, &hit);
+    if (status != SKIM_OK)
+        return status;
+    if (!hit.hit) {
+        for (int k = 0; k < 3; ++k)
+            x[k] += d[k];
+        return SKIM_OK;
+    }
     skim_move_result r;
-    skim_status status = skim_move(statics, &c->shape[id], from, by, &def, &r);
+    status = skim_move(statics, &c->shape[id], from, by, &def, &r);
     if (status != SKIM_OK)
         return status;
     const double goal[3] = { (double)from.x + by.x, (double)from.y + by.y, (double)from.z + by.z };
@@ -232,20 +246,22 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
     }
     const skim_ellipsoid *shape = &c->shape[id];
     const float reach = 1.01f * fmaxf(shape->radii.x, fmaxf(shape->radii.y, shape->radii.z));
+    float lo[3], hi[3];
+    for (int a = 0; a < 3; ++a) {
+        lo[a] = (float)fmin(x0[a], x[a]) - reach;
+        hi[a] = (float)fmax(x0[a], x[a]) + reach;
+    }
     for (uint32_t k = 0; k < c->moved_count; ++k) {
         const crowd_moved_body *m = &c->moved_bodies[k];
-        if (m->body->id == carried_by)
-            continue;
-        float lo[3], hi[3];
-        for (int a = 0; a < 3; ++a) {
-            lo[a] = (float)fmin(x0[a], x[a]) - reach;
-            hi[a] = (float)fmax(x0[a], x[a]) + reach;
-        }
-        if (!boxes_meet(m->lo, m->hi, lo, hi))
+        if (m->body->id == carried_by || !boxes_meet(m->lo, m->hi, lo, hi))
             continue;
         skim_status status = push(statics, c, id, m, x0, x, &squeezed);
         if (status != SKIM_OK)
             return status;
+        for (int a = 0; a < 3; ++a) { /* the box of where it has been pushed to */
+            lo[a] = fminf(lo[a], (float)x[a] - reach);
+            hi[a] = fmaxf(hi[a], (float)x[a] + reach);
+        }
     }
     c->shifted[id] = (skim_vec3){ (float)x[0], (float)x[1], (float)x[2] };
     c->squeezed[id] = squeezed;
