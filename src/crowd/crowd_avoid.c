@@ -28,10 +28,9 @@
 
 /* How far an agent looks for others to avoid, beyond its radius, at most:
    in radii. Within the horizon it looks speed * horizon. A long horizon
-   needs a long look, or agents start to avoid only those already near
-   (the examples of Guy and Snape's RVO2 library look most of the way
-   their horizon reaches). */
-#define SENSE_RADII 10.0f
+   needs a longer look than four radii, or agents start to avoid only those
+   already near; a much longer one lists more neighbours for little. */
+#define SENSE_RADII 6.0f
 /* Passing side: two agents on a collision course pass each other on the
    right (seen from above, up toward the eye) unless the left is clearly
    nearer: the sine of the angle by which the relative velocity must point
