@@ -20,7 +20,7 @@ skim_crowd_def skim_crowd_def_default(void)
         .solver_iterations = 8,
         .agent_skin = 0.05f,
         .avoidance = true,
-        .avoidance_horizon = 0.25f,
+        .avoidance_horizon = 2.0f,
     };
     def.move.step_height = 18.0f;
     def.move.snap_distance = 18.0f;

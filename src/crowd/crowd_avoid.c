@@ -27,8 +27,19 @@
 #include <math.h>
 
 /* How far an agent looks for others to avoid, beyond its radius, at most:
-   in radii. Within the horizon it looks speed * horizon. */
-#define SENSE_RADII 4.0f
+   in radii. Within the horizon it looks speed * horizon. A long horizon
+   needs a longer look than four radii, or agents start to avoid only those
+   already near; a much longer one lists more neighbours for little. */
+#define SENSE_RADII 6.0f
+/* Passing side: two agents on a collision course pass each other on the
+   right (seen from above, up toward the eye) unless the left is clearly
+   nearer: the sine of the angle by which the relative velocity must point
+   left of the other before the left is taken. Each agent of the pair sees
+   the other's position and the relative velocity negated, so both make
+   the same choice; a convention shared by everyone makes opposite streams
+   settle into lanes and a symmetric crowd turn one way round instead of
+   meeting head on, where plain ORCA can deadlock. */
+#define PASS_RIGHT_SINE 0.6
 /* The fraction of its top speed avoidance keeps under, so the planned move
    stays inside the reach the broadphase was built with. */
 #define TOP_SHRINK 1e-5
@@ -214,9 +225,10 @@ static void orca_line(const double rel_pos[2], const double rel_vel[2], const do
             u[0] = (combined * inv - w_len) * unit[0];
             u[1] = (combined * inv - w_len) * unit[1];
         } else {
-            /* Nearest a leg of the cone. */
+            /* Along a leg of the cone: the left one, or by convention the
+               right one unless the left is clearly nearer. */
             double leg = sqrt(dist_sq - combined_sq);
-            if (det2(rel_pos, w) > 0.0) {
+            if (det2(rel_pos, w) > PASS_RIGHT_SINE * sqrt(dist_sq * w_sq)) {
                 out->direction[0] = (rel_pos[0] * leg - rel_pos[1] * combined) / dist_sq;
                 out->direction[1] = (rel_pos[0] * combined + rel_pos[1] * leg) / dist_sq;
             } else {

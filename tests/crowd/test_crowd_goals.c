@@ -1,5 +1,6 @@
 /* Agents with goals get there without ever overlapping: a circle of
-   agents each crossing to the opposite point. */
+   agents each crossing to the opposite point, and two meeting head on,
+   who pass each other on the right. */
 #include "crowd_scenarios.h"
 
 #include <criterion/criterion.h>
@@ -45,6 +46,42 @@ Test(crowd_goals, a_circle_of_500_crosses_to_the_opposite_points)
                   AGENTS);
     cr_expect_leq(run.worst_overlap, 0.1, "two agents overlapped by %.4f units", run.worst_overlap);
     free(run.arrival);
+    skim_crowd_destroy(crowd);
+    skim_world_destroy(world);
+}
+
+Test(crowd_goals, two_agents_meeting_head_on_pass_each_other_on_the_right)
+{
+    /* A walks along +x, B along -x a little to A's right (-y, up being
+       +z): left alone, A would step to its left, the nearer way round.
+       By the crowd's convention each keeps to its right instead, so when
+       they draw level A is on the -y side of B, and both still arrive. */
+    skim_world *world = flat_floor(2000.0f);
+    skim_crowd *crowd = goal_crowd(2);
+    const skim_vec3 a_start = { -300, 0, AGENT_R + 1.0f }, b_start = { 300, -4, AGENT_R + 1.0f };
+    uint32_t a = goal_agent(crowd, a_start), b = goal_agent(crowd, b_start);
+    cr_assert_eq(skim_crowd_set_target(crowd, a, (skim_vec3){ 300, 0, 0 }, 320.0f, 1.0f), SKIM_OK);
+    cr_assert_eq(skim_crowd_set_target(crowd, b, (skim_vec3){ -300, -4, 0 }, 320.0f, 1.0f), SKIM_OK);
+    bool level = false;
+    float a_side = 0.0f;
+    int frame = 0;
+    for (; frame < 240; ++frame) {
+        cr_assert_eq(skim_crowd_step(world, crowd, 1.0f / 60.0f), SKIM_OK, "%s", skim_last_error_message());
+        const skim_vec3 *p = skim_crowd_positions(crowd);
+        if (!level && p[a].x >= p[b].x) {
+            level = true;
+            a_side = p[a].y - p[b].y;
+        }
+        skim_crowd_stats stats;
+        skim_crowd_get_stats(crowd, &stats);
+        if (stats.arrived == 2)
+            break;
+    }
+    cr_assert(level, "the two never drew level");
+    cr_expect_lt(a_side, -2.0f * AGENT_R, "A passed %.1f units to B's side (its right is negative)", a_side);
+    const uint32_t *state = skim_crowd_states(crowd);
+    cr_expect(state[a] & SKIM_AGENT_ARRIVED, "A did not arrive in %d frames", frame);
+    cr_expect(state[b] & SKIM_AGENT_ARRIVED, "B did not arrive in %d frames", frame);
     skim_crowd_destroy(crowd);
     skim_world_destroy(world);
 }
