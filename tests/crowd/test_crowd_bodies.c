@@ -265,7 +265,7 @@ static uint64_t moving_bodies_hash(int threads)
     return hash;
 }
 
-#define PINNED_BODIES_HASH 0xa1fb6a370ebd2a3eull
+#define PINNED_BODIES_HASH 0x54c38b4e9093abaaull
 
 Test(crowd_bodies, agents_among_moving_bodies_end_with_a_pinned_hash_for_1_2_and_3_threads)
 {
