@@ -124,7 +124,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(position, n); ALLOC(velocity, n); ALLOC(floor_normal, n);
     ALLOC(state, n); ALLOC(shape, n); ALLOC(goal, n);
     ALLOC(avoid_pref, 2 * n); ALLOC(avoid_velocity, 2 * n); ALLOC(avoid_top, n); ALLOC(along, n); ALLOC(sense, n); ALLOC(height, n);
-    ALLOC(full_begin, n + 1); ALLOC(setting, n); ALLOC(layers, n); ALLOC(collides_with, n); ALLOC(support, n);
+    ALLOC(setting, n); ALLOC(layers, n); ALLOC(collides_with, n); ALLOC(support, n);
     ALLOC(settings, CROWD_SETTINGS_START); ALLOC(setting_defs, 2 * CROWD_SETTINGS_START); ALLOC(batch_def_of, n);
     c->setting_count = 1; /* entry 0, zeroed: the crowd's own */
     c->setting_capacity = CROWD_SETTINGS_START;
@@ -171,8 +171,8 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->batch_displacement, c->batch_result, c->cell,
                        c->bucket_start, c->contacts, c->contact_begin, c->contact_fill, c->bound,
                        c->vbound, c->built_proj, c->half_begin, c->half_other, c->phases, c->chunk_stats,
-                       c->avoid_pref, c->avoid_velocity, c->avoid_top, c->along, c->sense, c->height, c->full_begin,
-                       c->full_other, c->setting, c->layers, c->collides_with, c->support, c->settings,
+                       c->avoid_pref, c->avoid_velocity, c->avoid_top, c->along, c->sense, c->height,
+                       c->sense_grid.members, c->sense_grid.bucket_start, c->sense_grid.key, c->setting, c->layers, c->collides_with, c->support, c->settings,
                        c->setting_defs, c->batch_def_of };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
         free(fields[i]);

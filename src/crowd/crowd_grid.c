@@ -44,7 +44,6 @@
    scans, so fewer agents are tested than with wider cells, for a few more
    rows. */
 #define CELL_PER_MEAN_BOUND 1.0
-#define CELL_LIMIT 1073741824.0 /* cell coordinates stay well inside int32 */
 
 /* The skin added to an agent's reach for its bound, as a fraction of its
    radius: larger keeps the lists good for longer but makes them longer.
@@ -56,31 +55,11 @@
 /* What an agent is to the grid, kept in order_key until it is renumbered. */
 enum { KIND_GRID, KIND_BIG, KIND_GHOST };
 
-static uint32_t hash_cell(int32_t cx, int32_t cy)
-{
-    uint64_t h = (uint64_t)(uint32_t)cx * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)cy * 0xC2B2AE3D27D4EB4Full;
-    return (uint32_t)(h >> 32);
-}
-
 static inline uint32_t bucket_of(const skim_crowd *c, int32_t cx, int32_t cy)
 {
     if (c->grid_dense)
         return (uint32_t)((int64_t)(cy - c->grid_min[1]) * c->grid_width + (cx - c->grid_min[0]));
-    return hash_cell(cx, cy) & c->bucket_mask;
-}
-
-/* The cell a coordinate falls in, given 1 / cell size. Floor by hand:
-   without SSE4.1 in the baseline x86-64 target, floor() is a call into libm,
-   and this runs several times per agent per build. */
-static inline int32_t cell_of(double coordinate, double inverse_cell)
-{
-    double v = coordinate * inverse_cell;
-    if (!(v > -CELL_LIMIT))
-        return (int32_t)-CELL_LIMIT;
-    if (v > CELL_LIMIT)
-        return (int32_t)CELL_LIMIT;
-    int32_t i = (int32_t)v; /* toward zero */
-    return (double)i > v ? i - 1 : i;
+    return crowd_hash_cell(cx, cy) & c->bucket_mask;
 }
 
 static bool is_ghost(const skim_crowd *c, uint32_t i)
@@ -155,7 +134,7 @@ static size_t lay_out_grid(skim_crowd *c, uint32_t n)
         c->order_key[i] = KIND_GRID;
         int32_t *home = c->cell + 2 * (size_t)i;
         for (int k = 0; k < 2; ++k) {
-            home[k] = cell_of((double)c->proj[3 * i + k], c->inverse_cell);
+            home[k] = crowd_cell_of((double)c->proj[3 * i + k], c->inverse_cell);
             box_lo[k] = home[k] < box_lo[k] ? home[k] : box_lo[k];
             box_hi[k] = home[k] > box_hi[k] ? home[k] : box_hi[k];
         }
@@ -244,30 +223,18 @@ static bool test_run(const skim_crowd *c, uint32_t i, uint32_t first, uint32_t l
    cell is room to spare. */
 #define CLIP_SLACK 1e-3
 
-/* cell_of's clamp (a comparison: fmin and fmax are calls into libm). */
-static inline double clamp_cells(double v)
-{
-    return v < -CELL_LIMIT ? -CELL_LIMIT : v > CELL_LIMIT ? CELL_LIMIT : v;
-}
-
-static inline int32_t floor_to_int(double v)
-{
-    int32_t i = (int32_t)v; /* toward zero */
-    return (double)i > v ? i - 1 : i;
-}
-
 /* Grid agent i in the row-major layout: the rest of its own row, then the
    rows above, each cut to the columns the search disc reaches in it. All
    in cells: an agent at (u, v) is in cell (floor(u), floor(v)), as
-   lay_out_grid placed it (the clamp is cell_of's). */
+   lay_out_grid placed it (the clamp is crowd_cell_of's). */
 static bool find_in_rows(const skim_crowd *c, uint32_t i, crowd_index_buffer *out)
 {
     const float *p = c->proj + 3 * (size_t)i;
     const double inv = c->inverse_cell;
-    const double u = clamp_cells((double)p[0] * inv), v = clamp_cells((double)p[1] * inv);
+    const double u = crowd_clamp_cells((double)p[0] * inv), v = crowd_clamp_cells((double)p[1] * inv);
     const double reach = ((double)c->bound[i] + c->largest_reach) * inv + CLIP_SLACK;
     const int32_t row = c->cell[2 * (size_t)i + 1];
-    int32_t top = floor_to_int(v + reach);
+    int32_t top = crowd_floor_to_int(v + reach);
     top = top < c->grid_max[1] ? top : c->grid_max[1];
     for (int32_t cy = row; cy <= top; ++cy) {
         /* How far the row is above p: 0 for its own row. */
@@ -278,7 +245,7 @@ static bool find_in_rows(const skim_crowd *c, uint32_t i, crowd_index_buffer *ou
                 break;
             half_width = sqrt(reach * reach - below * below) + CLIP_SLACK;
         }
-        int32_t lo = floor_to_int(u - half_width), hi = floor_to_int(u + half_width);
+        int32_t lo = crowd_floor_to_int(u - half_width), hi = crowd_floor_to_int(u + half_width);
         lo = lo > c->grid_min[0] ? lo : c->grid_min[0];
         hi = hi < c->grid_max[0] ? hi : c->grid_max[0];
         if (lo > hi)
@@ -299,8 +266,8 @@ static bool find_in_hashed_cells(const skim_crowd *c, uint32_t i, crowd_index_bu
     const double search = (double)c->bound[i] + c->largest_reach;
     int32_t lo[2], hi[2];
     for (int k = 0; k < 2; ++k) {
-        lo[k] = cell_of((double)p[k] - search, c->inverse_cell);
-        hi[k] = cell_of((double)p[k] + search, c->inverse_cell);
+        lo[k] = crowd_cell_of((double)p[k] - search, c->inverse_cell);
+        hi[k] = crowd_cell_of((double)p[k] + search, c->inverse_cell);
     }
     size_t first_found = out->count;
     for (int32_t cy = lo[1]; cy <= hi[1]; ++cy)

@@ -100,6 +100,34 @@ typedef struct crowd_chunk_stats {
     float    closest;
 } crowd_chunk_stats;
 
+/* An agent others may avoid, as the avoidance grid keeps it: what the
+   nearest-neighbour search reads of it, side by side. */
+typedef struct crowd_sense_member {
+    float    x, y, z;  /* proj: start along axis1, axis2, up */
+    float    sense, height;
+    uint32_t agent;    /* active index */
+    int32_t  cell[2];  /* its cell (for the hashed layout) */
+} crowd_sense_member;
+
+/* The avoidance grid (crowd_neighbours.c): agents with a sense distance,
+   bucketed by the cell of this step's start across up, each bucket in
+   index order. Square cells; row-major over the box of occupied cells when
+   it is small, else hashed. */
+typedef struct crowd_sense_grid {
+    crowd_sense_member *members;     /* by bucket */
+    size_t    member_capacity;
+    uint32_t *bucket_start;          /* buckets + 1 */
+    size_t    bucket_capacity;
+    uint32_t *key;                   /* n: each agent's bucket, UINT32_MAX if not a member */
+    size_t    key_capacity;
+    double    cell, inverse_cell;    /* units */
+    bool      dense;                 /* row-major over [min, max]; else hashed by bucket_mask */
+    int32_t   min[2], max[2];
+    uint32_t  width, bucket_mask;
+    uint32_t  count;                 /* members */
+    float     largest_sense;         /* among the members */
+} crowd_sense_grid;
+
 /* What an agent is and wants, per id, in one record: with agent
    collisions the step goes through the agents in the grid's order, at
    random next to the ids, and an agent's fields kept in separate arrays
@@ -208,15 +236,13 @@ struct skim_crowd {
     size_t   *half_begin;               /* n + 1 */
     uint32_t *half_other;
     size_t    half_capacity;
-    /* Full lists (crowd_avoid.c): agent i's neighbours of either side,
-       made from the half lists at each build when avoidance is on. */
-    size_t   *full_begin;               /* n + 1 */
-    uint32_t *full_other;
-    size_t    full_capacity;
     bool      lists_valid;
     crowd_index_buffer *index_buffers;
     int       index_buffer_count;
     uint32_t  list_builds;              /* count of rebuilds, for the stats */
+
+    /* ---- who avoids whom (crowd_neighbours.c), rebuilt each step ---- */
+    crowd_sense_grid sense_grid;
 
     /* ---- the step's regions (team.h) ---- */
     team_phase       *phases;          /* TEAM_PHASES, zero between regions */
@@ -254,6 +280,42 @@ static inline void crowd_clamp_far(const float start[3], float d[3])
         else if (start[k] + d[k] < -far)
             d[k] = -far - start[k];
     }
+}
+
+/* Grid cells across up (crowd_grid.c, crowd_neighbours.c): coordinates
+   stay well inside int32. */
+#define CROWD_CELL_LIMIT 1073741824.0
+
+static inline double crowd_clamp_cells(double v)
+{
+    /* A comparison: fmin and fmax are calls into libm. */
+    return v < -CROWD_CELL_LIMIT ? -CROWD_CELL_LIMIT : v > CROWD_CELL_LIMIT ? CROWD_CELL_LIMIT : v;
+}
+
+/* Floor by hand: without SSE4.1 in the baseline x86-64 target, floor() is
+   a call into libm, and this runs several times per agent. */
+static inline int32_t crowd_floor_to_int(double v)
+{
+    int32_t i = (int32_t)v; /* toward zero */
+    return (double)i > v ? i - 1 : i;
+}
+
+/* The cell a coordinate falls in, given 1 / cell size. */
+static inline int32_t crowd_cell_of(double coordinate, double inverse_cell)
+{
+    double v = coordinate * inverse_cell;
+    if (!(v > -CROWD_CELL_LIMIT))
+        return (int32_t)-CROWD_CELL_LIMIT;
+    if (v > CROWD_CELL_LIMIT)
+        return (int32_t)CROWD_CELL_LIMIT;
+    return crowd_floor_to_int(v);
+}
+
+/* A cell's bucket in a hashed layout, before the mask. */
+static inline uint32_t crowd_hash_cell(int32_t cx, int32_t cy)
+{
+    uint64_t h = (uint64_t)(uint32_t)cx * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)cy * 0xC2B2AE3D27D4EB4Full;
+    return (uint32_t)(h >> 32);
 }
 
 /* Grows a buffer to hold at least need items of size bytes; false if out of memory. */
@@ -347,15 +409,17 @@ void crowd_goal_clear(skim_crowd *crowd, uint32_t id);
    moves rise along up: its preferred and last velocities, top speed and
    sense. Returns the longest move avoidance may give it. */
 float crowd_avoid_plan(skim_crowd *crowd, uint32_t i, uint32_t id, const float v[3], float rise, float dt);
-/* Neighbours for avoidance (crowd_neighbours.c), inside the region. After
-   a list build: the full lists (a serial step). False if out of memory
-   (noted in shared). */
-bool crowd_build_full_lists(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
+/* Neighbours for avoidance (crowd_neighbours.c), inside the region, each
+   step after the plan (and the lists, if rebuilt): the avoidance grid (a
+   serial step). False if out of memory (noted in shared). */
+bool crowd_build_sense_grid(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
 /* Neighbours an agent avoids at most, nearest first (the experiments of
    van den Berg et al., Reciprocal n-Body Collision Avoidance, use ten). */
 #define CROWD_AVOID_NEIGHBOURS 10
 /* Agent i's nearest neighbours to avoid into near (nearest first, ties:
-   lower index); returns how many. */
+   lower index); returns how many. A neighbour j is avoided when it is
+   within sense[i] + sense[j] across up (sense 0: never), their cylinders
+   overlap along up and their layers meet. */
 uint32_t crowd_nearest_neighbours(const skim_crowd *crowd, uint32_t i, uint32_t *near);
 /* Each agent's velocity across up by ORCA against its neighbours' last
    state, into planned and q. */

@@ -228,7 +228,7 @@ static uint32_t before_world(skim_crowd *c, uint32_t n, float dt, bool lists_val
     if (*rebuilt && !crowd_build_neighbours(c, n, cursor))
         return UINT32_MAX;
     const bool avoid = agents && c->def.avoidance;
-    if (*rebuilt && avoid && !crowd_build_full_lists(c, n, cursor))
+    if (avoid && !crowd_build_sense_grid(c, n, cursor))
         return UINT32_MAX;
     if (avoid)
         crowd_avoid(c, n, dt, cursor);
