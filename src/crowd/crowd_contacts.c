@@ -33,16 +33,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool crowd_lists_hold(const skim_crowd *c, uint32_t first, uint32_t last)
+uint32_t crowd_check_lists(skim_crowd *c, uint32_t first, uint32_t last, bool valid, float *drift)
 {
-    bool good = true;
+    bool order = true, contacts = true;
+    float farthest = 0.0f;
     for (uint32_t i = first; i < last; ++i) {
+        c->next_contact_bound[i] = c->reach[i] + CROWD_CONTACT_SKIN * c->radius[i];
+        if (!valid)
+            continue;
         const float *p = c->proj + 3 * (size_t)i, *b = c->built_proj + 3 * (size_t)i;
+        const float *l = c->listed_proj + 3 * (size_t)i;
         float dx = p[0] - b[0], dy = p[1] - b[1], dz = fabsf(p[2] - b[2]);
         float across = sqrtf(dx * dx + dy * dy);
-        good &= !(fmaxf(c->reach[i], c->sense[i]) + across > c->bound[i] || c->vreach[i] + dz > c->vbound[i]);
+        order &= !(fmaxf(c->reach[i], c->sense[i]) + across > c->bound[i] || c->vreach[i] + dz > c->vbound[i]);
+        farthest = across > farthest ? across : farthest;
+        float lx = p[0] - l[0], ly = p[1] - l[1];
+        contacts &= !(c->reach[i] + sqrtf(lx * lx + ly * ly) > c->contact_bound[i]);
     }
-    return good;
+    *drift = farthest;
+    return (order ? 0u : (uint32_t)CROWD_ORDER_BAD) | (contacts ? 0u : (uint32_t)CROWD_CONTACTS_BAD);
 }
 
 static inline bool reaches_overlap(const float *proj, const float *reach, const float *vreach, uint32_t i,

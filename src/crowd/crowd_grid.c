@@ -45,13 +45,6 @@
    rows. */
 #define CELL_PER_MEAN_BOUND 1.0
 
-/* The skin added to an agent's reach for its bound, as a fraction of its
-   radius: larger keeps the lists good for longer but makes them longer.
-   Measured (share of a step's time, 10,000 agents walking at 20 radii a
-   second): plaza 19.4% at 1, 17.9% at 2, 18.5% at 3; default level (a
-   jam) 40.9%, 40.2%, 40.6%. */
-#define LIST_SKIN 2.0f
-
 /* What an agent is to the grid, kept in order_key until it is renumbered. */
 enum { KIND_GRID, KIND_BIG, KIND_GHOST };
 
@@ -67,13 +60,15 @@ static bool is_ghost(const skim_crowd *c, uint32_t i)
     return (c->body[c->active[i]].flags & SKIM_AGENT_GHOST) != 0;
 }
 
-/* The symmetric pair test: bound discs across up and extents along up
-   (both tests evaluated: one branch, or none, for the caller). */
+/* The symmetric pair test: contact bound discs across up, where the
+   agents are now, and extents along up, where they were at the build
+   (which the grid's order keeps them within); both tests evaluated: one
+   branch, or none, for the caller. */
 static inline bool bounds_overlap(const skim_crowd *c, uint32_t i, uint32_t j)
 {
     const float *a = c->proj + 3 * (size_t)i, *b = c->proj + 3 * (size_t)j;
-    float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-    float r = c->bound[i] + c->bound[j];
+    float dx = a[0] - b[0], dy = a[1] - b[1], dz = c->built_proj[3 * (size_t)i + 2] - c->built_proj[3 * (size_t)j + 2];
+    float r = c->contact_bound[i] + c->contact_bound[j];
     return (dx * dx + dy * dy <= r * r) & (fabsf(dz) <= c->vbound[i] + c->vbound[j]);
 }
 
@@ -91,7 +86,7 @@ static bool push_neighbour(crowd_index_buffer *buffer, uint32_t other)
 static size_t lay_out_grid(skim_crowd *c, uint32_t n)
 {
     for (size_t i = 0; i < n; ++i) {
-        float skin = LIST_SKIN * c->radius[i];
+        float skin = CROWD_LIST_SKIN * c->radius[i];
         /* Avoidance looks further than the step can reach (crowd_avoid.c). */
         c->bound[i] = fmaxf(c->reach[i], c->sense[i]) + skin;
         c->vbound[i] = c->vreach[i] + skin;
@@ -117,9 +112,8 @@ static size_t lay_out_grid(skim_crowd *c, uint32_t n)
         cell = 1.0;
     c->inverse_cell = 1.0 / cell;
 
-    /* Home cells, the largest bound in the grid and the box of home cells
-       (max and min are the same in any order). */
-    float largest = 0.0f;
+    /* Home cells and the box of home cells (max and min are the same in
+       any order). */
     int32_t box_lo[2] = { INT32_MAX, INT32_MAX }, box_hi[2] = { INT32_MIN, INT32_MIN };
     uint32_t total = 0;
     for (uint32_t i = 0; i < n; ++i) {
@@ -138,10 +132,8 @@ static size_t lay_out_grid(skim_crowd *c, uint32_t n)
             box_lo[k] = home[k] < box_lo[k] ? home[k] : box_lo[k];
             box_hi[k] = home[k] > box_hi[k] ? home[k] : box_hi[k];
         }
-        largest = c->bound[i] > largest ? c->bound[i] : largest;
         total++;
     }
-    c->largest_reach = largest;
     c->grid_count = total;
     size_t buckets = 64;
     c->grid_dense = false;
@@ -223,34 +215,36 @@ static bool test_run(const skim_crowd *c, uint32_t i, uint32_t first, uint32_t l
    cell is room to spare. */
 #define CLIP_SLACK 1e-3
 
-/* Grid agent i in the row-major layout: the rest of its own row, then the
-   rows above, each cut to the columns the search disc reaches in it. All
-   in cells: an agent at (u, v) is in cell (floor(u), floor(v)), as
-   lay_out_grid placed it (the clamp is crowd_cell_of's). */
+/* Grid agent i in the row-major layout: the rest of its home row, then
+   the rows above, each cut to the columns the search disc around where it
+   is now reaches in it. The disc holds every agent's start at the build
+   that could be within the contact bounds now: list_reach allows for
+   everyone's drift since. All in cells: an agent at (u, v) at the build is
+   in cell (floor(u), floor(v)), as lay_out_grid placed it (the clamp is
+   crowd_cell_of's). */
 static bool find_in_rows(const skim_crowd *c, uint32_t i, crowd_index_buffer *out)
 {
     const float *p = c->proj + 3 * (size_t)i;
     const double inv = c->inverse_cell;
     const double u = crowd_clamp_cells((double)p[0] * inv), v = crowd_clamp_cells((double)p[1] * inv);
-    const double reach = ((double)c->bound[i] + c->largest_reach) * inv + CLIP_SLACK;
+    const double reach = ((double)c->contact_bound[i] + c->list_reach) * inv + CLIP_SLACK;
     const int32_t row = c->cell[2 * (size_t)i + 1];
     int32_t top = crowd_floor_to_int(v + reach);
     top = top < c->grid_max[1] ? top : c->grid_max[1];
     for (int32_t cy = row; cy <= top; ++cy) {
-        /* How far the row is above p: 0 for its own row. */
-        double half_width = reach;
-        if (cy > row) {
-            double below = (double)cy - v;
-            if (below >= reach)
-                break;
-            half_width = sqrt(reach * reach - below * below) + CLIP_SLACK;
-        }
+        /* How far the row is from p across it: 0 for the row p is in. */
+        double off = (double)cy > v ? (double)cy - v : v >= (double)cy + 1.0 ? v - ((double)cy + 1.0) : 0.0;
+        if (off >= reach)
+            continue;
+        double half_width = sqrt(reach * reach - off * off) + CLIP_SLACK;
         int32_t lo = crowd_floor_to_int(u - half_width), hi = crowd_floor_to_int(u + half_width);
         lo = lo > c->grid_min[0] ? lo : c->grid_min[0];
         hi = hi < c->grid_max[0] ? hi : c->grid_max[0];
         if (lo > hi)
             continue;
-        uint32_t first = cy == row ? i + 1 : c->bucket_start[bucket_of(c, lo, cy)];
+        uint32_t first = c->bucket_start[bucket_of(c, lo, cy)];
+        if (cy == row && first < i + 1)
+            first = i + 1;
         uint32_t last = c->bucket_start[bucket_of(c, hi, cy) + 1];
         if (!test_run(c, i, first, last, out))
             return false;
@@ -263,7 +257,7 @@ static bool find_in_rows(const skim_crowd *c, uint32_t i, crowd_index_buffer *ou
 static bool find_in_hashed_cells(const skim_crowd *c, uint32_t i, crowd_index_buffer *out)
 {
     const float *p = c->proj + 3 * (size_t)i;
-    const double search = (double)c->bound[i] + c->largest_reach;
+    const double search = (double)c->contact_bound[i] + c->list_reach;
     int32_t lo[2], hi[2];
     for (int k = 0; k < 2; ++k) {
         lo[k] = crowd_cell_of((double)p[k] - search, c->inverse_cell);
@@ -337,27 +331,28 @@ static bool concatenate_lists(skim_crowd *c, uint32_t n, uint32_t chunks)
     return true;
 }
 
-bool crowd_build_neighbours(skim_crowd *c, uint32_t n, team_cursor *cursor)
+/* The half lists' bounds (a serial step): this step's contact bounds, and
+   the search's reach, the largest of them in the grid plus the farthest
+   any agent has drifted from its home cell. */
+static void take_contact_bounds(skim_crowd *c, uint32_t n, float drift)
 {
-    /* The grid and the renumbering, serially (a counting sort; the
-       gathers of the renumbering are a few microseconds per array for
-       thousands of agents, less than a phase each would cost). */
+    float *taken = c->next_contact_bound;
+    c->next_contact_bound = c->contact_bound;
+    c->contact_bound = taken;
+    float largest = 0.0f;
+    for (uint32_t i = 0; i < c->grid_count; ++i)
+        largest = taken[i] > largest ? taken[i] : largest;
+    c->list_reach = largest + drift;
+    memcpy(c->listed_proj, c->proj, 3 * (size_t)n * sizeof *c->proj);
+}
+
+/* Each chunk of agents lists their neighbours in its own buffer; per agent
+   it records the count, and the chunks' lists are then laid end to end in
+   agent order, whichever thread made them. */
+static bool make_half_lists(skim_crowd *c, uint32_t n, team_cursor *cursor)
+{
     const uint32_t chunks = team_chunks(n, NEIGHBOUR_CHUNK);
     team_phase *phase = team_phase_next(cursor);
-    if (team_serial(phase)) {
-        if (renumber(c, n, lay_out_grid(c, n)) != SKIM_OK || !crowd_reserve_chunk_buffers((void **)&c->index_buffers, &c->index_buffer_count, chunks,
-                                             sizeof *c->index_buffers))
-            crowd_note_out_of_memory(&c->shared);
-        team_finish(phase);
-    }
-    team_wait(phase, 1);
-    if (crowd_out_of_memory(&c->shared))
-        return false;
-
-    /* Each chunk of agents lists their neighbours in its own buffer; per
-       agent it records the count, and the chunks' lists are then laid end
-       to end in agent order, whichever thread made them. */
-    phase = team_phase_next(cursor);
     for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, NEIGHBOUR_CHUNK, n, &first, &last);
@@ -378,4 +373,48 @@ bool crowd_build_neighbours(skim_crowd *c, uint32_t n, team_cursor *cursor)
         c->index_buffers[k] = buffer;
     }
     return crowd_join_chunks(c, cursor, phase, n, chunks, concatenate_lists);
+}
+
+static bool reserve_index_buffers(skim_crowd *c, uint32_t n)
+{
+    return crowd_reserve_chunk_buffers((void **)&c->index_buffers, &c->index_buffer_count,
+                                       team_chunks(n, NEIGHBOUR_CHUNK), sizeof *c->index_buffers);
+}
+
+bool crowd_build_neighbours(skim_crowd *c, uint32_t n, team_cursor *cursor)
+{
+    /* The grid and the renumbering, serially (a counting sort; the
+       gathers of the renumbering are a few microseconds per array for
+       thousands of agents, less than a phase each would cost). */
+    team_phase *phase = team_phase_next(cursor);
+    if (team_serial(phase)) {
+        if (renumber(c, n, lay_out_grid(c, n)) != SKIM_OK || !reserve_index_buffers(c, n))
+            crowd_note_out_of_memory(&c->shared);
+        else
+            take_contact_bounds(c, n, 0.0f); /* everyone is at home */
+        team_finish(phase);
+    }
+    team_wait(phase, 1);
+    if (crowd_out_of_memory(&c->shared))
+        return false;
+    return make_half_lists(c, n, cursor);
+}
+
+bool crowd_refresh_neighbours(skim_crowd *c, uint32_t n, uint32_t chunks, team_cursor *cursor)
+{
+    team_phase *phase = team_phase_next(cursor);
+    if (team_serial(phase)) {
+        float drift = 0.0f;
+        for (uint32_t k = 0; k < chunks; ++k)
+            drift = c->chunk_drift[k] > drift ? c->chunk_drift[k] : drift;
+        if (!reserve_index_buffers(c, n))
+            crowd_note_out_of_memory(&c->shared);
+        else
+            take_contact_bounds(c, n, drift);
+        team_finish(phase);
+    }
+    team_wait(phase, 1);
+    if (crowd_out_of_memory(&c->shared))
+        return false;
+    return make_half_lists(c, n, cursor);
 }

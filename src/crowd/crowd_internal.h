@@ -70,6 +70,7 @@ typedef struct crowd_near_buffer {
    runs late reads what its phase published, not a later one's. */
 typedef struct crowd_shared {
     atomic_uint lists_bad;              /* plan: an agent got beyond its list bound */
+    atomic_uint contacts_bad;           /* plan: an agent got beyond its contact bound */
     atomic_uint out_of_memory;
     atomic_uint violated[CROWD_ROUNDS]; /* solver sweep / check round r found a violated pair */
     uint32_t    listed[CROWD_ROUNDS];   /* agents on the list of solver sweep / check round r */
@@ -219,7 +220,6 @@ struct skim_crowd {
     int32_t  *cell;                     /* 2 per agent: its home cell */
     uint32_t  grid_count, big_count;    /* grid agents are 0..grid_count-1, then the big
                                            ones, then the ghosts */
-    float     largest_reach;            /* largest bound among the grid agents */
     uint32_t  bucket_mask;              /* hash layout */
     bool      grid_dense;               /* row-major layout over grid_min, grid_width */
     int32_t   grid_min[2], grid_max[2];
@@ -229,8 +229,18 @@ struct skim_crowd {
     double    inverse_cell;             /* 1 / cell width */
 
     /* ---- neighbour lists (valid for several steps, crowd_contacts.c) ---- */
-    float    *bound, *vbound;           /* reach and vreach grown by the skin, at the build */
+    float    *bound, *vbound;           /* reach (or sense, if larger) and vreach grown by the
+                                           skin, at the build: the grid's order holds while
+                                           agents stay within them */
     float    *built_proj;               /* 3 per agent: proj at the build */
+    float    *contact_bound;            /* reach grown by the skin when the half lists were
+                                           last made: they hold while agents stay within it */
+    float    *next_contact_bound;       /* the same from this step's reach (plan) */
+    float    *listed_proj;              /* 3 per agent: proj when the half lists were last made */
+    float    *chunk_drift;              /* per plan chunk: the farthest an agent got across up
+                                           from its start at the build */
+    float     list_reach;               /* largest contact bound in the grid plus the largest
+                                           drift, when the half lists were last made */
     /* Half lists (crowd_grid.c): agent i's neighbours j > i in index order,
        each pair once. */
     size_t   *half_begin;               /* n + 1 */
@@ -240,6 +250,7 @@ struct skim_crowd {
     crowd_index_buffer *index_buffers;
     int       index_buffer_count;
     uint32_t  list_builds;              /* count of rebuilds, for the stats */
+    uint32_t  list_refreshes;           /* count of half lists made again in the same order */
 
     /* ---- who avoids whom (crowd_neighbours.c), rebuilt each step ---- */
     crowd_sense_grid sense_grid;
@@ -332,11 +343,24 @@ bool crowd_reserve_chunk_buffers(void **buffers, int *count, uint32_t chunks, si
 bool crowd_join_chunks(skim_crowd *c, team_cursor *cursor, team_phase *phase, uint32_t n, uint32_t chunks,
                        bool (*join)(skim_crowd *, uint32_t, uint32_t));
 
+/* The skins added to an agent's reach (or sense) for the grid's order and
+   to its reach for the half lists, as fractions of its radius: larger
+   keeps them good for longer but makes the lists longer. The half lists
+   are made again, in the order the agents have, whenever an agent
+   outgrows them, which costs far less than a new order. */
+#define CROWD_LIST_SKIN 2.0f
+#define CROWD_CONTACT_SKIN 1.0f
+
 /* Broadphase (crowd_grid.c), inside the region: puts the n active agents
-   in the grid's order (crowd_apply_order) and makes their half lists
-   half_begin / half_other from proj, bound and vbound; sets built_proj.
-   Sets shared.out_of_memory on failure; every thread returns false then. */
+   in the grid's order (crowd_apply_order) from proj, bound and vbound,
+   sets built_proj, and makes their half lists half_begin / half_other
+   from next_contact_bound. Sets shared.out_of_memory on failure; every
+   thread returns false then. */
 bool crowd_build_neighbours(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
+/* The half lists again, in the grid's order as it is, from
+   next_contact_bound and the plan chunks' drift (chunks of them). The
+   same on failure. */
+bool crowd_refresh_neighbours(skim_crowd *crowd, uint32_t n, uint32_t chunks, team_cursor *cursor);
 /* Puts active and every array the step has filled so far (crowd_step.c)
    in the order given: new index k takes what old index order[k] held. */
 void crowd_apply_order(skim_crowd *crowd, uint32_t n, const uint32_t *order);
@@ -344,9 +368,13 @@ void crowd_apply_order(skim_crowd *crowd, uint32_t n, const uint32_t *order);
    the crowd's capacity-long arrays: returns the array in the new order,
    which replaces data (data becomes a spare; crowd.c). */
 void *crowd_permute(skim_crowd *crowd, void *data, size_t size, uint32_t n, const uint32_t *order);
-/* Whether agents [first, last) still lie within the bounds their lists
-   were built for, given this step's plan (crowd_contacts.c). */
-bool crowd_lists_hold(const skim_crowd *crowd, uint32_t first, uint32_t last);
+/* Whether agents [first, last) still lie within the bounds the grid's
+   order (CROWD_ORDER_BAD if not) and the half lists (CROWD_CONTACTS_BAD)
+   were made for, given this step's plan; sets their next_contact_bound
+   and *drift, the farthest one got across up from its start at the build
+   (crowd_contacts.c). Without valid lists, only the bounds. */
+enum { CROWD_ORDER_BAD = 1, CROWD_CONTACTS_BAD = 2 };
+uint32_t crowd_check_lists(skim_crowd *crowd, uint32_t first, uint32_t last, bool valid, float *drift);
 
 /* Agents per chunk of the near-pair phase. */
 #define CROWD_NEAR_CHUNK 64

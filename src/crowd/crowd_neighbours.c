@@ -133,31 +133,39 @@ bool crowd_build_sense_grid(skim_crowd *c, uint32_t n, team_cursor *cursor)
     return crowd_join_chunks(c, cursor, phase, n, 0, build_grid);
 }
 
-/* The best neighbours so far: squared distance, then index, ascending. */
+/* The best neighbours so far, ascending by squared distance, then index:
+   both in one integer, the distance's bits above the index (the bits of a
+   float that is not negative order as the float does). */
 typedef struct nearest {
-    float    dist[CROWD_AVOID_NEIGHBOURS];
-    uint32_t agent[CROWD_AVOID_NEIGHBOURS];
+    uint64_t key[CROWD_AVOID_NEIGHBOURS];
     uint32_t found;
 } nearest;
 
-static inline bool before(float d, uint32_t j, float other_d, uint32_t other_j)
+static inline uint64_t nearest_key(float d, uint32_t j)
 {
-    return d < other_d || (d == other_d && j < other_j);
+    uint32_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return (uint64_t)bits << 32 | j;
+}
+
+static inline float key_distance(uint64_t key)
+{
+    uint32_t bits = (uint32_t)(key >> 32);
+    float d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
 }
 
 static inline void keep(nearest *best, float d, uint32_t j)
 {
     const uint32_t most = CROWD_AVOID_NEIGHBOURS;
-    if (best->found == most && !before(d, j, best->dist[most - 1], best->agent[most - 1]))
+    const uint64_t key = nearest_key(d, j);
+    if (best->found == most && key >= best->key[most - 1])
         return;
     uint32_t at = best->found < most ? best->found++ : most - 1;
-    while (at > 0 && before(d, j, best->dist[at - 1], best->agent[at - 1])) {
-        best->dist[at] = best->dist[at - 1];
-        best->agent[at] = best->agent[at - 1];
-        --at;
-    }
-    best->dist[at] = d;
-    best->agent[at] = j;
+    for (; at > 0 && key < best->key[at - 1]; --at)
+        best->key[at] = best->key[at - 1];
+    best->key[at] = key;
 }
 
 /* What agent i's search needs to test a member. */
@@ -284,7 +292,7 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
         /* Nobody beyond the sense distances, nor beyond the tenth found. */
         w.radius = farthest;
         if (best.found == CROWD_AVOID_NEIGHBOURS)
-            w.radius = smaller(w.radius, sqrt((double)best.dist[CROWD_AVOID_NEIGHBOURS - 1]) * g->inverse_cell);
+            w.radius = smaller(w.radius, sqrt((double)key_distance(best.key[CROWD_AVOID_NEIGHBOURS - 1])) * g->inverse_cell);
         w.radius += RING_SLACK * (1.0 + w.radius);
         if (k > 0) {
             /* Ring k lies beyond the square of rings 0 .. k - 1. */
@@ -304,6 +312,7 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
         if (g->dense && cx - k <= g->min[0] && cx + k >= g->max[0] && cy - k <= g->min[1] && cy + k >= g->max[1])
             break; /* the ring went round every occupied cell */
     }
-    memcpy(near, best.agent, best.found * sizeof *near);
+    for (uint32_t k = 0; k < best.found; ++k)
+        near[k] = (uint32_t)best.key[k];
     return best.found;
 }

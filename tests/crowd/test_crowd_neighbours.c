@@ -1,10 +1,12 @@
 /* The neighbours an agent avoids, as the crowd's grid search finds them,
    are the ones a scan of every agent finds: the nearest within the sense
    distances whose cylinders overlap along up and whose layers meet,
-   nearest first, equal distances by lower index. Checked after steps of a
-   packed lattice (equal distances everywhere) on two floors with layers
-   and a ghost, in a row-major grid, and of clusters far apart, which the
-   grid hashes. */
+   nearest first, equal distances by lower index. And a step's contacts,
+   from half lists kept over several steps and made again when agents
+   drift beyond them, are every pair whose reaches overlap. Checked after
+   steps of a packed lattice (equal distances everywhere) on two floors
+   with layers and a ghost, in a row-major grid, and of clusters far apart,
+   which the grid hashes. */
 #include "crowd_scenarios.h"
 
 #include "crowd/crowd_internal.h"
@@ -48,16 +50,57 @@ static uint32_t scan_every_agent(const skim_crowd *c, uint32_t n, uint32_t i, ui
     return count;
 }
 
-/* Steps the crowd and compares every agent's neighbours after each step;
-   returns how many agents had two neighbours at the same distance. */
+/* Whether a contact of agent i is with j. */
+static bool has_contact(const skim_crowd *c, uint32_t i, uint32_t j)
+{
+    for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e)
+        if (c->contacts[e].other == j)
+            return true;
+    return false;
+}
+
+/* The step's contacts against a scan of every pair: the pairs whose
+   reaches overlap, neither a ghost, whose layers meet. */
+static void compare_contacts(const skim_crowd *c, int step)
+{
+    const uint32_t n = c->count;
+    uint32_t pairs = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t j = i + 1; j < n; ++j) {
+            const float *a = c->proj + 3 * (size_t)i, *b = c->proj + 3 * (size_t)j;
+            float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+            float r = c->reach[i] + c->reach[j];
+            bool ghost = (c->body[c->active[i]].flags | c->body[c->active[j]].flags) & SKIM_AGENT_GHOST;
+            if (dx * dx + dy * dy > r * r || fabsf(dz) > c->vreach[i] + c->vreach[j] || ghost ||
+                !crowd_layers_meet(c, c->active[i], c->active[j]))
+                continue;
+            pairs++;
+            cr_assert(has_contact(c, i, j) && has_contact(c, j, i), "step %d: agents %u and %u have no contact", step,
+                      i, j);
+        }
+    cr_assert_eq(c->pair_count, pairs, "step %d: %u contacts, a scan finds %u", step, c->pair_count, pairs);
+}
+
+/* Where each agent walks (add_agent). */
+static skim_vec3 goals[2048];
+
+/* Steps the crowd and compares every agent's neighbours and the contacts
+   after each step; returns how many agents had two neighbours at the same
+   distance. The agents' speed rises step by step and falls back every
+   sixth: the growing reach outgrows the half lists before anyone has
+   drifted out of the grid's order, so they are made again in that
+   order. */
 static uint32_t compare_after_steps(const skim_world *world, skim_crowd *c, int steps, bool dense)
 {
     candidate *scratch = malloc(c->count * sizeof *scratch);
     cr_assert_not_null(scratch);
     uint32_t ties = 0;
     for (int step = 0; step < steps; ++step) {
+        for (uint32_t id = 0; id < c->count; ++id)
+            cr_assert_eq(skim_crowd_set_target(c, id, goals[id], 300.0f + 150.0f * (float)(step % 6), 4.0f), SKIM_OK);
         cr_assert_eq(skim_crowd_step(world, c, 1.0f / 60.0f), SKIM_OK, "%s", skim_last_error_message());
         cr_assert_eq(c->sense_grid.dense, dense, "the grid's layout is not the one this case is for");
+        compare_contacts(c, step);
         const uint32_t n = c->count;
         for (uint32_t i = 0; i < n; ++i) {
             if (c->sense[i] == 0.0f)
@@ -99,7 +142,8 @@ static void add_agent(skim_crowd *c, float x, float y, float z, uint32_t layers,
     a.flags = flags;
     uint32_t id;
     cr_assert_eq(skim_crowd_add(c, &a, &id), SKIM_OK, "%s", skim_last_error_message());
-    cr_assert_eq(skim_crowd_set_target(c, id, (skim_vec3){ goal_x, y, z - AGENT_R }, 200.0f, 4.0f), SKIM_OK);
+    cr_assert_lt(id, sizeof goals / sizeof goals[0]);
+    goals[id] = (skim_vec3){ goal_x, y, z - AGENT_R };
 }
 
 Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_a_packed_lattice)
@@ -118,8 +162,9 @@ Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_a_packed_lat
             add_agent(c, x, y, z, layers, 0, k % 2 ? 1500.0f : -1500.0f);
         }
     add_agent(c, 0.0f, 0.0f, AGENT_R + 1.0f, 1u, SKIM_AGENT_GHOST, 1500.0f);
-    uint32_t ties = compare_after_steps(world, c, 4, true);
+    uint32_t ties = compare_after_steps(world, c, 40, true);
     cr_expect_gt(ties, 100, "only %u equal distances: the lattice tests too little of the order", ties);
+    cr_expect_gt(c->list_refreshes, 2, "the half lists were made again %u times: too few to test", c->list_refreshes);
     skim_crowd_destroy(c);
     skim_world_destroy(world);
 }
@@ -138,7 +183,8 @@ Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_far_clusters
             float y = centre[cluster][1] + (float)rng_uniform(&r, -300, 300);
             add_agent(c, x, y, AGENT_R + 1.0f, 1u, 0, x + 1000.0f);
         }
-    compare_after_steps(world, c, 4, false);
+    compare_after_steps(world, c, 40, false);
+    cr_expect_gt(c->list_refreshes, 2, "the half lists were made again %u times: too few to test", c->list_refreshes);
     skim_crowd_destroy(c);
     skim_world_destroy(world);
 }
