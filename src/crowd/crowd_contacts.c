@@ -7,13 +7,18 @@
    overlap cannot touch by the end of the step. Finding those pairs with the
    grid every step costs more than everything else the crowd does per
    agent, so the grid (crowd_grid.c) lists, for each agent, the agents
-   within its BOUND: its reach at the build plus a skin. The lists stay good
-   while every agent's reach plus the distance it has moved since the build
-   stays within its bound: then any pair whose reaches overlap now had
-   overlapping bounds at the build, so it is listed. Each step checks that
-   (as each agent is planned, crowd_step.c: a logical AND over agents, the
-   same for any thread count) and rebuilds when it fails or when agents came or went; a rebuild also
-   renumbers the agents in the grid's order (crowd_grid.c).
+   within its CONTACT BOUND: its reach when the list was made plus a skin.
+   The lists stay good while every agent's reach plus the distance it has
+   moved since stays within its contact bound: then any pair whose reaches
+   overlap now had overlapping contact bounds then, so it is listed. Along
+   up the lists hold pairs whose extents overlapped at the last build of
+   the grid's order, which holds while every agent stays within its BOUND
+   (its reach, or its sense distance if larger, plus a wider skin). Each
+   step checks both (as each agent is planned, crowd_step.c: logical ANDs
+   over agents, the same for any thread count); when the bound fails, or
+   agents came or went, the grid is built again and the agents renumbered
+   in its order (crowd_grid.c); when only the contact bound fails, the
+   lists alone are made again in the order the agents have.
 
    The contact records are then made from the listed pairs whose reaches
    overlap now (a third of the listed ones in a walking crowd): each chunk

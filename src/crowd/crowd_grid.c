@@ -3,23 +3,28 @@
    and the surrounding cells).
 
    This builds each agent's half list: the agents of higher index whose
-   bounds overlap its bound, a bound being its reach (how far it can get
-   this step, see crowd_contacts.c) grown by a skin so the list stays good
-   for several steps: a disc across up and an extent along up. Each pair is
-   so listed once: crowd_contacts.c works out its constraint once a step
-   and gives it to both agents.
+   contact bounds overlap its own, a contact bound being its reach (how far
+   it can get this step, see crowd_contacts.c) grown by a skin so the list
+   stays good for several steps: a disc across up and an extent along up.
+   Each pair is so listed once: crowd_contacts.c works out its constraint
+   once a step and gives it to both agents.
 
-   The grid: square cells across up, a mean bound wide; an agent's
-   home cell is the cell of its start. At every build the agents are
-   renumbered in the grid's order: by home cell, the cells row after row,
-   so the agents of a cell, and of a row of cells, are a run of indices.
-   That is what keeps agents near each other near in every working array
-   (the solver's and the check's reads of their neighbours walk memory in
-   order), and it halves the search: an agent's partners of higher index
-   are the later agents of its own row and the agents of the rows above,
-   so it looks only there, up to its bound plus the largest bound in the
-   grid, which holds every agent whose bound can overlap its own. Its half
-   list then comes out in index order by itself. Agents whose bound is more
+   The grid: square cells across up, a mean bound wide (the bound is the
+   reach or, if larger, the sense distance of avoidance, grown by a wider
+   skin); an agent's home cell is the cell of its start. At every build the
+   agents are renumbered in the grid's order: by home cell, the cells row
+   after row, so the agents of a cell, and of a row of cells, are a run of
+   indices. That is what keeps agents near each other near in every working
+   array (the solver's and the check's reads of their neighbours walk
+   memory in order), and it halves the search: an agent's partners of
+   higher index are the later agents of its home row and the agents of the
+   rows above, so it looks only there, up to its contact bound plus the
+   largest in the grid, which holds every agent whose contact bound can
+   overlap its own. Its half list then comes out in index order by itself.
+   The order holds for as long as agents stay within their bounds; the
+   half lists, shorter, may need making again before that, and are then
+   made from the same grid, the search widened by how far agents have
+   drifted from their home cells. Agents whose bound is more
    than BIG_FACTOR times the mean (a very fast one) are kept out of the
    grid and numbered after it, so that one bullet does not widen everyone's
    search: they are tested against every agent of higher index, that is

@@ -121,6 +121,8 @@ typedef struct crowd_sense_grid {
     size_t    bucket_capacity;
     uint32_t *key;                   /* n: each agent's bucket, UINT32_MAX if not a member */
     size_t    key_capacity;
+    int32_t  *home;                  /* 2 per agent: a member's cell */
+    size_t    home_capacity;
     double    cell, inverse_cell;    /* units */
     bool      dense;                 /* row-major over [min, max]; else hashed by bucket_mask */
     int32_t   min[2], max[2];

@@ -6,8 +6,8 @@
    step by a counting sort of the agents that others may avoid (a sense
    distance above 0), in index order within a bucket; each member is copied
    into its bucket with what the search reads of it, so a cell is read as a
-   run of memory. Cells are about an agent wide: in a packed crowd an
-   agent's ten nearest lie within two or three cells of it.
+   run of memory. Cells are a sense distance wide: in a packed crowd an
+   agent's ten nearest lie in its own cell and the ring around it.
 
    The search visits rings of cells around the agent's cell, the nearest
    ring first, and stops as soon as no cell further out can hold an agent
@@ -22,7 +22,9 @@
 #include <math.h>
 #include <string.h>
 
-/* Cell width in the mean radius of the grid's members. */
+/* Cell width in the mean sense distance of the grid's members: narrower
+   cells test fewer agents in a packed crowd but cost more cells where it
+   thins out. */
 #define CELL_PER_SENSE 1.0
 /* How much nearer than its cells' edges a ring is taken to be, relative
    (in cells, at least this much): the members' cells come from double
@@ -48,19 +50,19 @@ static bool is_member(const skim_crowd *c, uint32_t i)
 static size_t lay_out(skim_crowd *c, uint32_t n)
 {
     crowd_sense_grid *g = &c->sense_grid;
-    double radii = 0.0;
+    double senses = 0.0;
     uint32_t members = 0;
     float largest = 0.0f;
     for (uint32_t i = 0; i < n; ++i)
         if (is_member(c, i)) {
-            radii += c->sense[i];
+            senses += c->sense[i];
             members++;
             largest = c->sense[i] > largest ? c->sense[i] : largest;
         }
     g->largest_sense = largest;
     if (members == 0)
         return 0;
-    g->cell = CELL_PER_SENSE * radii / members;
+    g->cell = CELL_PER_SENSE * senses / members;
     if (!(g->cell > 0.0))
         g->cell = 1.0;
     g->inverse_cell = 1.0 / g->cell;
@@ -69,6 +71,7 @@ static size_t lay_out(skim_crowd *c, uint32_t n)
         if (is_member(c, i))
             for (int k = 0; k < 2; ++k) {
                 int32_t cell = crowd_cell_of((double)c->proj[3 * (size_t)i + k], g->inverse_cell);
+                g->home[2 * (size_t)i + k] = cell;
                 lo[k] = cell < lo[k] ? cell : lo[k];
                 hi[k] = cell > hi[k] ? cell : hi[k];
             }
@@ -92,10 +95,12 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
 {
     (void)chunks;
     crowd_sense_grid *g = &c->sense_grid;
-    const size_t buckets = lay_out(c, n);
-    if (!crowd_reserve((void **)&g->bucket_start, &g->bucket_capacity, buckets + 1, sizeof *g->bucket_start) ||
-        !crowd_reserve((void **)&g->key, &g->key_capacity, n ? n : 1, sizeof *g->key) ||
+    if (!crowd_reserve((void **)&g->key, &g->key_capacity, n ? n : 1, sizeof *g->key) ||
+        !crowd_reserve((void **)&g->home, &g->home_capacity, n ? 2 * (size_t)n : 1, sizeof *g->home) ||
         !crowd_reserve((void **)&g->members, &g->member_capacity, n ? n : 1, sizeof *g->members))
+        return false;
+    const size_t buckets = lay_out(c, n);
+    if (!crowd_reserve((void **)&g->bucket_start, &g->bucket_capacity, buckets + 1, sizeof *g->bucket_start))
         return false;
     uint32_t *start = g->bucket_start;
     memset(start, 0, (buckets + 1) * sizeof *start);
@@ -103,9 +108,7 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
         g->key[i] = UINT32_MAX;
         if (buckets == 0 || !is_member(c, i))
             continue;
-        const float *p = c->proj + 3 * (size_t)i;
-        g->key[i] = bucket_of(g, crowd_cell_of((double)p[0], g->inverse_cell),
-                              crowd_cell_of((double)p[1], g->inverse_cell));
+        g->key[i] = bucket_of(g, g->home[2 * (size_t)i], g->home[2 * (size_t)i + 1]);
         start[g->key[i] + 1]++;
     }
     for (size_t b = 0; b < buckets; ++b)
@@ -117,8 +120,7 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
         const float *p = c->proj + 3 * (size_t)i;
         crowd_sense_member *m = &g->members[start[g->key[i]]++];
         *m = (crowd_sense_member){ p[0], p[1], p[2], c->sense[i], c->height[i], i,
-                                   { crowd_cell_of((double)p[0], g->inverse_cell),
-                                     crowd_cell_of((double)p[1], g->inverse_cell) } };
+                                   { g->home[2 * (size_t)i], g->home[2 * (size_t)i + 1] } };
     }
     for (size_t b = buckets; b > 0; --b)
         start[b] = start[b - 1];
