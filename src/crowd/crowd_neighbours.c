@@ -26,6 +26,10 @@
    cells test fewer agents in a packed crowd but cost more cells where it
    thins out. */
 #define CELL_PER_SENSE 1.0
+/* The row-major layout while it has at most this many cells per member
+   (plus a few thousand): its counting sort costs a few instructions a
+   cell every step; beyond, the hashed layout. */
+#define DENSE_CELLS_PER_MEMBER 4
 /* How much nearer than its cells' edges a ring is taken to be, relative
    (in cells, at least this much): the members' cells come from double
    products of their float coordinates and the distances are float, whose
@@ -76,7 +80,7 @@ static size_t lay_out(skim_crowd *c, uint32_t n)
                 hi[k] = cell > hi[k] ? cell : hi[k];
             }
     uint64_t width = (uint64_t)((int64_t)hi[0] - lo[0] + 1), height = (uint64_t)((int64_t)hi[1] - lo[1] + 1);
-    g->dense = width * height <= 4 * (uint64_t)members + 1024;
+    g->dense = width * height <= DENSE_CELLS_PER_MEMBER * (uint64_t)members + 1024;
     if (g->dense) {
         memcpy(g->min, lo, sizeof lo);
         memcpy(g->max, hi, sizeof hi);
@@ -274,6 +278,34 @@ static void test_ring(const searcher *s, const ring_walk *w, int32_t k, nearest 
     test_cells(s, w, cx - k, cx + k, cy + k, best);
 }
 
+/* The walk's disc outside the square of rings 0 and 1, a run of cells per
+   row: where fewer than ten are near, the search goes to the disc's edge
+   anyway, and a row costs less as one run than as two cells of each ring
+   it crosses. */
+static void test_rest_of_disc(const searcher *s, const ring_walk *w, nearest *best)
+{
+    const crowd_sense_grid *g = &s->crowd->sense_grid;
+    const int32_t reach = w->radius < 536870912.0 ? (int32_t)w->radius + 1 : 536870912;
+    int32_t first = w->cy - reach, last = w->cy + reach;
+    if (g->dense) {
+        first = first > g->min[1] ? first : g->min[1];
+        last = last < g->max[1] ? last : g->max[1];
+    } else if ((uint64_t)(2 * (int64_t)reach + 1) * (uint64_t)(2 * (int64_t)reach + 1) > 2 * (uint64_t)g->count + 64) {
+        /* More cells than members (a few agents spread far, one much
+           larger than the rest): every member instead. */
+        best->found = 0;
+        test_members(s, g->members, g->members + g->count, best);
+        return;
+    }
+    for (int32_t row = first; row <= last; ++row) {
+        if (row >= w->cy - 1 && row <= w->cy + 1) {
+            test_cells(s, w, w->cx - reach, w->cx - 2, row, best);
+            test_cells(s, w, w->cx + 2, w->cx + reach, row, best);
+        } else
+            test_cells(s, w, w->cx - reach, w->cx + reach, row, best);
+    }
+}
+
 uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *near)
 {
     const crowd_sense_grid *g = &c->sense_grid;
@@ -311,6 +343,10 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
             break;
         }
         test_ring(&s, &w, k, &best);
+        if (k == 1 && best.found < CROWD_AVOID_NEIGHBOURS) {
+            test_rest_of_disc(&s, &w, &best);
+            break;
+        }
         if (g->dense && cx - k <= g->min[0] && cx + k >= g->max[0] && cy - k <= g->min[1] && cy + k >= g->max[1])
             break; /* the ring went round every occupied cell */
     }
