@@ -124,7 +124,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(position, n); ALLOC(velocity, n); ALLOC(floor_normal, n);
     ALLOC(state, n); ALLOC(shape, n); ALLOC(goal, n);
     ALLOC(avoid_pref, 2 * n); ALLOC(avoid_velocity, 2 * n); ALLOC(avoid_top, n); ALLOC(along, n); ALLOC(sense, n); ALLOC(height, n);
-    ALLOC(full_begin, n + 1); ALLOC(setting, n); ALLOC(layers, n); ALLOC(collides_with, n); ALLOC(support, n);
+    ALLOC(setting, n); ALLOC(layers, n); ALLOC(collides_with, n); ALLOC(support, n);
     ALLOC(ride, n); ALLOC(shifted, n); ALLOC(squeezed, n);
     ALLOC(settings, CROWD_SETTINGS_START); ALLOC(setting_defs, 2 * CROWD_SETTINGS_START); ALLOC(batch_def_of, n); ALLOC(batch_agent, n);
     c->setting_count = 1; /* entry 0, zeroed: the crowd's own */
@@ -144,6 +144,8 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ok = ok && (c->spare_bytes = calloc(n, 1)) != NULL && (c->spare_words = calloc(n, 4)) != NULL &&
          (c->spare_pairs = calloc(n, 8)) != NULL && (c->spare_triples = calloc(n, 12)) != NULL;
     ALLOC(bound, n); ALLOC(vbound, n); ALLOC(built_proj, 3 * n); ALLOC(half_begin, n + 1);
+    ALLOC(contact_bound, n); ALLOC(next_contact_bound, n); ALLOC(listed_proj, 3 * n);
+    ALLOC(chunk_drift, team_chunks(c->capacity, CROWD_AGENT_CHUNK));
     ALLOC(chunk_stats, team_chunks(c->capacity, CROWD_COMMIT_CHUNK));
 #undef ALLOC
     ok = ok && (c->phases = aligned_alloc(64, TEAM_PHASES * sizeof *c->phases)) != NULL;
@@ -171,9 +173,11 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->result, c->group_index, c->batch_shape, c->batch_position,
                        c->batch_displacement, c->batch_result, c->cell,
                        c->bucket_start, c->contacts, c->contact_begin, c->contact_fill, c->bound,
-                       c->vbound, c->built_proj, c->half_begin, c->half_other, c->phases, c->chunk_stats,
-                       c->avoid_pref, c->avoid_velocity, c->avoid_top, c->along, c->sense, c->height, c->full_begin,
-                       c->full_other, c->setting, c->layers, c->collides_with, c->support, c->settings,
+                       c->vbound, c->built_proj, c->contact_bound, c->next_contact_bound, c->listed_proj,
+                       c->chunk_drift, c->half_begin, c->half_other, c->phases, c->chunk_stats,
+                       c->avoid_pref, c->avoid_velocity, c->avoid_top, c->along, c->sense, c->height,
+                       c->sense_grid.members, c->sense_grid.bucket_start, c->sense_grid.key,
+                       c->sense_grid.home, c->setting, c->layers, c->collides_with, c->support, c->settings,
                        c->setting_defs, c->batch_def_of, c->batch_agent, c->ride, c->shifted, c->squeezed, c->seen,
                        c->moved_bodies };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)

@@ -7,13 +7,18 @@
    overlap cannot touch by the end of the step. Finding those pairs with the
    grid every step costs more than everything else the crowd does per
    agent, so the grid (crowd_grid.c) lists, for each agent, the agents
-   within its BOUND: its reach at the build plus a skin. The lists stay good
-   while every agent's reach plus the distance it has moved since the build
-   stays within its bound: then any pair whose reaches overlap now had
-   overlapping bounds at the build, so it is listed. Each step checks that
-   (as each agent is planned, crowd_step.c: a logical AND over agents, the
-   same for any thread count) and rebuilds when it fails or when agents came or went; a rebuild also
-   renumbers the agents in the grid's order (crowd_grid.c).
+   within its CONTACT BOUND: its reach when the list was made plus a skin.
+   The lists stay good while every agent's reach plus the distance it has
+   moved since stays within its contact bound: then any pair whose reaches
+   overlap now had overlapping contact bounds then, so it is listed. Along
+   up the lists hold pairs whose extents overlapped at the last build of
+   the grid's order, which holds while every agent stays within its BOUND
+   (its reach, or its sense distance if larger, plus a wider skin). Each
+   step checks both (as each agent is planned, crowd_step.c: logical ANDs
+   over agents, the same for any thread count); when the bound fails, or
+   agents came or went, the grid is built again and the agents renumbered
+   in its order (crowd_grid.c); when only the contact bound fails, the
+   lists alone are made again in the order the agents have.
 
    The contact records are then made from the listed pairs whose reaches
    overlap now (a third of the listed ones in a walking crowd): each chunk
@@ -33,16 +38,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool crowd_lists_hold(const skim_crowd *c, uint32_t first, uint32_t last)
+uint32_t crowd_check_lists(skim_crowd *c, uint32_t first, uint32_t last, bool valid, float *drift)
 {
-    bool good = true;
+    bool order = true, contacts = true;
+    float farthest = 0.0f;
     for (uint32_t i = first; i < last; ++i) {
+        c->next_contact_bound[i] = c->reach[i] + CROWD_CONTACT_SKIN * c->radius[i];
+        if (!valid)
+            continue;
         const float *p = c->proj + 3 * (size_t)i, *b = c->built_proj + 3 * (size_t)i;
+        const float *l = c->listed_proj + 3 * (size_t)i;
         float dx = p[0] - b[0], dy = p[1] - b[1], dz = fabsf(p[2] - b[2]);
         float across = sqrtf(dx * dx + dy * dy);
-        good &= !(fmaxf(c->reach[i], c->sense[i]) + across > c->bound[i] || c->vreach[i] + dz > c->vbound[i]);
+        order &= !(fmaxf(c->reach[i], c->sense[i]) + across > c->bound[i] || c->vreach[i] + dz > c->vbound[i]);
+        farthest = across > farthest ? across : farthest;
+        float lx = p[0] - l[0], ly = p[1] - l[1];
+        contacts &= !(c->reach[i] + sqrtf(lx * lx + ly * ly) > c->contact_bound[i]);
     }
-    return good;
+    *drift = farthest;
+    return (order ? 0u : (uint32_t)CROWD_ORDER_BAD) | (contacts ? 0u : (uint32_t)CROWD_CONTACTS_BAD);
 }
 
 static inline bool reaches_overlap(const float *proj, const float *reach, const float *vreach, uint32_t i,

@@ -3,23 +3,28 @@
    and the surrounding cells).
 
    This builds each agent's half list: the agents of higher index whose
-   bounds overlap its bound, a bound being its reach (how far it can get
-   this step, see crowd_contacts.c) grown by a skin so the list stays good
-   for several steps: a disc across up and an extent along up. Each pair is
-   so listed once: crowd_contacts.c works out its constraint once a step
-   and gives it to both agents.
+   contact bounds overlap its own, a contact bound being its reach (how far
+   it can get this step, see crowd_contacts.c) grown by a skin so the list
+   stays good for several steps: a disc across up and an extent along up.
+   Each pair is so listed once: crowd_contacts.c works out its constraint
+   once a step and gives it to both agents.
 
-   The grid: square cells across up, a mean bound wide; an agent's
-   home cell is the cell of its start. At every build the agents are
-   renumbered in the grid's order: by home cell, the cells row after row,
-   so the agents of a cell, and of a row of cells, are a run of indices.
-   That is what keeps agents near each other near in every working array
-   (the solver's and the check's reads of their neighbours walk memory in
-   order), and it halves the search: an agent's partners of higher index
-   are the later agents of its own row and the agents of the rows above,
-   so it looks only there, up to its bound plus the largest bound in the
-   grid, which holds every agent whose bound can overlap its own. Its half
-   list then comes out in index order by itself. Agents whose bound is more
+   The grid: square cells across up, a mean bound wide (the bound is the
+   reach or, if larger, the sense distance of avoidance, grown by a wider
+   skin); an agent's home cell is the cell of its start. At every build the
+   agents are renumbered in the grid's order: by home cell, the cells row
+   after row, so the agents of a cell, and of a row of cells, are a run of
+   indices. That is what keeps agents near each other near in every working
+   array (the solver's and the check's reads of their neighbours walk
+   memory in order), and it halves the search: an agent's partners of
+   higher index are the later agents of its home row and the agents of the
+   rows above, so it looks only there, up to its contact bound plus the
+   largest in the grid, which holds every agent whose contact bound can
+   overlap its own. Its half list then comes out in index order by itself.
+   The order holds for as long as agents stay within their bounds; the
+   half lists, shorter, may need making again before that, and are then
+   made from the same grid, the search widened by how far agents have
+   drifted from their home cells. Agents whose bound is more
    than BIG_FACTOR times the mean (a very fast one) are kept out of the
    grid and numbered after it, so that one bullet does not widen everyone's
    search: they are tested against every agent of higher index, that is
@@ -44,43 +49,15 @@
    scans, so fewer agents are tested than with wider cells, for a few more
    rows. */
 #define CELL_PER_MEAN_BOUND 1.0
-#define CELL_LIMIT 1073741824.0 /* cell coordinates stay well inside int32 */
-
-/* The skin added to an agent's reach for its bound, as a fraction of its
-   radius: larger keeps the lists good for longer but makes them longer.
-   Measured (share of a step's time, 10,000 agents walking at 20 radii a
-   second): plaza 19.4% at 1, 17.9% at 2, 18.5% at 3; default level (a
-   jam) 40.9%, 40.2%, 40.6%. */
-#define LIST_SKIN 2.0f
 
 /* What an agent is to the grid, kept in order_key until it is renumbered. */
 enum { KIND_GRID, KIND_BIG, KIND_GHOST };
-
-static uint32_t hash_cell(int32_t cx, int32_t cy)
-{
-    uint64_t h = (uint64_t)(uint32_t)cx * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)cy * 0xC2B2AE3D27D4EB4Full;
-    return (uint32_t)(h >> 32);
-}
 
 static inline uint32_t bucket_of(const skim_crowd *c, int32_t cx, int32_t cy)
 {
     if (c->grid_dense)
         return (uint32_t)((int64_t)(cy - c->grid_min[1]) * c->grid_width + (cx - c->grid_min[0]));
-    return hash_cell(cx, cy) & c->bucket_mask;
-}
-
-/* The cell a coordinate falls in, given 1 / cell size. Floor by hand:
-   without SSE4.1 in the baseline x86-64 target, floor() is a call into libm,
-   and this runs several times per agent per build. */
-static inline int32_t cell_of(double coordinate, double inverse_cell)
-{
-    double v = coordinate * inverse_cell;
-    if (!(v > -CELL_LIMIT))
-        return (int32_t)-CELL_LIMIT;
-    if (v > CELL_LIMIT)
-        return (int32_t)CELL_LIMIT;
-    int32_t i = (int32_t)v; /* toward zero */
-    return (double)i > v ? i - 1 : i;
+    return crowd_hash_cell(cx, cy) & c->bucket_mask;
 }
 
 static bool is_ghost(const skim_crowd *c, uint32_t i)
@@ -88,13 +65,15 @@ static bool is_ghost(const skim_crowd *c, uint32_t i)
     return (c->body[c->active[i]].flags & SKIM_AGENT_GHOST) != 0;
 }
 
-/* The symmetric pair test: bound discs across up and extents along up
-   (both tests evaluated: one branch, or none, for the caller). */
+/* The symmetric pair test: contact bound discs across up, where the
+   agents are now, and extents along up, where they were at the build
+   (which the grid's order keeps them within); both tests evaluated: one
+   branch, or none, for the caller. */
 static inline bool bounds_overlap(const skim_crowd *c, uint32_t i, uint32_t j)
 {
     const float *a = c->proj + 3 * (size_t)i, *b = c->proj + 3 * (size_t)j;
-    float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-    float r = c->bound[i] + c->bound[j];
+    float dx = a[0] - b[0], dy = a[1] - b[1], dz = c->built_proj[3 * (size_t)i + 2] - c->built_proj[3 * (size_t)j + 2];
+    float r = c->contact_bound[i] + c->contact_bound[j];
     return (dx * dx + dy * dy <= r * r) & (fabsf(dz) <= c->vbound[i] + c->vbound[j]);
 }
 
@@ -112,7 +91,7 @@ static bool push_neighbour(crowd_index_buffer *buffer, uint32_t other)
 static size_t lay_out_grid(skim_crowd *c, uint32_t n)
 {
     for (size_t i = 0; i < n; ++i) {
-        float skin = LIST_SKIN * c->radius[i];
+        float skin = CROWD_LIST_SKIN * c->radius[i];
         /* Avoidance looks further than the step can reach (crowd_avoid.c). */
         c->bound[i] = fmaxf(c->reach[i], c->sense[i]) + skin;
         c->vbound[i] = c->vreach[i] + skin;
@@ -138,9 +117,8 @@ static size_t lay_out_grid(skim_crowd *c, uint32_t n)
         cell = 1.0;
     c->inverse_cell = 1.0 / cell;
 
-    /* Home cells, the largest bound in the grid and the box of home cells
-       (max and min are the same in any order). */
-    float largest = 0.0f;
+    /* Home cells and the box of home cells (max and min are the same in
+       any order). */
     int32_t box_lo[2] = { INT32_MAX, INT32_MAX }, box_hi[2] = { INT32_MIN, INT32_MIN };
     uint32_t total = 0;
     for (uint32_t i = 0; i < n; ++i) {
@@ -155,14 +133,12 @@ static size_t lay_out_grid(skim_crowd *c, uint32_t n)
         c->order_key[i] = KIND_GRID;
         int32_t *home = c->cell + 2 * (size_t)i;
         for (int k = 0; k < 2; ++k) {
-            home[k] = cell_of((double)c->proj[3 * i + k], c->inverse_cell);
+            home[k] = crowd_cell_of((double)c->proj[3 * i + k], c->inverse_cell);
             box_lo[k] = home[k] < box_lo[k] ? home[k] : box_lo[k];
             box_hi[k] = home[k] > box_hi[k] ? home[k] : box_hi[k];
         }
-        largest = c->bound[i] > largest ? c->bound[i] : largest;
         total++;
     }
-    c->largest_reach = largest;
     c->grid_count = total;
     size_t buckets = 64;
     c->grid_dense = false;
@@ -244,46 +220,36 @@ static bool test_run(const skim_crowd *c, uint32_t i, uint32_t first, uint32_t l
    cell is room to spare. */
 #define CLIP_SLACK 1e-3
 
-/* cell_of's clamp (a comparison: fmin and fmax are calls into libm). */
-static inline double clamp_cells(double v)
-{
-    return v < -CELL_LIMIT ? -CELL_LIMIT : v > CELL_LIMIT ? CELL_LIMIT : v;
-}
-
-static inline int32_t floor_to_int(double v)
-{
-    int32_t i = (int32_t)v; /* toward zero */
-    return (double)i > v ? i - 1 : i;
-}
-
-/* Grid agent i in the row-major layout: the rest of its own row, then the
-   rows above, each cut to the columns the search disc reaches in it. All
-   in cells: an agent at (u, v) is in cell (floor(u), floor(v)), as
-   lay_out_grid placed it (the clamp is cell_of's). */
+/* Grid agent i in the row-major layout: the rest of its home row, then
+   the rows above, each cut to the columns the search disc around where it
+   is now reaches in it. The disc holds every agent's start at the build
+   that could be within the contact bounds now: list_reach allows for
+   everyone's drift since. All in cells: an agent at (u, v) at the build is
+   in cell (floor(u), floor(v)), as lay_out_grid placed it (the clamp is
+   crowd_cell_of's). */
 static bool find_in_rows(const skim_crowd *c, uint32_t i, crowd_index_buffer *out)
 {
     const float *p = c->proj + 3 * (size_t)i;
     const double inv = c->inverse_cell;
-    const double u = clamp_cells((double)p[0] * inv), v = clamp_cells((double)p[1] * inv);
-    const double reach = ((double)c->bound[i] + c->largest_reach) * inv + CLIP_SLACK;
+    const double u = crowd_clamp_cells((double)p[0] * inv), v = crowd_clamp_cells((double)p[1] * inv);
+    const double reach = ((double)c->contact_bound[i] + c->list_reach) * inv + CLIP_SLACK;
     const int32_t row = c->cell[2 * (size_t)i + 1];
-    int32_t top = floor_to_int(v + reach);
+    int32_t top = crowd_floor_to_int(v + reach);
     top = top < c->grid_max[1] ? top : c->grid_max[1];
     for (int32_t cy = row; cy <= top; ++cy) {
-        /* How far the row is above p: 0 for its own row. */
-        double half_width = reach;
-        if (cy > row) {
-            double below = (double)cy - v;
-            if (below >= reach)
-                break;
-            half_width = sqrt(reach * reach - below * below) + CLIP_SLACK;
-        }
-        int32_t lo = floor_to_int(u - half_width), hi = floor_to_int(u + half_width);
+        /* How far the row is from p across it: 0 for the row p is in. */
+        double off = (double)cy > v ? (double)cy - v : v >= (double)cy + 1.0 ? v - ((double)cy + 1.0) : 0.0;
+        if (off >= reach)
+            continue;
+        double half_width = sqrt(reach * reach - off * off) + CLIP_SLACK;
+        int32_t lo = crowd_floor_to_int(u - half_width), hi = crowd_floor_to_int(u + half_width);
         lo = lo > c->grid_min[0] ? lo : c->grid_min[0];
         hi = hi < c->grid_max[0] ? hi : c->grid_max[0];
         if (lo > hi)
             continue;
-        uint32_t first = cy == row ? i + 1 : c->bucket_start[bucket_of(c, lo, cy)];
+        uint32_t first = c->bucket_start[bucket_of(c, lo, cy)];
+        if (cy == row && first < i + 1)
+            first = i + 1;
         uint32_t last = c->bucket_start[bucket_of(c, hi, cy) + 1];
         if (!test_run(c, i, first, last, out))
             return false;
@@ -296,11 +262,11 @@ static bool find_in_rows(const skim_crowd *c, uint32_t i, crowd_index_buffer *ou
 static bool find_in_hashed_cells(const skim_crowd *c, uint32_t i, crowd_index_buffer *out)
 {
     const float *p = c->proj + 3 * (size_t)i;
-    const double search = (double)c->bound[i] + c->largest_reach;
+    const double search = (double)c->contact_bound[i] + c->list_reach;
     int32_t lo[2], hi[2];
     for (int k = 0; k < 2; ++k) {
-        lo[k] = cell_of((double)p[k] - search, c->inverse_cell);
-        hi[k] = cell_of((double)p[k] + search, c->inverse_cell);
+        lo[k] = crowd_cell_of((double)p[k] - search, c->inverse_cell);
+        hi[k] = crowd_cell_of((double)p[k] + search, c->inverse_cell);
     }
     size_t first_found = out->count;
     for (int32_t cy = lo[1]; cy <= hi[1]; ++cy)
@@ -370,27 +336,28 @@ static bool concatenate_lists(skim_crowd *c, uint32_t n, uint32_t chunks)
     return true;
 }
 
-bool crowd_build_neighbours(skim_crowd *c, uint32_t n, team_cursor *cursor)
+/* The half lists' bounds (a serial step): this step's contact bounds, and
+   the search's reach, the largest of them in the grid plus the farthest
+   any agent has drifted from its home cell. */
+static void take_contact_bounds(skim_crowd *c, uint32_t n, float drift)
 {
-    /* The grid and the renumbering, serially (a counting sort; the
-       gathers of the renumbering are a few microseconds per array for
-       thousands of agents, less than a phase each would cost). */
+    float *taken = c->next_contact_bound;
+    c->next_contact_bound = c->contact_bound;
+    c->contact_bound = taken;
+    float largest = 0.0f;
+    for (uint32_t i = 0; i < c->grid_count; ++i)
+        largest = taken[i] > largest ? taken[i] : largest;
+    c->list_reach = largest + drift;
+    memcpy(c->listed_proj, c->proj, 3 * (size_t)n * sizeof *c->proj);
+}
+
+/* Each chunk of agents lists their neighbours in its own buffer; per agent
+   it records the count, and the chunks' lists are then laid end to end in
+   agent order, whichever thread made them. */
+static bool make_half_lists(skim_crowd *c, uint32_t n, team_cursor *cursor)
+{
     const uint32_t chunks = team_chunks(n, NEIGHBOUR_CHUNK);
     team_phase *phase = team_phase_next(cursor);
-    if (team_serial(phase)) {
-        if (renumber(c, n, lay_out_grid(c, n)) != SKIM_OK || !crowd_reserve_chunk_buffers((void **)&c->index_buffers, &c->index_buffer_count, chunks,
-                                             sizeof *c->index_buffers))
-            crowd_note_out_of_memory(&c->shared);
-        team_finish(phase);
-    }
-    team_wait(phase, 1);
-    if (crowd_out_of_memory(&c->shared))
-        return false;
-
-    /* Each chunk of agents lists their neighbours in its own buffer; per
-       agent it records the count, and the chunks' lists are then laid end
-       to end in agent order, whichever thread made them. */
-    phase = team_phase_next(cursor);
     for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, NEIGHBOUR_CHUNK, n, &first, &last);
@@ -411,4 +378,48 @@ bool crowd_build_neighbours(skim_crowd *c, uint32_t n, team_cursor *cursor)
         c->index_buffers[k] = buffer;
     }
     return crowd_join_chunks(c, cursor, phase, n, chunks, concatenate_lists);
+}
+
+static bool reserve_index_buffers(skim_crowd *c, uint32_t n)
+{
+    return crowd_reserve_chunk_buffers((void **)&c->index_buffers, &c->index_buffer_count,
+                                       team_chunks(n, NEIGHBOUR_CHUNK), sizeof *c->index_buffers);
+}
+
+bool crowd_build_neighbours(skim_crowd *c, uint32_t n, team_cursor *cursor)
+{
+    /* The grid and the renumbering, serially (a counting sort; the
+       gathers of the renumbering are a few microseconds per array for
+       thousands of agents, less than a phase each would cost). */
+    team_phase *phase = team_phase_next(cursor);
+    if (team_serial(phase)) {
+        if (renumber(c, n, lay_out_grid(c, n)) != SKIM_OK || !reserve_index_buffers(c, n))
+            crowd_note_out_of_memory(&c->shared);
+        else
+            take_contact_bounds(c, n, 0.0f); /* everyone is at home */
+        team_finish(phase);
+    }
+    team_wait(phase, 1);
+    if (crowd_out_of_memory(&c->shared))
+        return false;
+    return make_half_lists(c, n, cursor);
+}
+
+bool crowd_refresh_neighbours(skim_crowd *c, uint32_t n, uint32_t chunks, team_cursor *cursor)
+{
+    team_phase *phase = team_phase_next(cursor);
+    if (team_serial(phase)) {
+        float drift = 0.0f;
+        for (uint32_t k = 0; k < chunks; ++k)
+            drift = c->chunk_drift[k] > drift ? c->chunk_drift[k] : drift;
+        if (!reserve_index_buffers(c, n))
+            crowd_note_out_of_memory(&c->shared);
+        else
+            take_contact_bounds(c, n, drift);
+        team_finish(phase);
+    }
+    team_wait(phase, 1);
+    if (crowd_out_of_memory(&c->shared))
+        return false;
+    return make_half_lists(c, n, cursor);
 }

@@ -71,6 +71,7 @@ typedef struct crowd_near_buffer {
    runs late reads what its phase published, not a later one's. */
 typedef struct crowd_shared {
     atomic_uint lists_bad;              /* plan: an agent got beyond its list bound */
+    atomic_uint contacts_bad;           /* plan: an agent got beyond its contact bound */
     atomic_uint out_of_memory;
     atomic_uint violated[CROWD_ROUNDS]; /* solver sweep / check round r found a violated pair */
     uint32_t    listed[CROWD_ROUNDS];   /* agents on the list of solver sweep / check round r */
@@ -101,6 +102,36 @@ typedef struct crowd_chunk_stats {
     float    closest;
     uint32_t squeezed;
 } crowd_chunk_stats;
+
+/* An agent others may avoid, as the avoidance grid keeps it: what the
+   nearest-neighbour search reads of it, side by side. */
+typedef struct crowd_sense_member {
+    float    x, y, z;  /* proj: start along axis1, axis2, up */
+    float    sense, height;
+    uint32_t agent;    /* active index */
+    int32_t  cell[2];  /* its cell (for the hashed layout) */
+} crowd_sense_member;
+
+/* The avoidance grid (crowd_neighbours.c): agents with a sense distance,
+   bucketed by the cell of this step's start across up, each bucket in
+   index order. Square cells; row-major over the box of occupied cells when
+   it is small, else hashed. */
+typedef struct crowd_sense_grid {
+    crowd_sense_member *members;     /* by bucket */
+    size_t    member_capacity;
+    uint32_t *bucket_start;          /* buckets + 1 */
+    size_t    bucket_capacity;
+    uint32_t *key;                   /* n: each agent's bucket, UINT32_MAX if not a member */
+    size_t    key_capacity;
+    int32_t  *home;                  /* 2 per agent: a member's cell */
+    size_t    home_capacity;
+    double    cell, inverse_cell;    /* units */
+    bool      dense;                 /* row-major over [min, max]; else hashed by bucket_mask */
+    int32_t   min[2], max[2];
+    uint32_t  width, bucket_mask;
+    uint32_t  count;                 /* members */
+    float     largest_sense;         /* among the members */
+} crowd_sense_grid;
 
 /* What an agent is and wants, per id, in one record: with agent
    collisions the step goes through the agents in the grid's order, at
@@ -229,7 +260,6 @@ struct skim_crowd {
     int32_t  *cell;                     /* 2 per agent: its home cell */
     uint32_t  grid_count, big_count;    /* grid agents are 0..grid_count-1, then the big
                                            ones, then the ghosts */
-    float     largest_reach;            /* largest bound among the grid agents */
     uint32_t  bucket_mask;              /* hash layout */
     bool      grid_dense;               /* row-major layout over grid_min, grid_width */
     int32_t   grid_min[2], grid_max[2];
@@ -239,22 +269,31 @@ struct skim_crowd {
     double    inverse_cell;             /* 1 / cell width */
 
     /* ---- neighbour lists (valid for several steps, crowd_contacts.c) ---- */
-    float    *bound, *vbound;           /* reach and vreach grown by the skin, at the build */
+    float    *bound, *vbound;           /* reach (or sense, if larger) and vreach grown by the
+                                           skin, at the build: the grid's order holds while
+                                           agents stay within them */
     float    *built_proj;               /* 3 per agent: proj at the build */
+    float    *contact_bound;            /* reach grown by the skin when the half lists were
+                                           last made: they hold while agents stay within it */
+    float    *next_contact_bound;       /* the same from this step's reach (plan) */
+    float    *listed_proj;              /* 3 per agent: proj when the half lists were last made */
+    float    *chunk_drift;              /* per plan chunk: the farthest an agent got across up
+                                           from its start at the build */
+    float     list_reach;               /* largest contact bound in the grid plus the largest
+                                           drift, when the half lists were last made */
     /* Half lists (crowd_grid.c): agent i's neighbours j > i in index order,
        each pair once. */
     size_t   *half_begin;               /* n + 1 */
     uint32_t *half_other;
     size_t    half_capacity;
-    /* Full lists (crowd_avoid.c): agent i's neighbours of either side,
-       made from the half lists at each build when avoidance is on. */
-    size_t   *full_begin;               /* n + 1 */
-    uint32_t *full_other;
-    size_t    full_capacity;
     bool      lists_valid;
     crowd_index_buffer *index_buffers;
     int       index_buffer_count;
     uint32_t  list_builds;              /* count of rebuilds, for the stats */
+    uint32_t  list_refreshes;           /* count of half lists made again in the same order */
+
+    /* ---- who avoids whom (crowd_neighbours.c), rebuilt each step ---- */
+    crowd_sense_grid sense_grid;
 
     /* ---- the step's regions (team.h) ---- */
     team_phase       *phases;          /* TEAM_PHASES, zero between regions */
@@ -294,6 +333,42 @@ static inline void crowd_clamp_far(const float start[3], float d[3])
     }
 }
 
+/* Grid cells across up (crowd_grid.c, crowd_neighbours.c): coordinates
+   stay well inside int32. */
+#define CROWD_CELL_LIMIT 1073741824.0
+
+static inline double crowd_clamp_cells(double v)
+{
+    /* A comparison: fmin and fmax are calls into libm. */
+    return v < -CROWD_CELL_LIMIT ? -CROWD_CELL_LIMIT : v > CROWD_CELL_LIMIT ? CROWD_CELL_LIMIT : v;
+}
+
+/* Floor by hand: without SSE4.1 in the baseline x86-64 target, floor() is
+   a call into libm, and this runs several times per agent. */
+static inline int32_t crowd_floor_to_int(double v)
+{
+    int32_t i = (int32_t)v; /* toward zero */
+    return (double)i > v ? i - 1 : i;
+}
+
+/* The cell a coordinate falls in, given 1 / cell size. */
+static inline int32_t crowd_cell_of(double coordinate, double inverse_cell)
+{
+    double v = coordinate * inverse_cell;
+    if (!(v > -CROWD_CELL_LIMIT))
+        return (int32_t)-CROWD_CELL_LIMIT;
+    if (v > CROWD_CELL_LIMIT)
+        return (int32_t)CROWD_CELL_LIMIT;
+    return crowd_floor_to_int(v);
+}
+
+/* A cell's bucket in a hashed layout, before the mask. */
+static inline uint32_t crowd_hash_cell(int32_t cx, int32_t cy)
+{
+    uint64_t h = (uint64_t)(uint32_t)cx * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)cy * 0xC2B2AE3D27D4EB4Full;
+    return (uint32_t)(h >> 32);
+}
+
 /* Grows a buffer to hold at least need items of size bytes; false if out of memory. */
 bool crowd_reserve(void **items, size_t *capacity, size_t need, size_t size);
 /* Grows an array of *count per-chunk buffers (crowd_near_buffer,
@@ -308,11 +383,24 @@ bool crowd_reserve_chunk_buffers(void **buffers, int *count, uint32_t chunks, si
 bool crowd_join_chunks(skim_crowd *c, team_cursor *cursor, team_phase *phase, uint32_t n, uint32_t chunks,
                        bool (*join)(skim_crowd *, uint32_t, uint32_t));
 
+/* The skins added to an agent's reach (or sense) for the grid's order and
+   to its reach for the half lists, as fractions of its radius: larger
+   keeps them good for longer but makes the lists longer. The half lists
+   are made again, in the order the agents have, whenever an agent
+   outgrows them, which costs far less than a new order. */
+#define CROWD_LIST_SKIN 2.0f
+#define CROWD_CONTACT_SKIN 1.0f
+
 /* Broadphase (crowd_grid.c), inside the region: puts the n active agents
-   in the grid's order (crowd_apply_order) and makes their half lists
-   half_begin / half_other from proj, bound and vbound; sets built_proj.
-   Sets shared.out_of_memory on failure; every thread returns false then. */
+   in the grid's order (crowd_apply_order) from proj, bound and vbound,
+   sets built_proj, and makes their half lists half_begin / half_other
+   from next_contact_bound. Sets shared.out_of_memory on failure; every
+   thread returns false then. */
 bool crowd_build_neighbours(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
+/* The half lists again, in the grid's order as it is, from
+   next_contact_bound and the plan chunks' drift (chunks of them). The
+   same on failure. */
+bool crowd_refresh_neighbours(skim_crowd *crowd, uint32_t n, uint32_t chunks, team_cursor *cursor);
 /* Puts active and every array the step has filled so far (crowd_step.c)
    in the order given: new index k takes what old index order[k] held. */
 void crowd_apply_order(skim_crowd *crowd, uint32_t n, const uint32_t *order);
@@ -320,9 +408,13 @@ void crowd_apply_order(skim_crowd *crowd, uint32_t n, const uint32_t *order);
    the crowd's capacity-long arrays: returns the array in the new order,
    which replaces data (data becomes a spare; crowd.c). */
 void *crowd_permute(skim_crowd *crowd, void *data, size_t size, uint32_t n, const uint32_t *order);
-/* Whether agents [first, last) still lie within the bounds their lists
-   were built for, given this step's plan (crowd_contacts.c). */
-bool crowd_lists_hold(const skim_crowd *crowd, uint32_t first, uint32_t last);
+/* Whether agents [first, last) still lie within the bounds the grid's
+   order (CROWD_ORDER_BAD if not) and the half lists (CROWD_CONTACTS_BAD)
+   were made for, given this step's plan; sets their next_contact_bound
+   and *drift, the farthest one got across up from its start at the build
+   (crowd_contacts.c). Without valid lists, only the bounds. */
+enum { CROWD_ORDER_BAD = 1, CROWD_CONTACTS_BAD = 2 };
+uint32_t crowd_check_lists(skim_crowd *crowd, uint32_t first, uint32_t last, bool valid, float *drift);
 
 /* Agents per chunk of the near-pair phase. */
 #define CROWD_NEAR_CHUNK 64
@@ -385,15 +477,17 @@ void crowd_goal_clear(skim_crowd *crowd, uint32_t id);
    moves rise along up: its preferred and last velocities, top speed and
    sense. Returns the longest move avoidance may give it. */
 float crowd_avoid_plan(skim_crowd *crowd, uint32_t i, uint32_t id, const float v[3], float rise, float dt);
-/* Neighbours for avoidance (crowd_neighbours.c), inside the region. After
-   a list build: the full lists (a serial step). False if out of memory
-   (noted in shared). */
-bool crowd_build_full_lists(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
+/* Neighbours for avoidance (crowd_neighbours.c), inside the region, each
+   step after the plan (and the lists, if rebuilt): the avoidance grid (a
+   serial step). False if out of memory (noted in shared). */
+bool crowd_build_sense_grid(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
 /* Neighbours an agent avoids at most, nearest first (the experiments of
    van den Berg et al., Reciprocal n-Body Collision Avoidance, use ten). */
 #define CROWD_AVOID_NEIGHBOURS 10
 /* Agent i's nearest neighbours to avoid into near (nearest first, ties:
-   lower index); returns how many. */
+   lower index); returns how many. A neighbour j is avoided when it is
+   within sense[i] + sense[j] across up (sense 0: never), their cylinders
+   overlap along up and their layers meet. */
 uint32_t crowd_nearest_neighbours(const skim_crowd *crowd, uint32_t i, uint32_t *near);
 /* Each agent's velocity across up by ORCA against its neighbours' last
    state, into planned and q. */

@@ -1,77 +1,356 @@
-/* The neighbours local avoidance looks at: the full neighbour lists (both
-   directions of each pair the broadphase lists) and each agent's nearest
-   ones within its sense distance. The lists come from crowd_grid.c, which
-   holds every agent within the sense distance (crowd_contacts.c keeps them
-   good for it). */
+/* The neighbours local avoidance looks at: each agent's nearest ones within
+   its sense distance, found straight from a grid of this step's starts.
+
+   The grid (the collision chapter, "Eliminating Tests": a uniform grid
+   where each object sits in the one cell of its center) is rebuilt every
+   step by a counting sort of the agents that others may avoid (a sense
+   distance above 0), in index order within a bucket; each member is copied
+   into its bucket with what the search reads of it, so a cell is read as a
+   run of memory. Cells are a sense distance wide: in a packed crowd an
+   agent's ten nearest lie in its own cell and the ring around it.
+
+   The search visits rings of cells around the agent's cell, the nearest
+   ring first, and stops as soon as no cell further out can hold an agent
+   nearer than the tenth it has, or within the sense distances at all. It
+   keeps the agents ordered by squared distance, then index, which is the
+   order a scan of every candidate would give: the result is the same
+   whatever the cell size or the order the cells are visited in. The grid
+   holds this step's starts exactly, so nothing has to allow for agents
+   moving since it was built. */
 #include "crowd/crowd_internal.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Full lists from the half lists (a serial step after each build): agent
-   i's partners of lower index, then of higher, each in index order. */
-static bool join_full_lists(skim_crowd *c, uint32_t n, uint32_t chunks)
+/* Cell width in the mean sense distance of the grid's members: narrower
+   cells test fewer agents in a packed crowd but cost more cells where it
+   thins out. */
+#define CELL_PER_SENSE 1.0
+/* The row-major layout while it has at most this many cells per member
+   (plus a few thousand): its counting sort costs a few instructions a
+   cell every step; beyond, the hashed layout. */
+#define DENSE_CELLS_PER_MEMBER 4
+/* How much nearer than its cells' edges a ring is taken to be, relative
+   (in cells, at least this much): the members' cells come from double
+   products of their float coordinates and the distances are float, whose
+   rounding is a million times finer. */
+#define RING_SLACK 1e-3
+
+static inline uint32_t bucket_of(const crowd_sense_grid *g, int32_t cx, int32_t cy)
+{
+    if (g->dense)
+        return (uint32_t)((int64_t)(cy - g->min[1]) * g->width + (cx - g->min[0]));
+    return crowd_hash_cell(cx, cy) & g->bucket_mask;
+}
+
+static bool is_member(const skim_crowd *c, uint32_t i)
+{
+    /* A ghost's sense is 0, as is everyone's when they do not avoid. */
+    return c->sense[i] > 0.0f;
+}
+
+/* The cell width, the box of occupied cells and the layout; returns the
+   number of buckets, or 0 when nobody is a member. */
+static size_t lay_out(skim_crowd *c, uint32_t n)
+{
+    crowd_sense_grid *g = &c->sense_grid;
+    double senses = 0.0;
+    uint32_t members = 0;
+    float largest = 0.0f;
+    for (uint32_t i = 0; i < n; ++i)
+        if (is_member(c, i)) {
+            senses += c->sense[i];
+            members++;
+            largest = c->sense[i] > largest ? c->sense[i] : largest;
+        }
+    g->largest_sense = largest;
+    if (members == 0)
+        return 0;
+    g->cell = CELL_PER_SENSE * senses / members;
+    if (!(g->cell > 0.0))
+        g->cell = 1.0;
+    g->inverse_cell = 1.0 / g->cell;
+    int32_t lo[2] = { INT32_MAX, INT32_MAX }, hi[2] = { INT32_MIN, INT32_MIN };
+    for (uint32_t i = 0; i < n; ++i)
+        if (is_member(c, i))
+            for (int k = 0; k < 2; ++k) {
+                int32_t cell = crowd_cell_of((double)c->proj[3 * (size_t)i + k], g->inverse_cell);
+                g->home[2 * (size_t)i + k] = cell;
+                lo[k] = cell < lo[k] ? cell : lo[k];
+                hi[k] = cell > hi[k] ? cell : hi[k];
+            }
+    uint64_t width = (uint64_t)((int64_t)hi[0] - lo[0] + 1), height = (uint64_t)((int64_t)hi[1] - lo[1] + 1);
+    g->dense = width * height <= DENSE_CELLS_PER_MEMBER * (uint64_t)members + 1024;
+    if (g->dense) {
+        memcpy(g->min, lo, sizeof lo);
+        memcpy(g->max, hi, sizeof hi);
+        g->width = (uint32_t)width;
+        return (size_t)(width * height);
+    }
+    size_t buckets = 64;
+    while (buckets < 2 * (size_t)members)
+        buckets *= 2;
+    g->bucket_mask = (uint32_t)buckets - 1;
+    return buckets;
+}
+
+/* The grid of this step's starts (a serial step). */
+static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
 {
     (void)chunks;
-    size_t *begin = c->full_begin;
-    memset(begin, 0, ((size_t)n + 1) * sizeof *begin);
-    for (uint32_t i = 0; i < n; ++i) {
-        begin[i + 1] += c->half_begin[i + 1] - c->half_begin[i];
-        for (size_t h = c->half_begin[i]; h < c->half_begin[i + 1]; ++h)
-            begin[c->half_other[h] + 1]++;
-    }
-    crowd_counts_to_offsets(begin, n);
-    if (!crowd_reserve((void **)&c->full_other, &c->full_capacity, begin[n] ? begin[n] : 1, sizeof *c->full_other))
+    crowd_sense_grid *g = &c->sense_grid;
+    if (!crowd_reserve((void **)&g->key, &g->key_capacity, n ? n : 1, sizeof *g->key) ||
+        !crowd_reserve((void **)&g->home, &g->home_capacity, n ? 2 * (size_t)n : 1, sizeof *g->home) ||
+        !crowd_reserve((void **)&g->members, &g->member_capacity, n ? n : 1, sizeof *g->members))
         return false;
-    size_t *fill = c->contact_fill; /* free until the contacts are found */
-    memcpy(fill, begin, (size_t)n * sizeof *fill);
-    for (uint32_t i = 0; i < n; ++i)
-        for (size_t h = c->half_begin[i]; h < c->half_begin[i + 1]; ++h) {
-            uint32_t j = c->half_other[h];
-            c->full_other[fill[i]++] = j;
-            c->full_other[fill[j]++] = i;
-        }
+    const size_t buckets = lay_out(c, n);
+    if (!crowd_reserve((void **)&g->bucket_start, &g->bucket_capacity, buckets + 1, sizeof *g->bucket_start))
+        return false;
+    uint32_t *start = g->bucket_start;
+    memset(start, 0, (buckets + 1) * sizeof *start);
+    for (uint32_t i = 0; i < n; ++i) {
+        g->key[i] = UINT32_MAX;
+        if (buckets == 0 || !is_member(c, i))
+            continue;
+        g->key[i] = bucket_of(g, g->home[2 * (size_t)i], g->home[2 * (size_t)i + 1]);
+        start[g->key[i] + 1]++;
+    }
+    for (size_t b = 0; b < buckets; ++b)
+        start[b + 1] += start[b];
+    /* start[b] runs ahead while filling and is put back after. */
+    for (uint32_t i = 0; i < n; ++i) {
+        if (g->key[i] == UINT32_MAX)
+            continue;
+        const float *p = c->proj + 3 * (size_t)i;
+        crowd_sense_member *m = &g->members[start[g->key[i]]++];
+        *m = (crowd_sense_member){ p[0], p[1], p[2], c->sense[i], c->height[i], i,
+                                   { g->home[2 * (size_t)i], g->home[2 * (size_t)i + 1] } };
+    }
+    for (size_t b = buckets; b > 0; --b)
+        start[b] = start[b - 1];
+    start[0] = 0;
+    g->count = buckets ? start[buckets] : 0;
     return true;
 }
 
-bool crowd_build_full_lists(skim_crowd *c, uint32_t n, team_cursor *cursor)
+bool crowd_build_sense_grid(skim_crowd *c, uint32_t n, team_cursor *cursor)
 {
-    team_phase *phase = team_phase_next(cursor); /* nothing parallel before the join: no chunks */
-    return crowd_join_chunks(c, cursor, phase, n, 0, join_full_lists);
+    team_phase *phase = team_phase_next(cursor); /* nothing parallel before the build: no chunks */
+    return crowd_join_chunks(c, cursor, phase, n, 0, build_grid);
 }
 
-/* Agent i's nearest neighbours to avoid, nearest first (ties: lower
-   index); returns how many. */
+/* The best neighbours so far, ascending by squared distance, then index:
+   both in one integer, the distance's bits above the index (the bits of a
+   float that is not negative order as the float does). */
+typedef struct nearest {
+    uint64_t key[CROWD_AVOID_NEIGHBOURS];
+    uint32_t found;
+} nearest;
+
+static inline uint64_t nearest_key(float d, uint32_t j)
+{
+    uint32_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return (uint64_t)bits << 32 | j;
+}
+
+static inline float key_distance(uint64_t key)
+{
+    uint32_t bits = (uint32_t)(key >> 32);
+    float d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+static inline void keep(nearest *best, float d, uint32_t j)
+{
+    const uint32_t most = CROWD_AVOID_NEIGHBOURS;
+    const uint64_t key = nearest_key(d, j);
+    if (best->found == most && key >= best->key[most - 1])
+        return;
+    uint32_t at = best->found < most ? best->found++ : most - 1;
+    for (; at > 0 && key < best->key[at - 1]; --at)
+        best->key[at] = best->key[at - 1];
+    best->key[at] = key;
+}
+
+/* What agent i's search needs to test a member. */
+typedef struct searcher {
+    const skim_crowd *crowd;
+    uint32_t i;
+    float    x, y, z, sense, height;
+} searcher;
+
+/* Tests the members [first, last) against agent i. */
+static inline void test_members(const searcher *s, const crowd_sense_member *first, const crowd_sense_member *last,
+                                nearest *best)
+{
+    const skim_crowd *c = s->crowd;
+    for (const crowd_sense_member *m = first; m < last; ++m) {
+        float dx = m->x - s->x, dy = m->y - s->y, dz = m->z - s->z;
+        float reach = s->sense + m->sense;
+        float d = dx * dx + dy * dy;
+        if (d > reach * reach || fabsf(dz) >= s->height + m->height || m->agent == s->i)
+            continue;
+        if (c->layered && !crowd_layers_meet(c, c->active[s->i], c->active[m->agent]))
+            continue; /* the broadphase never pairs them */
+        keep(best, d, m->agent);
+    }
+}
+
+/* The members of cells [lo, hi] of row cy (dense layout: one run). */
+static inline void test_row(const searcher *s, int32_t lo, int32_t hi, int32_t cy, nearest *best)
+{
+    const crowd_sense_grid *g = &s->crowd->sense_grid;
+    lo = lo > g->min[0] ? lo : g->min[0];
+    hi = hi < g->max[0] ? hi : g->max[0];
+    if (lo > hi || cy < g->min[1] || cy > g->max[1])
+        return;
+    test_members(s, g->members + g->bucket_start[bucket_of(g, lo, cy)],
+                 g->members + g->bucket_start[bucket_of(g, hi, cy) + 1], best);
+}
+
+/* The members whose cell is (cx, cy) (hashed layout: a bucket holds
+   other cells too). */
+static void test_hashed_cell(const searcher *s, int32_t cx, int32_t cy, nearest *best)
+{
+    const crowd_sense_grid *g = &s->crowd->sense_grid;
+    const uint32_t b = bucket_of(g, cx, cy);
+    for (uint32_t k = g->bucket_start[b]; k < g->bucket_start[b + 1]; ++k) {
+        const crowd_sense_member *m = &g->members[k];
+        if (m->cell[0] == cx && m->cell[1] == cy)
+            test_members(s, m, m + 1, best);
+    }
+}
+
+/* Where the search stands, in cells: the agent at (u, v) in cell (cx, cy),
+   looking no further than radius. */
+typedef struct ring_walk {
+    double u, v, radius;
+    int32_t cx, cy;
+} ring_walk;
+
+static inline double smaller(double a, double b)
+{
+    return a < b ? a : b; /* fmin is a call into libm */
+}
+
+/* The cells [lo, hi] of row, cut to the columns the walk's disc reaches in
+   it; false if none. */
+static inline bool clip_row(const ring_walk *w, int32_t row, int32_t *lo, int32_t *hi)
+{
+    double dy = row > w->cy ? (double)row - w->v : row < w->cy ? w->v - (double)(row + 1) : 0.0;
+    double room = w->radius * w->radius - dy * dy;
+    if (room < 0.0)
+        return false;
+    double half = sqrt(room);
+    int32_t first = crowd_floor_to_int(w->u - half), last = crowd_floor_to_int(w->u + half);
+    *lo = *lo > first ? *lo : first;
+    *hi = *hi < last ? *hi : last;
+    return *lo <= *hi;
+}
+
+/* The cells [lo, hi] of row that the disc reaches. */
+static void test_cells(const searcher *s, const ring_walk *w, int32_t lo, int32_t hi, int32_t row, nearest *best)
+{
+    if (!clip_row(w, row, &lo, &hi))
+        return;
+    if (s->crowd->sense_grid.dense) {
+        test_row(s, lo, hi, row, best);
+        return;
+    }
+    for (int32_t col = lo; col <= hi; ++col)
+        test_hashed_cell(s, col, row, best);
+}
+
+/* Ring k of cells around the walk's cell (the cells k away in either
+   direction), cut to its disc. */
+static void test_ring(const searcher *s, const ring_walk *w, int32_t k, nearest *best)
+{
+    const int32_t cx = w->cx, cy = w->cy;
+    test_cells(s, w, cx - k, cx + k, cy - k, best);
+    if (k == 0)
+        return;
+    for (int32_t row = cy - k + 1; row < cy + k; ++row) {
+        test_cells(s, w, cx - k, cx - k, row, best);
+        test_cells(s, w, cx + k, cx + k, row, best);
+    }
+    test_cells(s, w, cx - k, cx + k, cy + k, best);
+}
+
+/* The walk's disc outside the square of rings 0 and 1, a run of cells per
+   row: where fewer than ten are near, the search goes to the disc's edge
+   anyway, and a row costs less as one run than as two cells of each ring
+   it crosses. */
+static void test_rest_of_disc(const searcher *s, const ring_walk *w, nearest *best)
+{
+    const crowd_sense_grid *g = &s->crowd->sense_grid;
+    const int32_t reach = w->radius < 536870912.0 ? (int32_t)w->radius + 1 : 536870912;
+    int32_t first = w->cy - reach, last = w->cy + reach;
+    if (g->dense) {
+        first = first > g->min[1] ? first : g->min[1];
+        last = last < g->max[1] ? last : g->max[1];
+    } else if ((uint64_t)(2 * (int64_t)reach + 1) * (uint64_t)(2 * (int64_t)reach + 1) > 2 * (uint64_t)g->count + 64) {
+        /* More cells than members (a few agents spread far, one much
+           larger than the rest): every member instead. */
+        best->found = 0;
+        test_members(s, g->members, g->members + g->count, best);
+        return;
+    }
+    for (int32_t row = first; row <= last; ++row) {
+        if (row >= w->cy - 1 && row <= w->cy + 1) {
+            test_cells(s, w, w->cx - reach, w->cx - 2, row, best);
+            test_cells(s, w, w->cx + 2, w->cx + reach, row, best);
+        } else
+            test_cells(s, w, w->cx - reach, w->cx + reach, row, best);
+    }
+}
+
 uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *near)
 {
-    const float *pi = c->proj + 3 * (size_t)i;
-    const float hi = c->height[i];
-    const float *proj = c->proj, *sense = c->sense, *height = c->height;
-    const uint32_t *other = c->full_other;
-    float dist[CROWD_AVOID_NEIGHBOURS];
-    uint32_t found = 0;
-    const float own = sense[i];
-    for (size_t e = c->full_begin[i]; e < c->full_begin[i + 1]; ++e) {
-        uint32_t j = other[e];
-        const float *pj = proj + 3 * (size_t)j;
-        float dx = pj[0] - pi[0], dy = pj[1] - pi[1], dz = pj[2] - pi[2];
-        float reach = own + sense[j];
-        float d = dx * dx + dy * dy;
-        /* A ghost's sense is 0: never within reach of anyone's. */
-        if (d > reach * reach || sense[j] == 0.0f || fabsf(dz) >= hi + height[j])
-            continue;
-        if (found == CROWD_AVOID_NEIGHBOURS && !(d < dist[found - 1]))
-            continue;
-        uint32_t at = found < CROWD_AVOID_NEIGHBOURS ? found++ : found - 1;
-        /* Insert in order; the list arrives in index order, so an equal
-           distance stays behind the lower index. */
-        while (at > 0 && d < dist[at - 1]) {
-            dist[at] = dist[at - 1];
-            near[at] = near[at - 1];
-            --at;
+    const crowd_sense_grid *g = &c->sense_grid;
+    const float *p = c->proj + 3 * (size_t)i;
+    const searcher s = { c, i, p[0], p[1], p[2], c->sense[i], c->height[i] };
+    nearest best = { .found = 0 };
+    if (g->count == 0)
+        return 0;
+    /* In cells: where the agent is, and how far anyone it may avoid can be. */
+    ring_walk w;
+    w.u = crowd_clamp_cells((double)p[0] * g->inverse_cell);
+    w.v = crowd_clamp_cells((double)p[1] * g->inverse_cell);
+    w.cx = crowd_floor_to_int(w.u);
+    w.cy = crowd_floor_to_int(w.v);
+    const double farthest = ((double)s.sense + g->largest_sense) * g->inverse_cell;
+    const int32_t cx = w.cx, cy = w.cy;
+    for (int32_t k = 0; k < (int32_t)CROWD_CELL_LIMIT; ++k) {
+        /* Nobody beyond the sense distances, nor beyond the tenth found. */
+        w.radius = farthest;
+        if (best.found == CROWD_AVOID_NEIGHBOURS)
+            w.radius = smaller(w.radius, sqrt((double)key_distance(best.key[CROWD_AVOID_NEIGHBOURS - 1])) * g->inverse_cell);
+        w.radius += RING_SLACK * (1.0 + w.radius);
+        if (k > 0) {
+            /* Ring k lies beyond the square of rings 0 .. k - 1. */
+            double gap = smaller(smaller(w.u - (double)(cx - k + 1), (double)(cx + k) - w.u),
+                                 smaller(w.v - (double)(cy - k + 1), (double)(cy + k) - w.v));
+            if (gap > w.radius)
+                break;
         }
-        dist[at] = d;
-        near[at] = j;
+        if (!g->dense && (uint64_t)(2 * k + 1) * (uint64_t)(2 * k + 1) > 2 * (uint64_t)g->count + 64) {
+            /* More cells ahead than members (a few agents spread far,
+               one much larger than the rest): every member instead. */
+            best.found = 0;
+            test_members(&s, g->members, g->members + g->count, &best);
+            break;
+        }
+        test_ring(&s, &w, k, &best);
+        if (k == 1 && best.found < CROWD_AVOID_NEIGHBOURS) {
+            test_rest_of_disc(&s, &w, &best);
+            break;
+        }
+        if (g->dense && cx - k <= g->min[0] && cx + k >= g->max[0] && cy - k <= g->min[1] && cy + k >= g->max[1])
+            break; /* the ring went round every occupied cell */
     }
-    return found;
+    for (uint32_t k = 0; k < best.found; ++k)
+        near[k] = (uint32_t)best.key[k];
+    return best.found;
 }

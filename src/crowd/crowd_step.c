@@ -110,6 +110,7 @@ void crowd_apply_order(skim_crowd *c, uint32_t n, const uint32_t *order)
         c->along = crowd_permute(c, c->along, sizeof *c->along, n, order);
     }
     c->sense = crowd_permute(c, c->sense, sizeof *c->sense, n, order);
+    c->next_contact_bound = crowd_permute(c, c->next_contact_bound, sizeof *c->next_contact_bound, n, order);
     /* pushed is all zero until the solver runs. */
 }
 
@@ -212,32 +213,40 @@ static void finish_agents(skim_crowd *c, uint32_t n, float dt, team_cursor *curs
    hold, contacts, solver, the world move's inputs), run by every thread of
    the region. lists_valid is what the master read before the region (the
    caller sets it after: nothing in the region writes it). Sets *rebuilt
-   when the lists were rebuilt. Returns the solver's buffer
+   when the lists were rebuilt, *refreshed when only the half lists were
+   made again. Returns the solver's buffer
    (crowd_solve), or UINT32_MAX if out of memory. */
 static uint32_t before_world(skim_crowd *c, uint32_t n, float dt, bool lists_valid, bool world, bool *rebuilt,
-                             team_cursor *cursor)
+                             bool *refreshed, team_cursor *cursor)
 {
     const bool agents = c->def.agent_collisions;
     /* Whether the lists still hold is asked of each agent as it is
        planned: an AND over agents, the same for any thread count. */
-    const bool check_lists = agents && lists_valid;
     const uint32_t chunks = team_chunks(n, CROWD_AGENT_CHUNK);
     team_phase *phase = team_phase_next(cursor);
     for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, CROWD_AGENT_CHUNK, n, &first, &last);
         plan(c, first, last, dt);
-        if (check_lists && !crowd_lists_hold(c, first, last))
+        uint32_t bad = agents ? crowd_check_lists(c, first, last, lists_valid, &c->chunk_drift[k]) : 0;
+        if (bad & CROWD_ORDER_BAD)
             atomic_store_explicit(&c->shared.lists_bad, 1, memory_order_relaxed);
+        if (bad & CROWD_CONTACTS_BAD)
+            atomic_store_explicit(&c->shared.contacts_bad, 1, memory_order_relaxed);
     }
     team_wait(phase, chunks);
     *rebuilt = agents && (!lists_valid || atomic_load_explicit(&c->shared.lists_bad, memory_order_relaxed));
     /* The rebuild also puts the agents in the grid's order, which keeps
-       agents that are near each other near in every working array. */
+       agents that are near each other near in every working array. When
+       only the half lists no longer hold, they are made again in the
+       order the agents have. */
     if (*rebuilt && !crowd_build_neighbours(c, n, cursor))
         return UINT32_MAX;
+    *refreshed = agents && !*rebuilt && atomic_load_explicit(&c->shared.contacts_bad, memory_order_relaxed);
+    if (*refreshed && !crowd_refresh_neighbours(c, n, chunks, cursor))
+        return UINT32_MAX;
     const bool avoid = agents && c->def.avoidance;
-    if (*rebuilt && avoid && !crowd_build_full_lists(c, n, cursor))
+    if (avoid && !crowd_build_sense_grid(c, n, cursor))
         return UINT32_MAX;
     if (avoid)
         crowd_avoid(c, n, dt, cursor);
@@ -305,25 +314,27 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
     /* Before the world: one region. */
     uint32_t which = 0, used = 0, standing = 0;
-    bool rebuilt = false;
+    bool rebuilt = false, refreshed = false;
     const bool lists_valid = c->lists_valid;
 #pragma omp parallel num_threads(threads)
     {
         team_enter_region(passive);
         team_cursor cursor = { c->phases, 0 };
-        bool mine_rebuilt;
-        uint32_t mine = before_world(c, n, dt, lists_valid, world != NULL, &mine_rebuilt, &cursor);
+        bool mine_rebuilt = false, mine_refreshed = false;
+        uint32_t mine = before_world(c, n, dt, lists_valid, world != NULL, &mine_rebuilt, &mine_refreshed, &cursor);
 #ifdef _OPENMP
         if (omp_get_thread_num() == 0)
 #endif
         {
             which = mine;
             rebuilt = mine_rebuilt;
+            refreshed = mine_refreshed;
             used = cursor.at;
             standing = c->shared.standing;
         }
         team_leave_region(&c->shared.left);
     }
+    c->list_refreshes += refreshed;
     if (rebuilt) {
         c->list_builds++;
         c->lists_valid = which != UINT32_MAX;

@@ -1,0 +1,190 @@
+/* The neighbours an agent avoids, as the crowd's grid search finds them,
+   are the ones a scan of every agent finds: the nearest within the sense
+   distances whose cylinders overlap along up and whose layers meet,
+   nearest first, equal distances by lower index. And a step's contacts,
+   from half lists kept over several steps and made again when agents
+   drift beyond them, are every pair whose reaches overlap. Checked after
+   steps of a packed lattice (equal distances everywhere) on two floors
+   with layers and a ghost, in a row-major grid, and of clusters far apart,
+   which the grid hashes. */
+#include "crowd_scenarios.h"
+
+#include "crowd/crowd_internal.h"
+
+#include <string.h>
+
+TestSuite(crowd_neighbours, .timeout = 120);
+
+typedef struct candidate {
+    float    d;
+    uint32_t j;
+} candidate;
+
+static int by_distance_then_index(const void *a, const void *b)
+{
+    const candidate *x = a, *y = b;
+    if (x->d != y->d)
+        return x->d < y->d ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* Agent i's neighbours by a scan of every agent, as the search defines them. */
+static uint32_t scan_every_agent(const skim_crowd *c, uint32_t n, uint32_t i, uint32_t *near, candidate *scratch)
+{
+    const float *pi = c->proj + 3 * (size_t)i;
+    uint32_t count = 0;
+    for (uint32_t j = 0; j < n; ++j) {
+        const float *pj = c->proj + 3 * (size_t)j;
+        float dx = pj[0] - pi[0], dy = pj[1] - pi[1], dz = pj[2] - pi[2];
+        float reach = c->sense[i] + c->sense[j];
+        float d = dx * dx + dy * dy;
+        if (j == i || c->sense[j] == 0.0f || d > reach * reach || fabsf(dz) >= c->height[i] + c->height[j] ||
+            !crowd_layers_meet(c, c->active[i], c->active[j]))
+            continue;
+        scratch[count++] = (candidate){ d, j };
+    }
+    qsort(scratch, count, sizeof *scratch, by_distance_then_index);
+    count = count < CROWD_AVOID_NEIGHBOURS ? count : CROWD_AVOID_NEIGHBOURS;
+    for (uint32_t k = 0; k < count; ++k)
+        near[k] = scratch[k].j;
+    return count;
+}
+
+/* Whether a contact of agent i is with j. */
+static bool has_contact(const skim_crowd *c, uint32_t i, uint32_t j)
+{
+    for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e)
+        if (c->contacts[e].other == j)
+            return true;
+    return false;
+}
+
+/* The step's contacts against a scan of every pair: the pairs whose
+   reaches overlap, neither a ghost, whose layers meet. */
+static void compare_contacts(const skim_crowd *c, int step)
+{
+    const uint32_t n = c->count;
+    uint32_t pairs = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t j = i + 1; j < n; ++j) {
+            const float *a = c->proj + 3 * (size_t)i, *b = c->proj + 3 * (size_t)j;
+            float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+            float r = c->reach[i] + c->reach[j];
+            bool ghost = (c->body[c->active[i]].flags | c->body[c->active[j]].flags) & SKIM_AGENT_GHOST;
+            if (dx * dx + dy * dy > r * r || fabsf(dz) > c->vreach[i] + c->vreach[j] || ghost ||
+                !crowd_layers_meet(c, c->active[i], c->active[j]))
+                continue;
+            pairs++;
+            cr_assert(has_contact(c, i, j) && has_contact(c, j, i), "step %d: agents %u and %u have no contact", step,
+                      i, j);
+        }
+    cr_assert_eq(c->pair_count, pairs, "step %d: %u contacts, a scan finds %u", step, c->pair_count, pairs);
+}
+
+/* Where each agent walks (add_agent). */
+static skim_vec3 goals[2048];
+
+/* Steps the crowd and compares every agent's neighbours and the contacts
+   after each step; returns how many agents had two neighbours at the same
+   distance. The agents' speed rises step by step and falls back every
+   sixth: the growing reach outgrows the half lists before anyone has
+   drifted out of the grid's order, so they are made again in that
+   order. */
+static uint32_t compare_after_steps(const skim_world *world, skim_crowd *c, int steps, bool dense)
+{
+    candidate *scratch = malloc(c->count * sizeof *scratch);
+    cr_assert_not_null(scratch);
+    uint32_t ties = 0;
+    for (int step = 0; step < steps; ++step) {
+        for (uint32_t id = 0; id < c->count; ++id)
+            cr_assert_eq(skim_crowd_set_target(c, id, goals[id], 300.0f + 150.0f * (float)(step % 6), 4.0f), SKIM_OK);
+        cr_assert_eq(skim_crowd_step(world, c, 1.0f / 60.0f), SKIM_OK, "%s", skim_last_error_message());
+        cr_assert_eq(c->sense_grid.dense, dense, "the grid's layout is not the one this case is for");
+        compare_contacts(c, step);
+        const uint32_t n = c->count;
+        for (uint32_t i = 0; i < n; ++i) {
+            if (c->sense[i] == 0.0f)
+                continue; /* a ghost avoids nobody */
+            uint32_t found[CROWD_AVOID_NEIGHBOURS], expected[CROWD_AVOID_NEIGHBOURS];
+            uint32_t count = crowd_nearest_neighbours(c, i, found);
+            uint32_t want = scan_every_agent(c, n, i, expected, scratch);
+            cr_assert_eq(count, want, "step %d, agent %u: %u neighbours, a scan finds %u", step, i, count, want);
+            for (uint32_t k = 0; k < count; ++k)
+                cr_assert_eq(found[k], expected[k], "step %d, agent %u, neighbour %u: %u, a scan finds %u", step, i,
+                             k, found[k], expected[k]);
+            for (uint32_t k = 1; k < count; ++k) {
+                const float *a = c->proj + 3 * (size_t)found[k - 1], *b = c->proj + 3 * (size_t)found[k];
+                const float *p = c->proj + 3 * (size_t)i;
+                float da = (a[0] - p[0]) * (a[0] - p[0]) + (a[1] - p[1]) * (a[1] - p[1]);
+                float db = (b[0] - p[0]) * (b[0] - p[0]) + (b[1] - p[1]) * (b[1] - p[1]);
+                ties += da == db;
+            }
+        }
+    }
+    free(scratch);
+    return ties;
+}
+
+static skim_world *floor_world(float half)
+{
+    box_soup soup = { .boxes = 0 };
+    soup_add_box(&soup, -half, -half, -10.0f, half, half, 0.0f);
+    soup_add_box(&soup, -half, -half, 200.0f, half, half, 210.0f); /* a second floor */
+    return soup_world(&soup);
+}
+
+static void add_agent(skim_crowd *c, float x, float y, float z, uint32_t layers, uint32_t flags, float goal_x)
+{
+    skim_agent_def a = skim_agent_def_default();
+    a.position = (skim_vec3){ x, y, z };
+    a.layers = layers;
+    a.collides_with = layers == 2u ? 2u : 0u; /* layer 1 keeps to itself */
+    a.flags = flags;
+    uint32_t id;
+    cr_assert_eq(skim_crowd_add(c, &a, &id), SKIM_OK, "%s", skim_last_error_message());
+    cr_assert_lt(id, sizeof goals / sizeof goals[0]);
+    goals[id] = (skim_vec3){ goal_x, y, z - AGENT_R };
+}
+
+Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_a_packed_lattice)
+{
+    enum { SIDE = 24 };
+    skim_world *world = floor_world(2000.0f);
+    skim_crowd *c = goal_crowd(2 * SIDE * SIDE + 1);
+    /* On each floor a lattice two and a quarter radii apart: everyone has
+       neighbours at equal distances. Every seventh is in layer 1 and meets
+       only layer 1. */
+    for (int level = 0; level < 2; ++level)
+        for (int k = 0; k < SIDE * SIDE; ++k) {
+            float x = 36.0f * (float)(k % SIDE - SIDE / 2), y = 36.0f * (float)(k / SIDE - SIDE / 2);
+            float z = level ? 210.0f + AGENT_R + 1.0f : AGENT_R + 1.0f;
+            uint32_t layers = k % 7 == 0 ? 2u : 1u;
+            add_agent(c, x, y, z, layers, 0, k % 2 ? 1500.0f : -1500.0f);
+        }
+    add_agent(c, 0.0f, 0.0f, AGENT_R + 1.0f, 1u, SKIM_AGENT_GHOST, 1500.0f);
+    uint32_t ties = compare_after_steps(world, c, 40, true);
+    cr_expect_gt(ties, 100, "only %u equal distances: the lattice tests too little of the order", ties);
+    cr_expect_gt(c->list_refreshes, 2, "the half lists were made again %u times: too few to test", c->list_refreshes);
+    skim_crowd_destroy(c);
+    skim_world_destroy(world);
+}
+
+Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_far_clusters)
+{
+    skim_world *world = floor_world(200000.0f);
+    skim_crowd *c = goal_crowd(4 * 60);
+    rng r = { 5 };
+    /* Four clusters a quarter of a million units apart: too wide a box for
+       a row-major grid. */
+    const float centre[4][2] = { { -120000, -120000 }, { 120000, -120000 }, { -120000, 120000 }, { 120000, 120000 } };
+    for (int cluster = 0; cluster < 4; ++cluster)
+        for (int k = 0; k < 60; ++k) {
+            float x = centre[cluster][0] + (float)rng_uniform(&r, -300, 300);
+            float y = centre[cluster][1] + (float)rng_uniform(&r, -300, 300);
+            add_agent(c, x, y, AGENT_R + 1.0f, 1u, 0, x + 1000.0f);
+        }
+    compare_after_steps(world, c, 40, false);
+    cr_expect_gt(c->list_refreshes, 2, "the half lists were made again %u times: too few to test", c->list_refreshes);
+    skim_crowd_destroy(c);
+    skim_world_destroy(world);
+}
