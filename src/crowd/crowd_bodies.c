@@ -278,7 +278,7 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
     for (uint32_t k = 0; k < n; ++k) {
         skim_status status = shift_agent(world, &statics, c, c->active[k]);
         if (status != SKIM_OK) {
-#pragma omp critical(crowd_bodies_failure)
+#pragma omp critical(skim_crowd_bodies_failure)
             {
                 if (!failed || status < first)
                     first = status;
