@@ -5,6 +5,15 @@
 
 #include <criterion/criterion.h>
 
+/* Sanitizer builds cross a quarter of the circle's agents at the same
+   spacing, for memory and undefined-behaviour errors, which show at any
+   size. Arriving within twice the straight-line time is a property of the
+   full circle (a small circle's jam at the centre is long next to its
+   short crossing), so only the plain build asserts it. */
+#ifndef SKIM_CROWD_TEST_SCALE
+#define SKIM_CROWD_TEST_SCALE 1
+#endif
+
 TestSuite(crowd_goals, .timeout = 240);
 
 /* A floor from -extent to extent, its top at z = 0. */
@@ -17,10 +26,10 @@ static skim_world *flat_floor(float extent)
 
 Test(crowd_goals, a_circle_of_500_crosses_to_the_opposite_points)
 {
-    /* 500 agents of radius 16, two diameters apart on the circle, radius
+    /* 500 agents (fewer in sanitizer builds) of radius 16, two diameters apart on the circle, radius
        jittered by 1%, each walking at 320 units/s to the point opposite
        its own through the centre. */
-    enum { AGENTS = 500 };
+    enum { AGENTS = 500 / SKIM_CROWD_TEST_SCALE };
     const float speed = 320.0f, spacing = 4.0f * AGENT_R;
     const double radius = AGENTS * spacing / 6.283185307179586;
     skim_world *world = flat_floor((float)radius + 1000.0f);
@@ -41,9 +50,10 @@ Test(crowd_goals, a_circle_of_500_crosses_to_the_opposite_points)
     uint32_t within = 0;
     for (int k = 0; k < AGENTS; ++k)
         within += run.arrival[k] <= 2.0 * straight[k];
-    print_run("circle 500", &run, within, 2.0);
-    cr_expect_geq(within, (uint32_t)(0.98 * AGENTS), "%u of %d arrived within twice the straight-line time", within,
-                  AGENTS);
+    print_run(AGENTS == 500 ? "circle 500" : "circle (sanitizer size)", &run, within, 2.0);
+    if (SKIM_CROWD_TEST_SCALE == 1)
+        cr_expect_geq(within, (uint32_t)(0.98 * AGENTS), "%u of %d arrived within twice the straight-line time",
+                      within, AGENTS);
     cr_expect_leq(run.worst_overlap, 0.1, "two agents overlapped by %.4f units", run.worst_overlap);
     free(run.arrival);
     skim_crowd_destroy(crowd);
