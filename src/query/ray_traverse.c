@@ -54,7 +54,7 @@ typedef struct ray_entry {
 #if defined(SKIM_RAY_TRAVERSE_AVX2)
 static inline simde__m256 row_floats(const skim_bvh_node *node, uint8_t row)
 {
-    const simde__m128i bytes = simde_mm_loadl_epi64((const simde__m128i *)(node->bounds[0] + row));
+    const simde__m128i bytes = simde_mm_loadl_epi64((const simde__m128i *)((const uint8_t *)node->bounds + row));
     return simde_mm256_cvtepi32_ps(simde_mm256_cvtepu8_epi32(bytes));
 }
 
@@ -132,7 +132,7 @@ static inline plane_terms node_planes(const skim_bvh_node *node, const skim_ray 
 static inline simde__m128 row_floats(const skim_bvh_node *node, unsigned at)
 {
     int32_t word;
-    memcpy(&word, node->bounds[0] + at, sizeof word);
+    memcpy(&word, (const uint8_t *)node->bounds + at, sizeof word);
     const simde__m128i zero = simde_mm_setzero_si128();
     const simde__m128i bytes = simde_mm_cvtsi32_si128(word);
     return simde_mm_cvtepi32_ps(simde_mm_unpacklo_epi16(simde_mm_unpacklo_epi8(bytes, zero), zero));
