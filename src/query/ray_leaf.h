@@ -153,7 +153,7 @@ static inline void test_run(const skim_ray *ray, const ray_lanes *lanes, const s
 #if defined(SKIM_RAY_TRAVERSE_AVX2)
     /* Eight at a time while more than four remain: a leaf of four or
        fewer (the default) loads no lanes it does not test. */
-    for (; count - at > 4; at += 8) {
+    for (; at + 4 < count; at += 8) { /* at may pass count: count - at would wrap */
         const unsigned lanes_in = count - at >= 8 ? 0xffu : (1u << (count - at)) - 1u;
         for (unsigned bits = edge_candidates8(ray, lanes, world, first + at) & lanes_in; bits; bits &= bits - 1u) {
             test_triangle(ray, lanes, world, first + at + (unsigned)__builtin_ctz(bits), best);

@@ -261,10 +261,13 @@ uint32_t RAY_SEARCH(const skim_ray *ray, const skim_world *world, bool any, floa
 static uint32_t search(const skim_ray *ray, const skim_world *world, const skim_kernel_set *kernels, bool any,
                        float *t)
 {
-    /* The 8-lane walk (skim_ray_search_avx2) loads a leaf's edges eight
-       floats at a time and can read past the end of the world's triangle
-       storage on the last leaf: off until its loads are bounded. */
+#if defined(SKIM_RAY_HAVE_AVX2_TRAVERSAL)
+    /* Kernel sets of 8 lanes or more are only chosen on a CPU with AVX2. */
+    if (kernels->width >= 8)
+        return skim_ray_search_avx2(ray, world, any, t);
+#else
     (void)kernels;
+#endif
     return search_4(ray, world, any, t);
 }
 

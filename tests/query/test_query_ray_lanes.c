@@ -138,3 +138,49 @@ Test(query_ray_lanes, both_builds_and_brute_force_agree_on_a_terrain, .timeout =
     compare_builds(&mesh, 22, 4000);
     skim_mesh_data_free(&data);
 }
+
+/* A brute-force world is one run of every triangle. With 5, 6 or 7 left
+   after the whole packets of eight, the 8-lane walk takes one more packet
+   of eight and then the 4-lane tail; each ray must find the same triangle
+   at the same t both ways (and, under the sanitizers, read no lane past
+   the world's arrays). */
+Test(query_ray_lanes, a_brute_force_run_of_13_triangles_agrees_across_builds)
+{
+    const skim_kernel_set *four = skim_kernel_set_by_name("sse41"), *eight = skim_kernel_set_by_name("avx2");
+    if (!four || !eight)
+        cr_skip("this CPU has no AVX2: only one build of the traversal runs");
+    enum { TRIANGLES = 13 };
+    float positions[3 * 3 * TRIANGLES];
+    uint32_t indices[3 * TRIANGLES];
+    for (uint32_t i = 0; i < TRIANGLES; ++i) {
+        /* Triangle i stands in the plane x = 10 + i, across the ray's way. */
+        const float x = 10.0f + (float)i, corner[3][2] = { { -5, -5 }, { 5, -5 }, { 0, 5 } };
+        for (int v = 0; v < 3; ++v) {
+            float *p = positions + 9 * i + 3 * v;
+            p[0] = x;
+            p[1] = corner[v][0] + (float)i;
+            p[2] = corner[v][1];
+            indices[3 * i + v] = 3 * i + (uint32_t)v;
+        }
+    }
+    const skim_mesh mesh = { positions, 3 * TRIANGLES, indices, TRIANGLES, NULL };
+    skim_world_def def = skim_world_def_default();
+    def.accelerator = SKIM_ACCELERATOR_BRUTE_FORCE;
+    skim_world *brute;
+    cr_assert_eq(skim_world_create(&mesh, &def, &brute), SKIM_OK, "%s", skim_last_error_message());
+    int hits = 0;
+    for (uint32_t i = 0; i < TRIANGLES; ++i) {
+        /* Along +x at the height of triangle i's centre only: it meets i
+           first wherever triangles before it leave the line clear. */
+        const ray_case c = { .origin = { 0.0f, (float)i, -1.0f }, .delta = { 40.0f, 0.0f, 0.0f },
+                             .query = skim_query_default() };
+        float t4, t8;
+        const uint32_t hit4 = first_hit(brute, &c, four, &t4), hit8 = first_hit(brute, &c, eight, &t8);
+        cr_assert_eq(hit8, hit4, "ray %u: triangle %u with 8 lanes, %u with 4", i, hit8, hit4);
+        cr_assert(memcmp(&t4, &t8, sizeof t4) == 0, "ray %u: t %a (4 lanes), %a (8 lanes)", i, t4, t8);
+        cr_assert_eq(blocked(brute, &c, eight), hit4 != UINT32_MAX, "ray %u: any-hit with 8 lanes", i);
+        hits += hit4 != UINT32_MAX;
+    }
+    cr_expect_eq(hits, TRIANGLES, "every ray meets the wall of triangles");
+    skim_world_destroy(brute);
+}
