@@ -11,34 +11,20 @@
    skim_move_def.threads = 1, so the ratio is a core's. */
 #include <skim/skim.h>
 
+#include "../bench_common.h"
 #include "../bench_usage.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char usage[] =
     "usage: bench_bodies [--bodies N] [--sweeps N] [--movers N] [--frames N] [--reps N]\n";
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 static float rng_range(uint64_t *s, float lo, float hi)
 {
-    return lo + (hi - lo) * ((float)(rng_next(s) >> 40) * 0x1p-24f);
+    return lo + (hi - lo) * ((float)(bench_random(s) >> 40) * 0x1p-24f);
 }
 
 /* A cube [-size, size]^3 with each face cut into n x n squares. */
@@ -132,7 +118,7 @@ typedef struct sweeps { int count; skim_vec3 *start, *delta; } sweeps;
 static double run_sweeps(const skim_world *world, const sweeps *s, int *hits)
 {
     const skim_ellipsoid sphere = { { 16, 16, 16 }, { 0, 0, 0, 1 } };
-    const double started = now_seconds();
+    const double started = bench_seconds();
     int met = 0;
     for (int i = 0; i < s->count; ++i) {
         skim_hit hit;
@@ -143,7 +129,7 @@ static double run_sweeps(const skim_world *world, const sweeps *s, int *hits)
         met += hit.hit;
     }
     *hits = met;
-    return now_seconds() - started;
+    return bench_seconds() - started;
 }
 
 static double run_moves(const skim_world *world, int movers, int frames)
@@ -161,7 +147,7 @@ static double run_moves(const skim_world *world, int movers, int frames)
     def.snap_distance = 8;
     def.gravity = (skim_vec3){ 0, 0, -6 };
     def.threads = 1;
-    const double started = now_seconds();
+    const double started = bench_seconds();
     for (int frame = 0; frame < frames; ++frame) {
         for (int i = 0; i < movers; ++i) {
             const float heading = 0.3f * (float)(i % 21) + 0.05f * (float)frame;
@@ -174,7 +160,7 @@ static double run_moves(const skim_world *world, int movers, int frames)
         for (int i = 0; i < movers; ++i)
             positions[i] = results[i].position;
     }
-    const double seconds = now_seconds() - started;
+    const double seconds = bench_seconds() - started;
     free(shapes);
     free(positions);
     free(moves);

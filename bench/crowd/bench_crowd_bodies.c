@@ -11,6 +11,7 @@
    "frozen": the slabs, where they start, built into the world. */
 #include <skim/skim.h>
 
+#include "../bench_common.h"
 #include "../bench_usage.h"
 
 #include <math.h>
@@ -18,27 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define DT (1.0f / 60.0f)
 #define SLABS 100
 #define SLAB_SPACING 512.0f
 #define CIRCLE 64.0f
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* Boxes as one mesh: 8 corners and 12 triangles each. */
 typedef struct boxes {
@@ -161,20 +146,20 @@ int main(int argc, char **argv)
     for (uint32_t frame = 0; frame < frames; ++frame) {
         for (uint32_t i = 0; i < agents; ++i)
             if ((frame + i) % 60 == 0) {
-                double angle = 6.283185307179586 * (double)(next_random(&random) >> 11) * (1.0 / 9007199254740992.0);
+                double angle = 6.283185307179586 * (double)(bench_random(&random) >> 11) * (1.0 / 9007199254740992.0);
                 skim_vec3 v = { 160.0f * (float)cos(angle), 160.0f * (float)sin(angle), 0 };
                 skim_crowd_set_velocity(moving, i, v);
                 skim_crowd_set_velocity(still, i, v);
             }
         for (int k = 0; k < SLABS; ++k)
             skim_world_set_body_transform(moving_world, ids[k], slab_at(k, (double)(frame + 1) * DT));
-        double t0 = now_seconds();
+        double t0 = bench_seconds();
         if (skim_crowd_step(moving_world, moving, DT) != SKIM_OK)
             return 1;
-        double t1 = now_seconds();
+        double t1 = bench_seconds();
         if (skim_crowd_step(frozen_world, still, DT) != SKIM_OK)
             return 1;
-        double t2 = now_seconds();
+        double t2 = bench_seconds();
         ms_moving[frame] = 1e3 * (t1 - t0);
         ms_frozen[frame] = 1e3 * (t2 - t1);
         skim_crowd_stats stats;
