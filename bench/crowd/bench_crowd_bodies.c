@@ -180,13 +180,7 @@ int main(int argc, char **argv)
     qsort(ms_moving, frames, sizeof(double), compare_doubles);
     qsort(ms_frozen, frames, sizeof(double), compare_doubles);
     const double moving_median = ms_moving[frames / 2], frozen_median = ms_frozen[frames / 2];
-    double load = -1.0;
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f) {
-        if (fscanf(f, "%lf", &load) != 1)
-            load = -1.0;
-        fclose(f);
-    }
+    const double load = bench_load_average();
     printf("{\"bench\":\"crowd_bodies\",\"agents\":%u,\"bodies\":%d,\"frames\":%u,\"threads\":%d,\"isa\":\"%s\","
            "\"ms_per_frame_moving_median\":%.4f,\"ms_per_frame_frozen_median\":%.4f,\"ratio_moving_to_frozen\":%.4f,"
            "\"ms_world_mean\":[%.4f,%.4f],\"ms_agents_mean\":[%.4f,%.4f],"

@@ -1,6 +1,8 @@
 /* Arrivals and overlaps of a run with goals, and its JSON line. */
 #include "crowd_measure.h"
 
+#include "../bench_common.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,19 +132,6 @@ void crowd_tracker_summary(const crowd_tracker *t, crowd_result *r)
     free(ratios);
 }
 
-/* The machine's load over the last minute (the machine may be shared):
-   -1 when unknown. */
-static double load_average(void)
-{
-    double load = -1.0;
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f) {
-        if (fscanf(f, "%lf", &load) != 1)
-            load = -1.0;
-        fclose(f);
-    }
-    return load;
-}
 
 void crowd_print(const crowd_scenario *s, const crowd_result *r)
 {
@@ -155,6 +144,6 @@ void crowd_print(const crowd_scenario *s, const crowd_result *r)
            s->name, r->engine, r->steer, s->agents, scenario_walkers(s), r->threads, r->avoidance ? "true" : "false",
            s->time_limit, r->frames, r->seconds, r->arrived_percent, r->ratio_median, r->ratio_worst,
            r->worst_overlap, r->ms_median, r->ms_mean, r->cpu_ms_median, r->ms_agents_median, r->ms_world_median,
-           r->check_rounds_mean, (unsigned long long)r->hash, skim_isa_name(), load_average());
+           r->check_rounds_mean, (unsigned long long)r->hash, skim_isa_name(), bench_load_average());
     fflush(stdout);
 }
