@@ -99,6 +99,10 @@ void skim_move_sweep(skim_move_ctx *ctx, const float pos[3], const float delta[3
                      skim_unit_hit *best)
 {
     *best = (skim_unit_hit){ .hit = false, .t = 1.0f, .triangle = UINT32_MAX };
+    /* Nothing gathered (a mover over a void, falling): the kernels would
+       leave best as it is, so no call is made and none is counted. */
+    if (ctx->scratch->gathered.count == 0)
+        return;
     ctx->sweeps++;
     /* From pos: the kernel re-bases the gathered lanes as it reads them. */
     ctx->kernels->sweep_from(&ctx->scratch->gathered, pos, delta, ctx->cull, best);

@@ -173,3 +173,38 @@ Test(move_cache, bad_arguments_are_refused_with_a_message)
     skim_move_cache_destroy(cache);
     skim_move_cache_destroy(NULL);
 }
+
+Test(move_cache, a_mover_with_nothing_in_reach_makes_no_kernel_call)
+{
+    enum { HIGH = 64 };
+    skim_move_def def = skim_move_def_default();
+    def.step_height = STEP;
+    def.snap_distance = 8;
+    skim_ellipsoid shapes[HIGH];
+    skim_vec3 positions[HIGH], displacements[HIGH];
+    skim_move_result results[HIGH];
+    for (int i = 0; i < HIGH; ++i) {
+        shapes[i] = sphere(RADIUS);
+        positions[i] = (skim_vec3){ -1000.0f + 30.0f * (float)i, 500.0f, 20000.0f };
+        displacements[i] = (skim_vec3){ RUN_PER_FRAME, 0.0f, -10.0f };
+    }
+    skim_move_cache *cache = NULL;
+    cr_assert_eq(skim_move_cache_create(&cache), SKIM_OK);
+    cr_assert_eq(skim_move_batch_cached(world.world, cache, HIGH, shapes, positions, displacements, &def,
+                                        results),
+                 SKIM_OK, "%s", skim_last_error_message());
+    cr_expect_eq(cache->moves, (uint64_t)HIGH);
+    cr_expect_eq(cache->kernel_calls, 0, "%llu kernel calls", (unsigned long long)cache->kernel_calls);
+    for (int i = 0; i < HIGH; ++i) {
+        cr_expect_eq(results[i].touched, 0u, "mover %d", i);
+        cr_expect_float_eq(results[i].position.z, 19990.0f, 1e-2f, "mover %d", i);
+        cr_expect_float_eq(results[i].position.x, positions[i].x + RUN_PER_FRAME, 1e-2f, "mover %d", i);
+    }
+    /* A crowd that has landed does call them. */
+    static crowd c;
+    crowd_init(&c, 5);
+    crowd_frames(&c, world.world, cache, 20, 1);
+    cr_expect_gt(cache->kernel_calls, 0, "%llu kernel calls in %llu moves",
+                 (unsigned long long)cache->kernel_calls, (unsigned long long)cache->moves);
+    skim_move_cache_destroy(cache);
+}
