@@ -1,7 +1,7 @@
 /* BVH benchmark: one JSON object per line per scene.
 
-   For the default scene, the shared real levels (SKIM_SCENES_DIR, default
-   the ../shared/scenes beside the source tree) and a generated terrain of
+   For the default scene, the real levels (SKIM_SCENES_DIR, default
+   the one the build was configured with) and a generated terrain of
    2+ million triangles:
      build   million triangles/s at 1 and 2 threads, best and median of
              15 builds (5 for the terrain), and at 1 thread the median
@@ -362,7 +362,7 @@ int main(int argc, char **argv)
                                "usage: bench_bvh [--quick] [--only NAME] [--bvh-only] [--build-only]\n"
                                "  Builds, sweeps and loads each scene and prints JSON lines (bvh_build, bvh_sweep,\n"
                                "  bvh_load). NAME: default, oa_dm1, oa_dm4_hull, terrain (the levels are read from\n"
-                               "  SKIM_SCENES_DIR, else ../shared/scenes). --quick shrinks the terrain and the query\n"
+                               "  SKIM_SCENES_DIR, else the build's default). --quick shrinks the terrain and the query\n"
                                "  counts; --bvh-only skips brute force and the yardstick, for profilers;\n"
                                "  --build-only stops after the bvh_build line.\n");
         }

@@ -1,8 +1,8 @@
 /* The scenes and the sweep workload of the BVH benchmarks, in one place so
    that every benchmark comparing against bench_bvh's "bvh_sweeps_per_s"
    (bench_sweep_path, bench_embree) runs exactly its queries: the default
-   scene, the shared levels (SKIM_SCENES_DIR, default the ../shared/scenes
-   beside the source tree) and a generated terrain; spheres of radius 16
+   scene, the real levels (SKIM_SCENES_DIR, default the one the build was
+   configured with) and a generated terrain; spheres of radius 16
    starting 1..4 radii from a random triangle, displacements up to 32 radii,
    seed 0x5eed0001 (tests/bvh/bvh_scenes.h makes each query). */
 #ifndef SKIM_BENCH_WORKLOAD_H

@@ -7,7 +7,7 @@
    walk's triangles packed (move_walk_pack.c), four or, with a kernel set
    of 8 lanes or more, eight box tests at a time: both are checked. Checked
    here over movers in Morton order, as a batch moves them (walks reused
-   and renewed), on the default scene and, when ../shared/scenes is there,
+   and renewed), on the default scene and, when SKIM_SCENES_DIR holds one,
    on a real level. */
 #include "move_test_util.h"
 #include "move/move_internal.h"

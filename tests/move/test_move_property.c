@@ -1,7 +1,7 @@
 /* No tunnelling, as a property: thousands of movers with random
    displacements from 0.01 to 100 times their radius, well past the classic
    tunnelling speeds Gomez and the collision chapter warn of, inside the default scene's closed room
-   and in the real levels of ../shared/scenes (skipped when absent). After
+   and in the real levels of SKIM_SCENES_DIR (skipped when absent). After
    every move the shape must not overlap any triangle (checked in double
    precision by this file's own code, in the shape's unit-sphere space, with
    a tolerance of OVERLAP_TOLERANCE radii) and no mover may leave the closed

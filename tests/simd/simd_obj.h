@@ -1,4 +1,4 @@
-/* A minimal OBJ reader for the real levels in ../shared/scenes: "v x y z"
+/* A minimal OBJ reader for the real levels in SKIM_SCENES_DIR: "v x y z"
    and "f a b c ..." (corners "v", "v/vt", "v//vn" or "v/vt/vn", 1-based or
    negative), polygons as fans; everything else is skipped. Enough for the
    levels' triangle soups; the library's own loader is tested elsewhere. */

@@ -1,6 +1,6 @@
 /* Scenes and game-like sweeps over them, shared by the scene suite, the
    SKIM_ISA probe and the benchmark: the default scene or a real level
-   (../shared/scenes via SKIM_SCENES_DIR), movers of player size starting
+   (from SKIM_SCENES_DIR), movers of player size starting
    next to a random surface and moving as players do. */
 #ifndef SKIM_SIMD_SCENE_H
 #define SKIM_SIMD_SCENE_H

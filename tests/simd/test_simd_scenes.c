@@ -1,7 +1,7 @@
 /* Whole sweeps and whole moves over real geometry, per kernel set.
 
    In-process: game-like sweeps over the default scene and the two real
-   levels (../shared/scenes, skipped when absent) gather their candidates
+   levels (SKIM_SCENES_DIR, skipped when absent) gather their candidates
    once, as skim_sweep does, and every kernel set sweeps them; each set's
    answer must equal portable's bit for bit, and the reference's
    (skim_reference_sweep_candidates, cross-checked triangle by triangle with
