@@ -82,7 +82,7 @@ static bool cpu_can_run(const skim_kernel_set *set)
 static once_flag choose_once = ONCE_FLAG_INIT;
 static const skim_kernel_set *chosen_set;
 static char available_names[128];
-static char isa_error[256];
+static char isa_error[384]; /* fits the longest message below whole */
 
 static void choose_kernel_set(void)
 {
