@@ -155,7 +155,8 @@ static skim_status move_clear_of_static(const skim_world *statics, const skim_cr
     status = skim_move(statics, &c->shape[id], from, by, &def, &r);
     if (status != SKIM_OK)
         return status;
-    const double goal[3] = { (double)from.x + by.x, (double)from.y + by.y, (double)from.z + by.z };
+    /* The goal in double, as the contact is taken (see push). */
+    const double goal[3] = { x[0] + d[0], x[1] + d[1], x[2] + d[2] };
     const double end[3] = { r.position.x, r.position.y, r.position.z };
     double short_sq = 0.0;
     for (int k = 0; k < 3; ++k) {
@@ -208,9 +209,14 @@ static skim_status push(const skim_world *statics, const skim_crowd *c, uint32_t
         return SKIM_OK;
     const float largest = fmaxf(local.radii.x, fmaxf(local.radii.y, local.radii.z));
     const double skin = (double)c->def.move.skin_width * (double)largest;
-    const double contact[3] = { (double)start.x + (double)hit.t * delta.x + skin * hit.normal.x,
-                                (double)start.y + (double)hit.t * delta.y + skin * hit.normal.y,
-                                (double)start.z + (double)hit.t * delta.z + skin * hit.normal.z };
+    /* The contact is taken on the double way, not on the floats rounded for
+       the sweep: GCC 12's straight-line vectoriser folds a float rounding
+       widened straight back to double into nothing at -O2 and above (not at
+       -O1), so widening those floats would give other bits per -O level. */
+    const double t = hit.t;
+    const double contact[3] = { p0[0] + t * (p1[0] - p0[0]) + skin * hit.normal.x,
+                                p0[1] + t * (p1[1] - p0[1]) + skin * hit.normal.y,
+                                p0[2] + t * (p1[2] - p0[2]) + skin * hit.normal.z };
     double goal[3];
     skim_body_point_to_world(body, contact, goal);
     const double d[3] = { goal[0] - x[0], goal[1] - x[1], goal[2] - x[2] };
