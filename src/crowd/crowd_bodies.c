@@ -129,10 +129,12 @@ void crowd_bodies_note_floor(skim_crowd *c, uint32_t id, bool reverted, bool on_
 }
 
 /* Moves the agent from x by d against the static triangles alone (a slide,
-   neither stepping nor snapping); whether it fell short (squeezed). */
+   neither stepping nor snapping); whether it fell short (squeezed). Counts
+   into *moves one per straight move, two per slide. */
 static skim_status move_clear_of_static(const skim_world *statics, const skim_crowd *c, uint32_t id, double x[3],
-                                        const double d[3], bool *squeezed)
+                                        const double d[3], bool *squeezed, int *moves)
 {
+    ++*moves;
     skim_move_def def = c->def.move;
     def.step_height = 0.0f;
     def.snap_distance = 0.0f;
@@ -151,6 +153,7 @@ static skim_status move_clear_of_static(const skim_world *statics, const skim_cr
             x[k] += d[k];
         return SKIM_OK;
     }
+    ++*moves; /* a slide: counts as bent */
     skim_move_result r;
     status = skim_move(statics, &c->shape[id], from, by, &def, &r);
     if (status != SKIM_OK)
@@ -189,7 +192,7 @@ static skim_ellipsoid shape_in_body(const skim_ellipsoid *shape, const skim_quat
    into it, the agent goes where the surface leaves it at the new placement,
    a skin off, by a move against static geometry. */
 static skim_status push(const skim_world *statics, const skim_crowd *c, uint32_t id, const crowd_moved_body *m,
-                        const double x0[3], double x[3], bool *squeezed)
+                        const double x0[3], double x[3], bool *squeezed, int *moves)
 {
     const skim_body *body = m->body;
     double p0[3], p1[3];
@@ -220,7 +223,7 @@ static skim_status push(const skim_world *statics, const skim_crowd *c, uint32_t
     double goal[3];
     skim_body_point_to_world(body, contact, goal);
     const double d[3] = { goal[0] - x[0], goal[1] - x[1], goal[2] - x[2] };
-    return move_clear_of_static(statics, c, id, x, d, squeezed);
+    return move_clear_of_static(statics, c, id, x, d, squeezed, moves);
 }
 
 static bool boxes_meet(const float lo[3], const float hi[3], const float a[3], const float b[3])
@@ -234,6 +237,7 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
     const double x0[3] = { c->position[id].x, c->position[id].y, c->position[id].z };
     double x[3] = { x0[0], x0[1], x0[2] };
     bool squeezed = false;
+    int moves = 0; /* straight moves, a slide counting as two */
     uint32_t carried_by = SKIM_STATIC;
     const crowd_ride *ride = &c->ride[id];
     if (ride->body != SKIM_STATIC) {
@@ -244,7 +248,7 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
             to_local(m, p, x0, local);
             skim_body_point_to_world(body, local, goal);
             const double d[3] = { goal[0] - x0[0], goal[1] - x0[1], goal[2] - x0[2] };
-            skim_status status = move_clear_of_static(statics, c, id, x, d, &squeezed);
+            skim_status status = move_clear_of_static(statics, c, id, x, d, &squeezed, &moves);
             if (status != SKIM_OK)
                 return status;
             carried_by = ride->body;
@@ -261,7 +265,7 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
         const crowd_moved_body *m = &c->moved_bodies[k];
         if (m->body->id == carried_by || !boxes_meet(m->lo, m->hi, lo, hi))
             continue;
-        skim_status status = push(statics, c, id, m, x0, x, &squeezed);
+        skim_status status = push(statics, c, id, m, x0, x, &squeezed, &moves);
         if (status != SKIM_OK)
             return status;
         for (int a = 0; a < 3; ++a) { /* the box of where it has been pushed to */
@@ -271,11 +275,14 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
     }
     c->shifted[id] = (skim_vec3){ (float)x[0], (float)x[1], (float)x[2] };
     c->squeezed[id] = squeezed;
+    c->clear.bent[id] = moves > 1;
     return SKIM_OK;
 }
 
 skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t n, int threads)
 {
+    if (!crowd_reserve((void **)&c->clear.bent, &c->clear.bent_capacity, c->capacity, sizeof *c->clear.bent))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     skim_world statics;
     crowd_static_view(world, &statics);
     int failed = 0;
@@ -296,6 +303,8 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
     if (failed)
         return skim_fail(first, "skim_crowd_step: carrying or pushing an agent by a moving body failed (%s)",
                          skim_status_string(first));
+    if (!crowd_bodies_clear_agents(c, n))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     return SKIM_OK;
 }
 
