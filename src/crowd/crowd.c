@@ -184,6 +184,7 @@ void skim_crowd_destroy(skim_crowd *c)
         free(fields[i]);
     skim_move_cache_release(&c->world_cache);
     crowd_clear_release(&c->clear);
+    skim_box_index_free(&c->moved_boxes);
     for (uint32_t id = 0; c->goal && id < c->capacity; ++id)
         free(c->goal[id].points);
     free(c->goal);

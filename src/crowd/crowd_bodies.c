@@ -96,6 +96,11 @@ bool crowd_bodies_prepare(const skim_world *world, skim_crowd *c)
         transform_matrix(&c->seen[s].transform, m->old_rotation, m->old_position);
         swept_box(body, m->old_rotation, m->old_position, m->lo, m->hi);
     }
+    if (!skim_box_index_reserve(&c->moved_boxes, c->moved_count))
+        return false;
+    for (uint32_t k = 0; k < c->moved_count; ++k)
+        skim_box_index_set(&c->moved_boxes, k, c->moved_bodies[k].lo, c->moved_bodies[k].hi);
+    skim_box_index_sort(&c->moved_boxes, c->moved_count);
     c->bodies_moved = c->moved_count > 0;
     return true;
 }
@@ -226,6 +231,9 @@ static skim_status push(const skim_world *statics, const skim_crowd *c, uint32_t
     return move_clear_of_static(statics, c, id, x, d, squeezed, moves);
 }
 
+/* Most moved bodies an agent's search marks in a bitset on the stack. */
+#define MARKED_BODIES 4096
+
 static bool boxes_meet(const float lo[3], const float hi[3], const float a[3], const float b[3])
 {
     return lo[0] <= b[0] && hi[0] >= a[0] && lo[1] <= b[1] && hi[1] >= a[1] && lo[2] <= b[2] && hi[2] >= a[2];
@@ -261,9 +269,23 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
         lo[a] = (float)fmin(x0[a], x[a]) - reach;
         hi[a] = (float)fmax(x0[a], x[a]) + reach;
     }
+    /* The bodies whose swept boxes meet the agent's box, in increasing id
+       (the index finds them); a push grows the box, so the ones after it
+       are tested again against the grown box. Beyond MARKED_BODIES moved
+       bodies every one is tested. */
+    uint64_t meets[MARKED_BODIES / 64];
+    const bool marked = c->moved_count <= MARKED_BODIES;
+    if (marked && !skim_box_index_query(&c->moved_boxes, lo, hi, meets)) {
+        c->shifted[id] = (skim_vec3){ (float)x[0], (float)x[1], (float)x[2] };
+        c->squeezed[id] = squeezed;
+        c->clear.bent[id] = moves > 1;
+        return SKIM_OK;
+    }
+    bool grown = false;
     for (uint32_t k = 0; k < c->moved_count; ++k) {
         const crowd_moved_body *m = &c->moved_bodies[k];
-        if (m->body->id == carried_by || !boxes_meet(m->lo, m->hi, lo, hi))
+        const bool listed = marked && (meets[k / 64] >> (k % 64) & 1u);
+        if (!(listed || ((grown || !marked) && boxes_meet(m->lo, m->hi, lo, hi))) || m->body->id == carried_by)
             continue;
         skim_status status = push(statics, c, id, m, x0, x, &squeezed, &moves);
         if (status != SKIM_OK)
@@ -272,6 +294,7 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
             lo[a] = fminf(lo[a], (float)x[a] - reach);
             hi[a] = fmaxf(hi[a], (float)x[a] + reach);
         }
+        grown = true;
     }
     c->shifted[id] = (skim_vec3){ (float)x[0], (float)x[1], (float)x[2] };
     c->squeezed[id] = squeezed;

@@ -26,8 +26,10 @@ static void cell_of(const skim_crowd *c, const double p[3], double cell, int32_t
 {
     const double a = p[0] * c->axis1[0] + p[1] * c->axis1[1] + p[2] * c->axis1[2];
     const double b = p[0] * c->axis2[0] + p[1] * c->axis2[1] + p[2] * c->axis2[2];
-    out[0] = (int32_t)floor(a / cell);
-    out[1] = (int32_t)floor(b / cell);
+    /* Held within int32 for any radius and place (far cells share buckets). */
+    const double ca = fmin(fmax(a / cell, -1e9), 1e9), cb = fmin(fmax(b / cell, -1e9), 1e9);
+    out[0] = (int32_t)ca - (ca < (double)(int32_t)ca); /* floor, without a call */
+    out[1] = (int32_t)cb - (cb < (double)(int32_t)cb);
 }
 
 /* Where agent id stands if it keeps the fraction f of its shift. */
@@ -52,9 +54,14 @@ static void cells_of_way(const skim_crowd *c, uint32_t id, double cell, int32_t 
     double a[3], b[3];
     int32_t ca[2], cb[2];
     place(c, id, 0.0f, a);
-    place(c, id, 1.0f, b);
     cell_of(c, a, cell, ca);
-    cell_of(c, b, cell, cb);
+    if (c->clear.slot[id] == UINT32_MAX) { /* not moved: one point */
+        cb[0] = ca[0];
+        cb[1] = ca[1];
+    } else {
+        place(c, id, 1.0f, b);
+        cell_of(c, b, cell, cb);
+    }
     for (int k = 0; k < 2; ++k) {
         lo[k] = (ca[k] < cb[k] ? ca[k] : cb[k]) - grow;
         hi[k] = (ca[k] > cb[k] ? ca[k] : cb[k]) + grow;
@@ -82,14 +89,18 @@ static bool collides(const skim_crowd *c, uint32_t id)
 static bool build_cells(skim_crowd *c, uint32_t n, double cell)
 {
     crowd_clear *s = &c->clear;
+    if (!crowd_reserve((void **)&s->range, &s->range_capacity, 4 * (size_t)n, sizeof *s->range))
+        return false;
     size_t items = 0;
     for (uint32_t k = 0; k < n; ++k) {
         const uint32_t id = c->active[k];
-        if (!collides(c, id))
+        int32_t *r = s->range + 4 * (size_t)k;
+        if (!collides(c, id)) {
+            r[0] = 1, r[1] = 0; /* no cells */
             continue;
-        int32_t lo[2], hi[2];
-        cells_of_way(c, id, cell, 0, lo, hi);
-        items += (size_t)(hi[0] - lo[0] + 1) * (size_t)(hi[1] - lo[1] + 1);
+        }
+        cells_of_way(c, id, cell, 0, r, r + 2);
+        items += (size_t)(r[2] - r[0] + 1) * (size_t)(r[3] - r[1] + 1);
     }
     size_t buckets = 64;
     while (buckets < 2 * items)
@@ -103,10 +114,7 @@ static bool build_cells(skim_crowd *c, uint32_t n, double cell)
     for (int pass = 0; pass < 2; ++pass) {
         for (uint32_t k = 0; k < n; ++k) {
             const uint32_t id = c->active[k];
-            if (!collides(c, id))
-                continue;
-            int32_t lo[2], hi[2];
-            cells_of_way(c, id, cell, 0, lo, hi);
+            const int32_t *lo = s->range + 4 * (size_t)k, *hi = lo + 2;
             for (int32_t x = lo[0]; x <= hi[0]; ++x)
                 for (int32_t y = lo[1]; y <= hi[1]; ++y) {
                     const uint32_t b = crowd_hash_cell(x, y) & s->bucket_mask;
@@ -233,4 +241,5 @@ void crowd_clear_release(crowd_clear *s)
     free(s->fraction);
     free(s->bucket_start);
     free(s->items);
+    free(s->range);
 }

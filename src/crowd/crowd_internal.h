@@ -192,8 +192,9 @@ typedef struct crowd_clear {
     uint32_t *moved;                 /* ids the bodies moved this step, in active order */
     float    *fraction;              /* two per moved: this round's and the next */
     uint32_t *bucket_start, *items;  /* hashed cells of every colliding agent's way */
+    int32_t  *range;                 /* per active index: its way's cells, lo x, lo y, hi x, hi y */
     uint32_t  bucket_mask;
-    size_t    slot_capacity, bent_capacity, moved_capacity, fraction_capacity, bucket_capacity, item_capacity;
+    size_t    range_capacity, slot_capacity, bent_capacity, moved_capacity, fraction_capacity, bucket_capacity, item_capacity;
 } crowd_clear;
 
 struct skim_crowd {
@@ -229,6 +230,7 @@ struct skim_crowd {
     const skim_world *seen_world;    /* the world of the last step */
     crowd_moved_body *moved_bodies;  /* bodies moved since, increasing id */
     size_t           moved_capacity;
+    skim_box_index   moved_boxes;    /* the boxes they swept, by moved index */
     uint32_t         moved_count;
     bool             bodies_moved;   /* this step: shifted and squeezed are valid */
     crowd_clear      clear;          /* crowd_bodies_clear.c */
