@@ -13,6 +13,7 @@
 #define SKIM_CROWD_INTERNAL_H
 
 #include "base/skim_internal.h"
+#include "world/body_boxes.h"
 #include "base/team.h"
 #include "move/move_internal.h"
 

@@ -62,7 +62,8 @@ void skim_box_index_sort(skim_box_index *index, uint32_t count)
         widest = fmax(widest, (double)index->hi[0][k] - index->lo[0][k]);
     }
     index->widest = widest;
-    qsort(index->sorted, count, sizeof *index->sorted, by_key);
+    if (count > 1)
+        qsort(index->sorted, count, sizeof *index->sorted, by_key);
 }
 
 void skim_box_index_update(skim_box_index *index, uint32_t k, const float lo[3], const float hi[3])
@@ -84,6 +85,8 @@ void skim_box_index_update(skim_box_index *index, uint32_t k, const float lo[3],
 uint32_t skim_box_index_query(const skim_box_index *index, const float lo[3], const float hi[3], uint64_t *bits)
 {
     const uint32_t count = index->count;
+    if (!count)
+        return 0;
     memset(bits, 0, skim_box_words(count) * sizeof *bits);
     /* Every box that meets has lo.x in [lo[0] - widest, hi[0]]; the start
        is taken in double and rounded down one more float to stay safe. */
