@@ -239,6 +239,28 @@ static bool boxes_meet(const float lo[3], const float hi[3], const float a[3], c
     return lo[0] <= b[0] && hi[0] >= a[0] && lo[1] <= b[1] && hi[1] >= a[1] && lo[2] <= b[2] && hi[2] >= a[2];
 }
 
+/* How many agents standing on each other a body's carry goes up through. */
+#define STACK_DEPTH 8
+
+/* The ride that carries agent id: its own, or, when it stands on another
+   agent (as the last step left them), the first ride down the stack, so a
+   stack on a lift rises with it. Reads only the last step's state. */
+static const crowd_ride *carrying_ride(const skim_crowd *c, uint32_t id)
+{
+    const crowd_ride *own = &c->ride[id];
+    uint32_t at = id;
+    for (int depth = 0; own->body == SKIM_STATIC && depth < STACK_DEPTH; ++depth) {
+        if (!(c->state[at] & SKIM_AGENT_ON_AGENT))
+            break;
+        at = c->support[at];
+        if (at >= c->capacity || !(c->state[at] & SKIM_AGENT_ACTIVE))
+            break;
+        if (c->ride[at].body != SKIM_STATIC)
+            return &c->ride[at];
+    }
+    return own;
+}
+
 /* One agent's carry and pushes: where it starts the step, into shifted[id], and squeezed[id]. */
 static skim_status shift_agent(const skim_world *world, const skim_world *statics, skim_crowd *c, uint32_t id)
 {
@@ -247,7 +269,7 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
     bool squeezed = false;
     int moves = 0; /* straight moves, a slide counting as two */
     uint32_t carried_by = SKIM_STATIC;
-    const crowd_ride *ride = &c->ride[id];
+    const crowd_ride *ride = carrying_ride(c, id);
     if (ride->body != SKIM_STATIC) {
         const skim_body *body = skim_body_find(world, ride->body);
         if (body && !same_transform(&ride->seen, &body->now)) {
