@@ -175,6 +175,7 @@ bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n)
         return false;
     uint32_t moved = 0;
     float largest = 0.0f;
+    double longest = 0.0;
     for (uint32_t k = 0; k < n; ++k) {
         const uint32_t id = c->active[k];
         const skim_vec3 a = c->position[id], b = c->shifted[id];
@@ -182,8 +183,11 @@ bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n)
         if (!collides(c, id))
             continue;
         largest = fmaxf(largest, c->body[id].radius);
-        if (a.x != b.x || a.y != b.y || a.z != b.z)
+        if (a.x != b.x || a.y != b.y || a.z != b.z) {
             s->slot[id] = moved++;
+            const double d[3] = { (double)b.x - a.x, (double)b.y - a.y, (double)b.z - a.z };
+            longest = fmax(longest, fabs(d[0]) + fabs(d[1]) + fabs(d[2]));
+        }
     }
     if (!moved)
         return true;
@@ -197,9 +201,10 @@ bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n)
             s->fraction[s->slot[id]] = 1.0f;
         }
     }
-    /* Cells as wide as the widest pair's touching distance: a pair that
-       can meet is in neighbouring cells. */
-    const double cell = 2.0 * (double)largest;
+    /* Cells as wide as the widest pair's touching distance, so a pair that
+       can meet is in neighbouring cells, and as the longest shift, so a way
+       covers at most two cells a side. */
+    const double cell = fmax(2.0 * (double)largest, longest);
     if (!build_cells(c, n, cell))
         return false;
     /* Rounds, each deciding from the last round's fractions alone (so the
