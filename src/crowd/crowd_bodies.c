@@ -96,6 +96,11 @@ bool crowd_bodies_prepare(const skim_world *world, skim_crowd *c)
         transform_matrix(&c->seen[s].transform, m->old_rotation, m->old_position);
         swept_box(body, m->old_rotation, m->old_position, m->lo, m->hi);
     }
+    if (!skim_box_index_reserve(&c->moved_boxes, c->moved_count))
+        return false;
+    for (uint32_t k = 0; k < c->moved_count; ++k)
+        skim_box_index_set(&c->moved_boxes, k, c->moved_bodies[k].lo, c->moved_bodies[k].hi);
+    skim_box_index_sort(&c->moved_boxes, c->moved_count);
     c->bodies_moved = c->moved_count > 0;
     return true;
 }
@@ -129,10 +134,12 @@ void crowd_bodies_note_floor(skim_crowd *c, uint32_t id, bool reverted, bool on_
 }
 
 /* Moves the agent from x by d against the static triangles alone (a slide,
-   neither stepping nor snapping); whether it fell short (squeezed). */
+   neither stepping nor snapping); whether it fell short (squeezed). Counts
+   into *moves one per straight move, two per slide. */
 static skim_status move_clear_of_static(const skim_world *statics, const skim_crowd *c, uint32_t id, double x[3],
-                                        const double d[3], bool *squeezed)
+                                        const double d[3], bool *squeezed, int *moves)
 {
+    ++*moves;
     skim_move_def def = c->def.move;
     def.step_height = 0.0f;
     def.snap_distance = 0.0f;
@@ -151,11 +158,13 @@ static skim_status move_clear_of_static(const skim_world *statics, const skim_cr
             x[k] += d[k];
         return SKIM_OK;
     }
+    ++*moves; /* a slide: counts as bent */
     skim_move_result r;
     status = skim_move(statics, &c->shape[id], from, by, &def, &r);
     if (status != SKIM_OK)
         return status;
-    const double goal[3] = { (double)from.x + by.x, (double)from.y + by.y, (double)from.z + by.z };
+    /* The goal in double, as the contact is taken (see push). */
+    const double goal[3] = { x[0] + d[0], x[1] + d[1], x[2] + d[2] };
     const double end[3] = { r.position.x, r.position.y, r.position.z };
     double short_sq = 0.0;
     for (int k = 0; k < 3; ++k) {
@@ -188,7 +197,7 @@ static skim_ellipsoid shape_in_body(const skim_ellipsoid *shape, const skim_quat
    into it, the agent goes where the surface leaves it at the new placement,
    a skin off, by a move against static geometry. */
 static skim_status push(const skim_world *statics, const skim_crowd *c, uint32_t id, const crowd_moved_body *m,
-                        const double x0[3], double x[3], bool *squeezed)
+                        const double x0[3], double x[3], bool *squeezed, int *moves)
 {
     const skim_body *body = m->body;
     double p0[3], p1[3];
@@ -208,18 +217,48 @@ static skim_status push(const skim_world *statics, const skim_crowd *c, uint32_t
         return SKIM_OK;
     const float largest = fmaxf(local.radii.x, fmaxf(local.radii.y, local.radii.z));
     const double skin = (double)c->def.move.skin_width * (double)largest;
-    const double contact[3] = { (double)start.x + (double)hit.t * delta.x + skin * hit.normal.x,
-                                (double)start.y + (double)hit.t * delta.y + skin * hit.normal.y,
-                                (double)start.z + (double)hit.t * delta.z + skin * hit.normal.z };
+    /* The contact is taken on the double way, not on the floats rounded for
+       the sweep: GCC 12's straight-line vectoriser folds a float rounding
+       widened straight back to double into nothing at -O2 and above (not at
+       -O1), so widening those floats would give other bits per -O level. */
+    const double t = hit.t;
+    const double contact[3] = { p0[0] + t * (p1[0] - p0[0]) + skin * hit.normal.x,
+                                p0[1] + t * (p1[1] - p0[1]) + skin * hit.normal.y,
+                                p0[2] + t * (p1[2] - p0[2]) + skin * hit.normal.z };
     double goal[3];
     skim_body_point_to_world(body, contact, goal);
     const double d[3] = { goal[0] - x[0], goal[1] - x[1], goal[2] - x[2] };
-    return move_clear_of_static(statics, c, id, x, d, squeezed);
+    return move_clear_of_static(statics, c, id, x, d, squeezed, moves);
 }
+
+/* Most moved bodies an agent's search marks in a bitset on the stack. */
+#define MARKED_BODIES 4096
 
 static bool boxes_meet(const float lo[3], const float hi[3], const float a[3], const float b[3])
 {
     return lo[0] <= b[0] && hi[0] >= a[0] && lo[1] <= b[1] && hi[1] >= a[1] && lo[2] <= b[2] && hi[2] >= a[2];
+}
+
+/* How many agents standing on each other a body's carry goes up through. */
+#define STACK_DEPTH 8
+
+/* The ride that carries agent id: its own, or, when it stands on another
+   agent (as the last step left them), the first ride down the stack, so a
+   stack on a lift rises with it. Reads only the last step's state. */
+static const crowd_ride *carrying_ride(const skim_crowd *c, uint32_t id)
+{
+    const crowd_ride *own = &c->ride[id];
+    uint32_t at = id;
+    for (int depth = 0; own->body == SKIM_STATIC && depth < STACK_DEPTH; ++depth) {
+        if (!(c->state[at] & SKIM_AGENT_ON_AGENT))
+            break;
+        at = c->support[at];
+        if (at >= c->capacity || !(c->state[at] & SKIM_AGENT_ACTIVE))
+            break;
+        if (c->ride[at].body != SKIM_STATIC)
+            return &c->ride[at];
+    }
+    return own;
 }
 
 /* One agent's carry and pushes: where it starts the step, into shifted[id], and squeezed[id]. */
@@ -228,8 +267,9 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
     const double x0[3] = { c->position[id].x, c->position[id].y, c->position[id].z };
     double x[3] = { x0[0], x0[1], x0[2] };
     bool squeezed = false;
+    int moves = 0; /* straight moves, a slide counting as two */
     uint32_t carried_by = SKIM_STATIC;
-    const crowd_ride *ride = &c->ride[id];
+    const crowd_ride *ride = carrying_ride(c, id);
     if (ride->body != SKIM_STATIC) {
         const skim_body *body = skim_body_find(world, ride->body);
         if (body && !same_transform(&ride->seen, &body->now)) {
@@ -238,7 +278,7 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
             to_local(m, p, x0, local);
             skim_body_point_to_world(body, local, goal);
             const double d[3] = { goal[0] - x0[0], goal[1] - x0[1], goal[2] - x0[2] };
-            skim_status status = move_clear_of_static(statics, c, id, x, d, &squeezed);
+            skim_status status = move_clear_of_static(statics, c, id, x, d, &squeezed, &moves);
             if (status != SKIM_OK)
                 return status;
             carried_by = ride->body;
@@ -251,25 +291,43 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
         lo[a] = (float)fmin(x0[a], x[a]) - reach;
         hi[a] = (float)fmax(x0[a], x[a]) + reach;
     }
+    /* The bodies whose swept boxes meet the agent's box, in increasing id
+       (the index finds them); a push grows the box, so the ones after it
+       are tested again against the grown box. Beyond MARKED_BODIES moved
+       bodies every one is tested. */
+    uint64_t meets[MARKED_BODIES / 64];
+    const bool marked = c->moved_count <= MARKED_BODIES;
+    if (marked && !skim_box_index_query(&c->moved_boxes, lo, hi, meets)) {
+        c->shifted[id] = (skim_vec3){ (float)x[0], (float)x[1], (float)x[2] };
+        c->squeezed[id] = squeezed;
+        c->clear.bent[id] = moves > 1;
+        return SKIM_OK;
+    }
+    bool grown = false;
     for (uint32_t k = 0; k < c->moved_count; ++k) {
         const crowd_moved_body *m = &c->moved_bodies[k];
-        if (m->body->id == carried_by || !boxes_meet(m->lo, m->hi, lo, hi))
+        const bool listed = marked && (meets[k / 64] >> (k % 64) & 1u);
+        if (!(listed || ((grown || !marked) && boxes_meet(m->lo, m->hi, lo, hi))) || m->body->id == carried_by)
             continue;
-        skim_status status = push(statics, c, id, m, x0, x, &squeezed);
+        skim_status status = push(statics, c, id, m, x0, x, &squeezed, &moves);
         if (status != SKIM_OK)
             return status;
         for (int a = 0; a < 3; ++a) { /* the box of where it has been pushed to */
             lo[a] = fminf(lo[a], (float)x[a] - reach);
             hi[a] = fmaxf(hi[a], (float)x[a] + reach);
         }
+        grown = true;
     }
     c->shifted[id] = (skim_vec3){ (float)x[0], (float)x[1], (float)x[2] };
     c->squeezed[id] = squeezed;
+    c->clear.bent[id] = moves > 1;
     return SKIM_OK;
 }
 
 skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t n, int threads)
 {
+    if (!crowd_reserve((void **)&c->clear.bent, &c->clear.bent_capacity, c->capacity, sizeof *c->clear.bent))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     skim_world statics;
     crowd_static_view(world, &statics);
     int failed = 0;
@@ -290,6 +348,8 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
     if (failed)
         return skim_fail(first, "skim_crowd_step: carrying or pushing an agent by a moving body failed (%s)",
                          skim_status_string(first));
+    if (!crowd_bodies_clear_agents(c, n))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     return SKIM_OK;
 }
 

@@ -13,6 +13,7 @@
 #define SKIM_CROWD_INTERNAL_H
 
 #include "base/skim_internal.h"
+#include "world/body_boxes.h"
 #include "base/team.h"
 #include "move/move_internal.h"
 
@@ -184,6 +185,19 @@ typedef struct crowd_moved_body {
     float  lo[3], hi[3];
 } crowd_moved_body;
 
+/* Scratch of the clearing between agents after the bodies' shifts
+   (crowd_bodies_clear.c), grown as needed. */
+typedef struct crowd_clear {
+    uint32_t *slot;                  /* per id: its entry in moved, or UINT32_MAX */
+    uint8_t  *bent;                  /* per id: its shift slid along static geometry */
+    uint32_t *moved;                 /* ids the bodies moved this step, in active order */
+    float    *fraction;              /* two per moved: this round's and the next */
+    uint32_t *bucket_start, *items;  /* hashed cells of every colliding agent's way */
+    int32_t  *range;                 /* per active index: its way's cells, lo x, lo y, hi x, hi y */
+    uint32_t  bucket_mask;
+    size_t    range_capacity, slot_capacity, bent_capacity, moved_capacity, fraction_capacity, bucket_capacity, item_capacity;
+} crowd_clear;
+
 struct skim_crowd {
     skim_crowd_def def;
     float up[3], axis1[3], axis2[3]; /* orthonormal: up and two directions across it */
@@ -217,8 +231,10 @@ struct skim_crowd {
     const skim_world *seen_world;    /* the world of the last step */
     crowd_moved_body *moved_bodies;  /* bodies moved since, increasing id */
     size_t           moved_capacity;
+    skim_box_index   moved_boxes;    /* the boxes they swept, by moved index */
     uint32_t         moved_count;
     bool             bodies_moved;   /* this step: shifted and squeezed are valid */
+    crowd_clear      clear;          /* crowd_bodies_clear.c */
 
     /* ---- per active index, rebuilt or rewritten each step ---- */
     uint32_t *active;        /* ids, in the grid's order (crowd_grid.c) */
@@ -502,6 +518,11 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *crowd, uint3
 void        crowd_bodies_note_floor(skim_crowd *crowd, uint32_t id, bool reverted, bool on_floor,
                                     uint32_t floor_body);
 bool        crowd_bodies_remember(const skim_world *world, skim_crowd *crowd);
+/* Gives up what of the bodies' shifts would bring agents closer than their
+   pairs allow, marking those agents squeezed (crowd_bodies_clear.c); false
+   if out of memory. */
+bool crowd_bodies_clear_agents(skim_crowd *crowd, uint32_t n);
+void crowd_clear_release(crowd_clear *clear);
 /* The world without its bodies: its own triangles (a shallow copy). */
 void        crowd_static_view(const skim_world *world, skim_world *out);
 

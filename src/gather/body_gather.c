@@ -16,6 +16,7 @@ void skim_body_lanes_free(skim_body_lanes *lanes)
 {
     free(lanes->ref);
     free(lanes->found);
+    free(lanes->meets);
     memset(lanes, 0, sizeof *lanes);
 }
 
@@ -141,18 +142,27 @@ skim_status skim_body_gather(const skim_world *world, const skim_ellipsoid_space
     body_visit v = { .space = space, .start = { start[0], start[1], start[2] },
                      .box_min = box_min, .box_max = box_max, .material_mask = material_mask,
                      .out = out, .lanes = lanes, .status = SKIM_OK };
-    for (uint32_t i = 0; i < table->count && v.status == SKIM_OK; ++i) {
-        const skim_body *body = &table->body[i];
-        if (!skim_body_box_overlaps(body, box_min, box_max))
-            continue;
-        float local_min[3], local_max[3];
-        skim_body_box_to_local(body, box_min, box_max, local_min, local_max);
-        v.body = body;
-        lanes->found_count = 0;
-        skim_world_visit_box(body->shape, local_min, local_max, visit_run, &v);
-        if (v.status == SKIM_OK && lanes->found_count)
-            v.status = append_found(&v);
+    const size_t words = skim_box_words(table->count);
+    if (words > lanes->meets_capacity) {
+        uint64_t *grown = realloc(lanes->meets, words * sizeof *grown);
+        if (!grown)
+            return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "bodies: no memory for %u bodies' marks", table->count);
+        lanes->meets = grown;
+        lanes->meets_capacity = words;
     }
+    /* The bodies met, visited in table (increasing id) order. */
+    skim_box_index_query(&table->boxes, box_min, box_max, lanes->meets);
+    for (size_t w = 0; w < words && v.status == SKIM_OK; ++w)
+        for (uint64_t bits = lanes->meets[w]; bits && v.status == SKIM_OK; bits &= bits - 1) {
+            const skim_body *body = &table->body[64 * w + (size_t)__builtin_ctzll(bits)];
+            float local_min[3], local_max[3];
+            skim_body_box_to_local(body, box_min, box_max, local_min, local_max);
+            v.body = body;
+            lanes->found_count = 0;
+            skim_world_visit_box(body->shape, local_min, local_max, visit_run, &v);
+            if (v.status == SKIM_OK && lanes->found_count)
+                v.status = append_found(&v);
+        }
     if (v.status != SKIM_OK)
         return v.status;
     skim_status status = skim_candidates_reserve(out, out->count + SKIM_MAX_PACKET_WIDTH);

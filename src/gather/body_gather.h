@@ -21,6 +21,8 @@ typedef struct skim_body_lanes {
     uint32_t count, capacity;
     uint64_t *found;        /* one body's triangles found: caller's index << 32 | stored */
     uint32_t found_count, found_capacity;
+    uint64_t *meets;        /* the bodies the query's box meets, a bit per table index */
+    size_t   meets_capacity;
 } skim_body_lanes;
 
 void skim_body_lanes_free(skim_body_lanes *lanes);

@@ -112,18 +112,27 @@ void skim_world_all_bounds(const skim_world *world, skim_vec3 *lo, skim_vec3 *hi
                        fmaxf(hi->z, table->bounds_max[2]) };
 }
 
-static void grow_bounds(skim_body_table *table)
+/* The table's bounds again, and its box index sorted anew (add, remove)
+   or only body `moved` put in its place (a new transform). */
+static void grow_bounds(skim_body_table *table, const skim_body *moved)
 {
     for (int axis = 0; axis < 3; ++axis) {
         table->bounds_min[axis] = INFINITY;
         table->bounds_max[axis] = -INFINITY;
     }
-    for (uint32_t i = 0; i < table->count; ++i)
+    for (uint32_t i = 0; i < table->count; ++i) {
+        const skim_body *b = &table->body[i];
         for (int axis = 0; axis < 3; ++axis) {
-            const skim_body *b = &table->body[i];
             table->bounds_min[axis] = fminf(table->bounds_min[axis], b->box_min[axis]);
             table->bounds_max[axis] = fmaxf(table->bounds_max[axis], b->box_max[axis]);
         }
+        if (!moved)
+            skim_box_index_set(&table->boxes, i, b->box_min, b->box_max);
+    }
+    if (moved)
+        skim_box_index_update(&table->boxes, (uint32_t)(moved - table->body), moved->box_min, moved->box_max);
+    else
+        skim_box_index_sort(&table->boxes, table->count);
 }
 
 /* The transform checked and renormalised, its matrix and the body's box
@@ -197,13 +206,15 @@ skim_status skim_world_add_body(skim_world *world, const skim_world *shape, skim
         if (!grown)
             return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "%s: no memory for %u bodies", who, capacity);
         table->body = grown;
+        if (!skim_box_index_reserve(&table->boxes, capacity))
+            return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "%s: no memory for %u bodies", who, capacity);
         table->capacity = capacity;
     }
     /* Ids only grow, so appending keeps the table in increasing id. */
     table->body[table->count++] = body;
     table->next_id++;
     __atomic_add_fetch(&((skim_world *)shape)->shape_uses, 1u, __ATOMIC_ACQ_REL);
-    grow_bounds(table);
+    grow_bounds(table, NULL);
     *out_id = body.id;
     return SKIM_OK;
 }
@@ -229,7 +240,7 @@ skim_status skim_world_set_body_transform(skim_world *world, uint32_t id, skim_t
     if (status != SKIM_OK)
         return status;
     body->before = before;
-    grow_bounds(&world->bodies);
+    grow_bounds(&world->bodies, body);
     return SKIM_OK;
 }
 
@@ -246,7 +257,7 @@ skim_status skim_world_remove_body(skim_world *world, uint32_t id)
     const size_t at = (size_t)(body - table->body);
     memmove(body, body + 1, (table->count - at - 1) * sizeof *body);
     table->count--;
-    grow_bounds(table);
+    grow_bounds(table, NULL);
     return SKIM_OK;
 }
 
@@ -272,5 +283,6 @@ void skim_bodies_release(skim_world *world)
     for (uint32_t i = 0; i < table->count; ++i)
         __atomic_sub_fetch(&((skim_world *)table->body[i].shape)->shape_uses, 1u, __ATOMIC_ACQ_REL);
     free(table->body);
+    skim_box_index_free(&table->boxes);
     memset(table, 0, sizeof *table);
 }

@@ -1,13 +1,14 @@
 /* Moving bodies (body.c): other worlds' triangles placed in a world by a
    rigid transform. The world keeps its bodies in increasing id with each
-   one's world-space box; queries scan those boxes (a handful to a few
-   hundred bodies: a flat sorted array is the top level, rebuilt on add and
-   remove, refitted on a new transform) and take the overlapped bodies'
-   triangles from the bodies' own BVHs. */
+   one's world-space box, and those boxes sorted along x (body_boxes.h:
+   sorted again on add and remove, one entry moved on a new transform); a
+   move's gather finds the boxes it meets there, other queries scan them,
+   and the met bodies' triangles come from the bodies' own BVHs. */
 #ifndef SKIM_BODY_H
 #define SKIM_BODY_H
 
 #include "base/skim_internal.h"
+#include "world/body_boxes.h"
 
 typedef struct skim_body {
     uint32_t          id;
@@ -20,6 +21,7 @@ typedef struct skim_body {
 
 typedef struct skim_body_table {
     skim_body *body;              /* increasing id */
+    skim_box_index boxes;         /* the bodies' boxes, by table index */
     uint32_t   count, capacity;
     uint32_t   next_id;           /* ids are never reused */
     float      bounds_min[3], bounds_max[3]; /* every body's box; valid when count > 0 */

@@ -1,0 +1,250 @@
+/* After the bodies' carries and pushes (crowd_bodies.c), before the plan:
+   no agent a body moved may end that shift closer to another agent than
+   the pair allows (touching, or as close as the pair already stood, less
+   a thousandth of the touching distance). A shift that would gives up part
+   of itself, or all of it, as the check after the world move does
+   (crowd_check.c), and the agent is marked squeezed: it stays between the
+   body and the agent it was pressed against, overlapping the body rather
+   than the agent. The agents a body moves are the only ones that change
+   place here, so starting every shift over from where the agents stood
+   (which was allowed) always ends the rounds. docs/bodies.md says why the
+   crowd prefers this to pushing the agents behind. */
+#include "crowd/crowd_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The rounds halve a shift that is not allowed; one cut below this
+   fraction is cut to nothing. */
+#define SMALLEST_FRACTION (1.0f / 64.0f)
+/* How much closer than touching (or than the pair stood) a shift may
+   bring a pair, as a fraction of the touching distance: float rounding. */
+#define CLEAR_TOLERANCE 1e-3
+
+static void cell_of(const skim_crowd *c, const double p[3], double cell, int32_t out[2])
+{
+    const double a = p[0] * c->axis1[0] + p[1] * c->axis1[1] + p[2] * c->axis1[2];
+    const double b = p[0] * c->axis2[0] + p[1] * c->axis2[1] + p[2] * c->axis2[2];
+    /* Held within int32 for any radius and place (far cells share buckets). */
+    const double ca = fmin(fmax(a / cell, -1e9), 1e9), cb = fmin(fmax(b / cell, -1e9), 1e9);
+    out[0] = (int32_t)ca - (ca < (double)(int32_t)ca); /* floor, without a call */
+    out[1] = (int32_t)cb - (cb < (double)(int32_t)cb);
+}
+
+/* Where agent id stands if it keeps the fraction f of its shift. */
+static void place(const skim_crowd *c, uint32_t id, float f, double p[3])
+{
+    const skim_vec3 a = c->position[id], b = c->shifted[id];
+    if (f == 1.0f) {
+        p[0] = b.x, p[1] = b.y, p[2] = b.z;
+    } else if (f == 0.0f) {
+        p[0] = a.x, p[1] = a.y, p[2] = a.z;
+    } else {
+        p[0] = a.x + f * ((double)b.x - a.x);
+        p[1] = a.y + f * ((double)b.y - a.y);
+        p[2] = a.z + f * ((double)b.z - a.z);
+    }
+}
+
+/* The cells (lo to hi, inclusive) that the agent's way from where it
+   stood to where the bodies left it covers, grown by `grow` cells. */
+static void cells_of_way(const skim_crowd *c, uint32_t id, double cell, int32_t grow, int32_t lo[2], int32_t hi[2])
+{
+    double a[3], b[3];
+    int32_t ca[2], cb[2];
+    place(c, id, 0.0f, a);
+    cell_of(c, a, cell, ca);
+    if (c->clear.slot[id] == UINT32_MAX) { /* not moved: one point */
+        cb[0] = ca[0];
+        cb[1] = ca[1];
+    } else {
+        place(c, id, 1.0f, b);
+        cell_of(c, b, cell, cb);
+    }
+    for (int k = 0; k < 2; ++k) {
+        lo[k] = (ca[k] < cb[k] ? ca[k] : cb[k]) - grow;
+        hi[k] = (ca[k] > cb[k] ? ca[k] : cb[k]) + grow;
+    }
+}
+
+/* The signed gap between two agents' cylinders (negative: overlapping). */
+static double cylinder_gap(const skim_crowd *c, uint32_t a, uint32_t b, const double pa[3], const double pb[3])
+{
+    const double d[3] = { pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2] };
+    const double z = d[0] * c->up[0] + d[1] * c->up[1] + d[2] * c->up[2];
+    const double h[3] = { d[0] - z * c->up[0], d[1] - z * c->up[1], d[2] - z * c->up[2] };
+    const double across = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]) -
+                          ((double)c->body[a].radius + c->body[b].radius);
+    const double along = fabs(z) - ((double)c->body[a].half_height + c->body[b].half_height);
+    return across > along ? across : along;
+}
+
+static bool collides(const skim_crowd *c, uint32_t id)
+{
+    return !(c->body[id].flags & SKIM_AGENT_GHOST);
+}
+
+/* Hashed cells of every colliding agent's way; false if out of memory. */
+static bool build_cells(skim_crowd *c, uint32_t n, double cell)
+{
+    crowd_clear *s = &c->clear;
+    if (!crowd_reserve((void **)&s->range, &s->range_capacity, 4 * (size_t)n, sizeof *s->range))
+        return false;
+    size_t items = 0;
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t id = c->active[k];
+        int32_t *r = s->range + 4 * (size_t)k;
+        if (!collides(c, id)) {
+            r[0] = 1, r[1] = 0; /* no cells */
+            continue;
+        }
+        cells_of_way(c, id, cell, 0, r, r + 2);
+        items += (size_t)(r[2] - r[0] + 1) * (size_t)(r[3] - r[1] + 1);
+    }
+    size_t buckets = 64;
+    while (buckets < 2 * items)
+        buckets *= 2;
+    if (!crowd_reserve((void **)&s->bucket_start, &s->bucket_capacity, buckets + 1, sizeof *s->bucket_start) ||
+        !crowd_reserve((void **)&s->items, &s->item_capacity, items, sizeof *s->items))
+        return false;
+    s->bucket_mask = (uint32_t)(buckets - 1);
+    memset(s->bucket_start, 0, (buckets + 1) * sizeof *s->bucket_start);
+    /* Counted, summed, then filled in active order. */
+    for (int pass = 0; pass < 2; ++pass) {
+        for (uint32_t k = 0; k < n; ++k) {
+            const uint32_t id = c->active[k];
+            const int32_t *lo = s->range + 4 * (size_t)k, *hi = lo + 2;
+            for (int32_t x = lo[0]; x <= hi[0]; ++x)
+                for (int32_t y = lo[1]; y <= hi[1]; ++y) {
+                    const uint32_t b = crowd_hash_cell(x, y) & s->bucket_mask;
+                    if (pass == 0)
+                        s->bucket_start[b + 1]++;
+                    else
+                        s->items[s->bucket_start[b]++] = id;
+                }
+        }
+        if (pass == 0)
+            for (size_t b = 1; b <= buckets; ++b)
+                s->bucket_start[b] += s->bucket_start[b - 1];
+    }
+    /* The fill moved each start to its bucket's end: back by one. */
+    for (size_t b = buckets; b > 0; --b)
+        s->bucket_start[b] = s->bucket_start[b - 1];
+    s->bucket_start[0] = 0;
+    return true;
+}
+
+/* Whether moved agent id, keeping fraction[slot of id], stands closer to
+   any agent than the pair allows, everyone at this round's fractions. */
+static bool too_close(const skim_crowd *c, uint32_t id, double cell, const float *fraction)
+{
+    const crowd_clear *s = &c->clear;
+    double p[3], p0[3];
+    place(c, id, fraction[s->slot[id]], p);
+    place(c, id, 0.0f, p0);
+    int32_t lo[2], hi[2];
+    cells_of_way(c, id, cell, 1, lo, hi);
+    for (int32_t x = lo[0]; x <= hi[0]; ++x)
+        for (int32_t y = lo[1]; y <= hi[1]; ++y) {
+            const uint32_t b = crowd_hash_cell(x, y) & s->bucket_mask;
+            for (uint32_t e = s->bucket_start[b]; e < s->bucket_start[b + 1]; ++e) {
+                const uint32_t other = s->items[e];
+                if (other == id || !crowd_layers_meet(c, id, other))
+                    continue;
+                const uint32_t slot = s->slot[other];
+                double q[3], q0[3];
+                place(c, other, slot == UINT32_MAX ? 1.0f : fraction[slot], q);
+                place(c, other, 0.0f, q0);
+                const double touching = (double)c->body[id].radius + c->body[other].radius;
+                const double before = cylinder_gap(c, id, other, p0, q0);
+                const double allowed = (before < 0.0 ? before : 0.0) - CLEAR_TOLERANCE * touching;
+                if (cylinder_gap(c, id, other, p, q) < allowed)
+                    return true;
+            }
+        }
+    return false;
+}
+
+bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n)
+{
+    crowd_clear *s = &c->clear;
+    if (!c->def.agent_collisions)
+        return true;
+    if (!crowd_reserve((void **)&s->slot, &s->slot_capacity, c->capacity, sizeof *s->slot))
+        return false;
+    uint32_t moved = 0;
+    float largest = 0.0f;
+    double longest = 0.0;
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t id = c->active[k];
+        const skim_vec3 a = c->position[id], b = c->shifted[id];
+        s->slot[id] = UINT32_MAX;
+        if (!collides(c, id))
+            continue;
+        largest = fmaxf(largest, c->body[id].radius);
+        if (a.x != b.x || a.y != b.y || a.z != b.z) {
+            s->slot[id] = moved++;
+            const double d[3] = { (double)b.x - a.x, (double)b.y - a.y, (double)b.z - a.z };
+            longest = fmax(longest, fabs(d[0]) + fabs(d[1]) + fabs(d[2]));
+        }
+    }
+    if (!moved)
+        return true;
+    if (!crowd_reserve((void **)&s->moved, &s->moved_capacity, moved, sizeof *s->moved) ||
+        !crowd_reserve((void **)&s->fraction, &s->fraction_capacity, 2 * (size_t)moved, sizeof *s->fraction))
+        return false;
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t id = c->active[k];
+        if (s->slot[id] != UINT32_MAX) {
+            s->moved[s->slot[id]] = id;
+            s->fraction[s->slot[id]] = 1.0f;
+        }
+    }
+    /* Cells as wide as the widest pair's touching distance, so a pair that
+       can meet is in neighbouring cells, and as the longest shift, so a way
+       covers at most two cells a side. */
+    const double cell = fmax(2.0 * (double)largest, longest);
+    if (!build_cells(c, n, cell))
+        return false;
+    /* Rounds, each deciding from the last round's fractions alone (so the
+       same for any order); a bent shift (slid along static geometry) is
+       free of it only at its ends, so it is kept whole or not at all. */
+    float *now = s->fraction, *next = s->fraction + moved;
+    for (bool again = true; again;) {
+        again = false;
+        for (uint32_t m = 0; m < moved; ++m) {
+            const uint32_t id = s->moved[m];
+            next[m] = now[m];
+            if (now[m] == 0.0f || !too_close(c, id, cell, now))
+                continue;
+            again = true;
+            const bool halve = !s->bent[id] && now[m] > SMALLEST_FRACTION;
+            next[m] = halve ? 0.5f * now[m] : 0.0f;
+        }
+        float *t = now;
+        now = next;
+        next = t;
+    }
+    for (uint32_t m = 0; m < moved; ++m) {
+        const uint32_t id = s->moved[m];
+        if (now[m] == 1.0f)
+            continue;
+        double p[3];
+        place(c, id, now[m], p);
+        c->shifted[id] = (skim_vec3){ (float)p[0], (float)p[1], (float)p[2] };
+        c->squeezed[id] = 1;
+    }
+    return true;
+}
+
+void crowd_clear_release(crowd_clear *s)
+{
+    free(s->slot);
+    free(s->bent);
+    free(s->moved);
+    free(s->fraction);
+    free(s->bucket_start);
+    free(s->items);
+    free(s->range);
+}

@@ -1,0 +1,120 @@
+/* The sorted box index (body_boxes.h). */
+#include "world/body_boxes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool skim_box_index_reserve(skim_box_index *index, uint32_t count)
+{
+    if (count <= index->capacity)
+        return true;
+    uint32_t capacity = index->capacity ? index->capacity : 8;
+    while (capacity < count)
+        capacity *= 2;
+    float *block = malloc(6 * (size_t)capacity * sizeof *block);
+    uint64_t *sorted = malloc((size_t)capacity * sizeof *sorted);
+    if (!block || !sorted) {
+        free(block);
+        free(sorted);
+        return false;
+    }
+    for (int a = 0; a < 3; ++a) {
+        if (index->count) {
+            memcpy(block + (size_t)a * capacity, index->lo[a], index->count * sizeof *block);
+            memcpy(block + (size_t)(3 + a) * capacity, index->hi[a], index->count * sizeof *block);
+        }
+    }
+    if (index->count)
+        memcpy(sorted, index->sorted, index->count * sizeof *sorted);
+    free(index->lo[0]);
+    free(index->sorted);
+    for (int a = 0; a < 3; ++a) {
+        index->lo[a] = block + (size_t)a * capacity;
+        index->hi[a] = block + (size_t)(3 + a) * capacity;
+    }
+    index->sorted = sorted;
+    index->capacity = capacity;
+    return true;
+}
+
+/* A float's bits as an unsigned key that sorts as the floats do (finite or
+   infinite, not NaN; -0 just below +0). */
+static uint32_t order_key(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u & 0x80000000u ? ~u : u | 0x80000000u;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+void skim_box_index_sort(skim_box_index *index, uint32_t count)
+{
+    index->count = count;
+    double widest = 0.0;
+    for (uint32_t k = 0; k < count; ++k) {
+        index->sorted[k] = (uint64_t)order_key(index->lo[0][k]) << 32 | k;
+        widest = fmax(widest, (double)index->hi[0][k] - index->lo[0][k]);
+    }
+    index->widest = widest;
+    if (count > 1)
+        qsort(index->sorted, count, sizeof *index->sorted, by_key);
+}
+
+void skim_box_index_update(skim_box_index *index, uint32_t k, const float lo[3], const float hi[3])
+{
+    skim_box_index_set(index, k, lo, hi);
+    index->widest = fmax(index->widest, (double)hi[0] - lo[0]); /* may stay wider than needed: still safe */
+    uint32_t at = 0;
+    while ((uint32_t)index->sorted[at] != k)
+        ++at;
+    const uint64_t entry = (uint64_t)order_key(lo[0]) << 32 | k;
+    uint64_t *s = index->sorted;
+    for (; at > 0 && s[at - 1] > entry; --at)
+        s[at] = s[at - 1];
+    for (; at + 1 < index->count && s[at + 1] < entry; ++at)
+        s[at] = s[at + 1];
+    s[at] = entry;
+}
+
+uint32_t skim_box_index_query(const skim_box_index *index, const float lo[3], const float hi[3], uint64_t *bits)
+{
+    const uint32_t count = index->count;
+    if (!count)
+        return 0;
+    memset(bits, 0, skim_box_words(count) * sizeof *bits);
+    /* Every box that meets has lo.x in [lo[0] - widest, hi[0]]; the start
+       is taken in double and rounded down one more float to stay safe. */
+    const float start = nextafterf((float)((double)lo[0] - index->widest), -INFINITY);
+    const uint32_t from = order_key(start), to = order_key(hi[0]);
+    uint32_t first = 0, last = count;
+    while (first < last) {
+        const uint32_t mid = first + (last - first) / 2;
+        if ((uint32_t)(index->sorted[mid] >> 32) < from)
+            first = mid + 1;
+        else
+            last = mid;
+    }
+    uint32_t found = 0;
+    for (uint32_t s = first; s < count && (uint32_t)(index->sorted[s] >> 32) <= to; ++s) {
+        const uint32_t k = (uint32_t)index->sorted[s];
+        if (index->hi[0][k] >= lo[0] && index->lo[1][k] <= hi[1] && index->hi[1][k] >= lo[1] &&
+            index->lo[2][k] <= hi[2] && index->hi[2][k] >= lo[2]) {
+            bits[k / 64] |= 1ull << (k % 64);
+            ++found;
+        }
+    }
+    return found;
+}
+
+void skim_box_index_free(skim_box_index *index)
+{
+    free(index->lo[0]);
+    free(index->sorted);
+    memset(index, 0, sizeof *index);
+}

@@ -1,0 +1,45 @@
+/* An index over a few to a few thousand boxes that move every frame (the
+   bodies' boxes, the boxes a crowd's moved bodies swept): the boxes sorted
+   by their low x, and the widest box's x extent, so a query looks only at
+   the boxes whose low x lies within [lo.x - widest, hi.x] (sweep and
+   prune along one axis). It answers with a bitset in the boxes' own order,
+   so callers visit what it finds in that order whatever the sort did. */
+#ifndef SKIM_BODY_BOXES_H
+#define SKIM_BODY_BOXES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct skim_box_index {
+    float    *lo[3], *hi[3];  /* box k's bounds on each axis; one block */
+    uint64_t *sorted;         /* by low x: the low x's order-preserving bits << 32 | k */
+    uint32_t  count, capacity;
+    double    widest;         /* the largest hi.x - lo.x */
+} skim_box_index;
+
+/* Room for count boxes; false if out of memory (the index keeps what it had). */
+bool skim_box_index_reserve(skim_box_index *index, uint32_t count);
+/* Box k (k < capacity) is [lo, hi]; skim_box_index_sort after the last one. */
+static inline void skim_box_index_set(skim_box_index *index, uint32_t k, const float lo[3], const float hi[3])
+{
+    for (int a = 0; a < 3; ++a) {
+        index->lo[a][k] = lo[a];
+        index->hi[a][k] = hi[a];
+    }
+}
+/* Takes the first count boxes set as the index's boxes and sorts them. */
+void skim_box_index_sort(skim_box_index *index, uint32_t count);
+/* Box k of the sorted boxes is now [lo, hi]: moved to its new place in
+   the order (a body moves little between frames: a step or two). */
+void skim_box_index_update(skim_box_index *index, uint32_t k, const float lo[3], const float hi[3]);
+/* Sets in bits (skim_box_words(count) words, cleared here) box k's bit for
+   every box that meets [lo, hi]; returns how many do. */
+uint32_t skim_box_index_query(const skim_box_index *index, const float lo[3], const float hi[3], uint64_t *bits);
+static inline size_t skim_box_words(uint32_t count)
+{
+    return ((size_t)count + 63) / 64;
+}
+void skim_box_index_free(skim_box_index *index);
+
+#endif /* SKIM_BODY_BOXES_H */

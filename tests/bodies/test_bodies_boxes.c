@@ -1,0 +1,87 @@
+/* The sorted box index that finds the bodies a query meets: it marks
+   exactly the boxes a test of every box finds, for boxes of mixed sizes,
+   after boxes move one at a time and when all are sorted again. */
+#include <criterion/criterion.h>
+
+#include "world/body_boxes.h"
+
+#include <stdlib.h>
+
+TestSuite(bodies_boxes, .timeout = 60);
+
+static uint64_t next(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return *state >> 11;
+}
+
+static float uniform(uint64_t *state, float lo, float hi)
+{
+    return lo + (hi - lo) * (float)((double)next(state) / 9007199254740992.0);
+}
+
+static void random_box(uint64_t *state, float lo[3], float hi[3])
+{
+    const float size = next(state) % 8 == 0 ? 400.0f : 40.0f; /* a few wide ones */
+    for (int a = 0; a < 3; ++a) {
+        lo[a] = uniform(state, -1000.0f, 1000.0f);
+        hi[a] = lo[a] + uniform(state, 0.0f, size);
+    }
+}
+
+/* Every query's marks against a test of every box. */
+static void check_queries(const skim_box_index *index, uint64_t *state, int queries)
+{
+    uint64_t bits[4];
+    for (int q = 0; q < queries; ++q) {
+        float lo[3], hi[3];
+        random_box(state, lo, hi);
+        uint32_t found = skim_box_index_query(index, lo, hi, bits);
+        uint32_t expected = 0;
+        for (uint32_t k = 0; k < index->count; ++k) {
+            bool meets = true;
+            for (int a = 0; a < 3; ++a)
+                meets = meets && index->lo[a][k] <= hi[a] && index->hi[a][k] >= lo[a];
+            expected += meets;
+            cr_assert_eq((bits[k / 64] >> (k % 64)) & 1u, (uint64_t)meets, "query %d, box %u: marked %d, meets %d", q,
+                         k, (int)((bits[k / 64] >> (k % 64)) & 1u), meets);
+        }
+        cr_assert_eq(found, expected, "query %d: %u found, %u meet", q, found, expected);
+    }
+}
+
+Test(bodies_boxes, the_index_marks_exactly_the_boxes_a_query_meets_as_boxes_move)
+{
+    enum { BOXES = 200 };
+    skim_box_index index = { 0 };
+    cr_assert(skim_box_index_reserve(&index, BOXES));
+    uint64_t state = 7;
+    for (uint32_t k = 0; k < BOXES; ++k) {
+        float lo[3], hi[3];
+        random_box(&state, lo, hi);
+        skim_box_index_set(&index, k, lo, hi);
+    }
+    skim_box_index_sort(&index, BOXES);
+    check_queries(&index, &state, 2000);
+    /* Boxes moved one at a time, near and far. */
+    for (int round = 0; round < 500; ++round) {
+        const uint32_t k = (uint32_t)(next(&state) % BOXES);
+        float lo[3], hi[3];
+        if (round % 2) {
+            random_box(&state, lo, hi);
+        } else {
+            for (int a = 0; a < 3; ++a) {
+                const float step = uniform(&state, -8.0f, 8.0f);
+                lo[a] = index.lo[a][k] + step;
+                hi[a] = index.hi[a][k] + step;
+            }
+        }
+        skim_box_index_update(&index, k, lo, hi);
+        for (uint32_t s = 1; s < BOXES; ++s)
+            cr_assert_leq(index.sorted[s - 1], index.sorted[s], "round %d: order broken at %u", round, s);
+    }
+    check_queries(&index, &state, 2000);
+    skim_box_index_sort(&index, BOXES / 2);
+    check_queries(&index, &state, 500);
+    skim_box_index_free(&index);
+}
