@@ -6,11 +6,17 @@
    levels (skipped cleanly without SKIM_SCENES_DIR), spheres and rotated
    ellipsoids, starts touching or embedded, moves from nothing to longer
    than the level, culling and material masks; plus random triangle soups
-   far from the origin and every builder setting. */
+   far from the origin and every builder setting. Sanitizer builds compare
+   a quarter of the sweeps on the default scene and the levels
+   (SKIM_BVH_TEST_SCALE): the brute-force oracle is most of the time. */
 #include "bvh_scenes.h"
 #include "swept_sweep.h"
 
 #include <criterion/criterion.h>
+
+#ifndef SKIM_BVH_TEST_SCALE
+#define SKIM_BVH_TEST_SCALE 1
+#endif
 
 typedef struct pair { skim_world *bvh, *brute; } pair;
 
@@ -102,19 +108,19 @@ static void compare_default(int count, uint64_t seed, const scene_query_mix *mix
 }
 
 /* Split in parts so Criterion runs them on both cores. */
-Test(bvh_equivalence, default_scene_game_moves) { compare_default(40000, 11, &game_mix); }
+Test(bvh_equivalence, default_scene_game_moves) { compare_default(40000 / SKIM_BVH_TEST_SCALE, 11, &game_mix); }
 
 Test(bvh_equivalence, default_scene_small_radii_long_moves)
 {
     scene_query_mix mix = { .radius = 4.0f, .max_radii = 256.0f, .ellipsoid_share = 0.3f,
                             .contact_share = 0.2f, .huge_share = 0.1f, .options_share = 0.3f };
-    compare_default(40000, 12, &mix);
+    compare_default(40000 / SKIM_BVH_TEST_SCALE, 12, &mix);
 }
 
-Test(bvh_equivalence, oa_dm1_part1) { compare_level("oa_dm1.obj", 30000, 21); }
-Test(bvh_equivalence, oa_dm1_part2) { compare_level("oa_dm1.obj", 30000, 22); }
-Test(bvh_equivalence, oa_dm4_hull_part1) { compare_level("oa_dm4_hull.obj", 30000, 31); }
-Test(bvh_equivalence, oa_dm4_hull_part2) { compare_level("oa_dm4_hull.obj", 30000, 32); }
+Test(bvh_equivalence, oa_dm1_part1) { compare_level("oa_dm1.obj", 30000 / SKIM_BVH_TEST_SCALE, 21); }
+Test(bvh_equivalence, oa_dm1_part2) { compare_level("oa_dm1.obj", 30000 / SKIM_BVH_TEST_SCALE, 22); }
+Test(bvh_equivalence, oa_dm4_hull_part1) { compare_level("oa_dm4_hull.obj", 30000 / SKIM_BVH_TEST_SCALE, 31); }
+Test(bvh_equivalence, oa_dm4_hull_part2) { compare_level("oa_dm4_hull.obj", 30000 / SKIM_BVH_TEST_SCALE, 32); }
 
 /* Random soups: slivers, huge and tiny triangles, far from the origin
    (where float spacing is coarse and the quantised grids are stressed),
