@@ -279,40 +279,51 @@ static void test_ring(const searcher *s, const ring_walk *w, int32_t k, nearest 
     test_cells(s, w, cx - k, cx + k, cy + k, best);
 }
 
-/* The walk's whole disc, a run of cells per row, from nothing found:
-   where fewer than ten are near, the search goes to the disc's edge
-   anyway, and a row costs less as one run than as the cells of each ring
-   it crosses; the few agents of the rings already seen are tested again
-   rather than the rows split around them. */
-static void test_whole_disc(const searcher *s, const ring_walk *w, nearest *best)
+/* The walk's disc, a run of cells per row: where fewer than ten are near,
+   the search goes to the disc's edge anyway, and a row costs less as one
+   run than as the cells of each ring it crosses. With seen, rings 0 and 1
+   were tested already and the rows through them are split around them;
+   else the search starts from nothing here. */
+static void test_disc(const searcher *s, const ring_walk *w, bool seen, nearest *best)
 {
     const crowd_sense_grid *g = &s->crowd->sense_grid;
     const int32_t reach = w->radius < 536870912.0 ? (int32_t)w->radius + 1 : 536870912;
     int32_t first = w->cy - reach, last = w->cy + reach;
-    best->found = 0;
     if (g->dense) {
         first = first > g->min[1] ? first : g->min[1];
         last = last < g->max[1] ? last : g->max[1];
     } else if ((uint64_t)(2 * (int64_t)reach + 1) * (uint64_t)(2 * (int64_t)reach + 1) > 2 * (uint64_t)g->count + 64) {
         /* More cells than members (a few agents spread far, one much
            larger than the rest): every member instead. */
+        best->found = 0;
         test_members(s, g->members, g->members + g->count, best);
         return;
     }
-    for (int32_t row = first; row <= last; ++row)
-        test_cells(s, w, w->cx - reach, w->cx + reach, row, best);
+    for (int32_t row = first; row <= last; ++row) {
+        if (seen && row >= w->cy - 1 && row <= w->cy + 1) {
+            test_cells(s, w, w->cx - reach, w->cx - 2, row, best);
+            test_cells(s, w, w->cx + 2, w->cx + reach, row, best);
+        } else
+            test_cells(s, w, w->cx - reach, w->cx + reach, row, best);
+    }
 }
 
-/* How many members the square of rings 0 and 1 around (cx, cy) holds
-   (dense layout: a run of buckets per row). */
-static uint32_t square_holds(const crowd_sense_grid *g, int32_t cx, int32_t cy)
+/* Whether the square of rings 0 and 1 around (cx, cy) holds at most ten
+   members (dense layout: a run of buckets per row), its own row first: in
+   a packed crowd that row alone holds more. */
+static inline bool square_is_thin(const crowd_sense_grid *g, int32_t cx, int32_t cy)
 {
     const int32_t lo = cx - 1 > g->min[0] ? cx - 1 : g->min[0], hi = cx + 1 < g->max[0] ? cx + 1 : g->max[0];
+    const int32_t rows[3] = { cy, cy - 1, cy + 1 };
     uint32_t held = 0;
-    for (int32_t row = cy - 1; row <= cy + 1; ++row)
-        if (row >= g->min[1] && row <= g->max[1] && lo <= hi)
-            held += g->bucket_start[bucket_of(g, hi, row) + 1] - g->bucket_start[bucket_of(g, lo, row)];
-    return held;
+    for (int r = 0; r < 3; ++r) {
+        if (rows[r] < g->min[1] || rows[r] > g->max[1])
+            continue;
+        held += g->bucket_start[bucket_of(g, hi, rows[r]) + 1] - g->bucket_start[bucket_of(g, lo, rows[r])];
+        if (held > CROWD_AVOID_NEIGHBOURS)
+            return false;
+    }
+    return true;
 }
 
 static uint32_t copy_found(const nearest *best, uint32_t *near)
@@ -338,10 +349,10 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
     w.cy = crowd_floor_to_int(w.v);
     const double farthest = ((double)s.sense + g->largest_sense) * g->inverse_cell;
     const int32_t cx = w.cx, cy = w.cy;
-    if (g->dense && square_holds(g, cx, cy) <= CROWD_AVOID_NEIGHBOURS) {
+    if (g->dense && square_is_thin(g, cx, cy)) {
         /* Rings 0 and 1 cannot give ten others: the whole disc at once. */
         w.radius = farthest + RING_SLACK * (1.0 + farthest);
-        test_whole_disc(&s, &w, &best);
+        test_disc(&s, &w, false, &best);
         return copy_found(&best, near);
     }
     for (int32_t k = 0; k < (int32_t)CROWD_CELL_LIMIT; ++k) {
@@ -366,7 +377,7 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
         }
         test_ring(&s, &w, k, &best);
         if (k == 1 && best.found < CROWD_AVOID_NEIGHBOURS) {
-            test_whole_disc(&s, &w, &best);
+            test_disc(&s, &w, true, &best);
             break;
         }
         if (g->dense && cx - k <= g->min[0] && cx + k >= g->max[0] && cy - k <= g->min[1] && cy + k >= g->max[1])
