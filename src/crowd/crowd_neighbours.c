@@ -36,6 +36,10 @@
    products of their float coordinates and the distances are float, whose
    rounding is a million times finer. */
 #define RING_SLACK 1e-3
+/* At most this many members per occupied cell, on average, and most
+   agents have fewer than ten others in the square of rings 0 and 1: the
+   search asks first whether it can skip the rings. */
+#define THIN_MEMBERS_PER_CELL 2
 
 static inline uint32_t bucket_of(const crowd_sense_grid *g, int32_t cx, int32_t cy)
 {
@@ -116,8 +120,11 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
         g->key[i] = bucket_of(g, g->home[2 * (size_t)i], g->home[2 * (size_t)i + 1]);
         start[g->key[i] + 1]++;
     }
-    for (size_t b = 0; b < buckets; ++b)
+    size_t occupied = 0;
+    for (size_t b = 0; b < buckets; ++b) {
+        occupied += start[b + 1] != 0;
         start[b + 1] += start[b];
+    }
     /* start[b] runs ahead while filling and is put back after. */
     for (uint32_t i = 0; i < n; ++i) {
         if (g->key[i] == UINT32_MAX)
@@ -131,6 +138,7 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
         start[b] = start[b - 1];
     start[0] = 0;
     g->count = buckets ? start[buckets] : 0;
+    g->thin = g->count <= THIN_MEMBERS_PER_CELL * occupied;
     return true;
 }
 
@@ -349,7 +357,7 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
     w.cy = crowd_floor_to_int(w.v);
     const double farthest = ((double)s.sense + g->largest_sense) * g->inverse_cell;
     const int32_t cx = w.cx, cy = w.cy;
-    if (g->dense && square_is_thin(g, cx, cy)) {
+    if (g->dense && g->thin && square_is_thin(g, cx, cy)) {
         /* Rings 0 and 1 cannot give ten others: the whole disc at once. */
         w.radius = farthest + RING_SLACK * (1.0 + farthest);
         test_disc(&s, &w, false, &best);
