@@ -132,6 +132,7 @@ typedef struct crowd_sense_grid {
     uint32_t  width, bucket_mask;
     uint32_t  count;                 /* members */
     float     largest_sense;         /* among the members */
+    bool      thin;                  /* at most a few members per occupied cell */
 } crowd_sense_grid;
 
 /* What an agent is and wants, per id, in one record: with agent

@@ -28,13 +28,18 @@
 #define CELL_PER_SENSE 1.0
 /* The row-major layout while it has at most this many cells per member
    (plus a few thousand): its counting sort costs a few instructions a
-   cell every step; beyond, the hashed layout. */
-#define DENSE_CELLS_PER_MEMBER 4
+   cell every step, far less than a hashed cell costs each search that
+   visits it (a hash and a walk of its bucket); beyond, the hashed layout. */
+#define DENSE_CELLS_PER_MEMBER 64
 /* How much nearer than its cells' edges a ring is taken to be, relative
    (in cells, at least this much): the members' cells come from double
    products of their float coordinates and the distances are float, whose
    rounding is a million times finer. */
 #define RING_SLACK 1e-3
+/* At most this many members per occupied cell, on average, and most
+   agents have fewer than ten others in the square of rings 0 and 1: the
+   search asks first whether it can skip the rings. */
+#define THIN_MEMBERS_PER_CELL 2
 
 static inline uint32_t bucket_of(const crowd_sense_grid *g, int32_t cx, int32_t cy)
 {
@@ -115,8 +120,11 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
         g->key[i] = bucket_of(g, g->home[2 * (size_t)i], g->home[2 * (size_t)i + 1]);
         start[g->key[i] + 1]++;
     }
-    for (size_t b = 0; b < buckets; ++b)
+    size_t occupied = 0;
+    for (size_t b = 0; b < buckets; ++b) {
+        occupied += start[b + 1] != 0;
         start[b + 1] += start[b];
+    }
     /* start[b] runs ahead while filling and is put back after. */
     for (uint32_t i = 0; i < n; ++i) {
         if (g->key[i] == UINT32_MAX)
@@ -130,6 +138,7 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
         start[b] = start[b - 1];
     start[0] = 0;
     g->count = buckets ? start[buckets] : 0;
+    g->thin = g->count <= THIN_MEMBERS_PER_CELL * occupied;
     return true;
 }
 
@@ -278,11 +287,12 @@ static void test_ring(const searcher *s, const ring_walk *w, int32_t k, nearest 
     test_cells(s, w, cx - k, cx + k, cy + k, best);
 }
 
-/* The walk's disc outside the square of rings 0 and 1, a run of cells per
-   row: where fewer than ten are near, the search goes to the disc's edge
-   anyway, and a row costs less as one run than as two cells of each ring
-   it crosses. */
-static void test_rest_of_disc(const searcher *s, const ring_walk *w, nearest *best)
+/* The walk's disc, a run of cells per row: where fewer than ten are near,
+   the search goes to the disc's edge anyway, and a row costs less as one
+   run than as the cells of each ring it crosses. With seen, rings 0 and 1
+   were tested already and the rows through them are split around them;
+   else the search starts from nothing here. */
+static void test_disc(const searcher *s, const ring_walk *w, bool seen, nearest *best)
 {
     const crowd_sense_grid *g = &s->crowd->sense_grid;
     const int32_t reach = w->radius < 536870912.0 ? (int32_t)w->radius + 1 : 536870912;
@@ -298,12 +308,37 @@ static void test_rest_of_disc(const searcher *s, const ring_walk *w, nearest *be
         return;
     }
     for (int32_t row = first; row <= last; ++row) {
-        if (row >= w->cy - 1 && row <= w->cy + 1) {
+        if (seen && row >= w->cy - 1 && row <= w->cy + 1) {
             test_cells(s, w, w->cx - reach, w->cx - 2, row, best);
             test_cells(s, w, w->cx + 2, w->cx + reach, row, best);
         } else
             test_cells(s, w, w->cx - reach, w->cx + reach, row, best);
     }
+}
+
+/* Whether the square of rings 0 and 1 around (cx, cy) holds at most ten
+   members (dense layout: a run of buckets per row), its own row first: in
+   a packed crowd that row alone holds more. */
+static inline bool square_is_thin(const crowd_sense_grid *g, int32_t cx, int32_t cy)
+{
+    const int32_t lo = cx - 1 > g->min[0] ? cx - 1 : g->min[0], hi = cx + 1 < g->max[0] ? cx + 1 : g->max[0];
+    const int32_t rows[3] = { cy, cy - 1, cy + 1 };
+    uint32_t held = 0;
+    for (int r = 0; r < 3; ++r) {
+        if (rows[r] < g->min[1] || rows[r] > g->max[1])
+            continue;
+        held += g->bucket_start[bucket_of(g, hi, rows[r]) + 1] - g->bucket_start[bucket_of(g, lo, rows[r])];
+        if (held > CROWD_AVOID_NEIGHBOURS)
+            return false;
+    }
+    return true;
+}
+
+static uint32_t copy_found(const nearest *best, uint32_t *near)
+{
+    for (uint32_t k = 0; k < best->found; ++k)
+        near[k] = (uint32_t)best->key[k];
+    return best->found;
 }
 
 uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *near)
@@ -322,6 +357,12 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
     w.cy = crowd_floor_to_int(w.v);
     const double farthest = ((double)s.sense + g->largest_sense) * g->inverse_cell;
     const int32_t cx = w.cx, cy = w.cy;
+    if (g->dense && g->thin && square_is_thin(g, cx, cy)) {
+        /* Rings 0 and 1 cannot give ten others: the whole disc at once. */
+        w.radius = farthest + RING_SLACK * (1.0 + farthest);
+        test_disc(&s, &w, false, &best);
+        return copy_found(&best, near);
+    }
     for (int32_t k = 0; k < (int32_t)CROWD_CELL_LIMIT; ++k) {
         /* Nobody beyond the sense distances, nor beyond the tenth found. */
         w.radius = farthest;
@@ -344,13 +385,11 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
         }
         test_ring(&s, &w, k, &best);
         if (k == 1 && best.found < CROWD_AVOID_NEIGHBOURS) {
-            test_rest_of_disc(&s, &w, &best);
+            test_disc(&s, &w, true, &best);
             break;
         }
         if (g->dense && cx - k <= g->min[0] && cx + k >= g->max[0] && cy - k <= g->min[1] && cy + k >= g->max[1])
             break; /* the ring went round every occupied cell */
     }
-    for (uint32_t k = 0; k < best.found; ++k)
-        near[k] = (uint32_t)best.key[k];
-    return best.found;
+    return copy_found(&best, near);
 }
