@@ -14,7 +14,8 @@
    random one, so the answer is the same bits every run. When the
    half-planes leave nothing (a dense crowd), the velocity that violates
    them least is taken instead: a 3D linear program reduced to 2D over the
-   violated lines (section 5.2).
+   violated lines (section 5.2). Against a stream coming the other way an
+   agent takes the greater share of the effort (against_stream).
 
    Each agent reads only the state the last step left (positions, last
    velocities, preferred velocities) and writes only its own plan, so the
@@ -44,6 +45,16 @@
    stays inside the reach the broadphase was built with. */
 #define TOP_SHRINK 1e-5
 #define AVOID_CHUNK 128
+/* Coming the other way: two preferred velocities whose cosine is below
+   this. */
+#define ONCOMING_COSINE -0.5
+/* Against a stream: an agent takes this share of the effort of avoiding
+   those coming the other way, instead of half, unless they outnumber its
+   own stream among its neighbours by more than OUTNUMBERED times. The
+   whole effort opened the doorway a little more but left two agents of
+   examples/crowd_goals.c standing face to face. */
+#define AGAINST_SHARE 0.75
+#define OUTNUMBERED 2.0
 
 #define LP_EPSILON 1e-9
 
@@ -258,6 +269,39 @@ static void orca_line(const double rel_pos[2], const double rel_vel[2], const do
     out->point[1] = vel[1] + share * u[1];
 }
 
+/* Whether agent j comes the other way to an agent that prefers pref. */
+static bool oncoming(const skim_crowd *c, uint32_t j, const double pref[2])
+{
+    const double other[2] = { c->avoid_pref[2 * (size_t)j], c->avoid_pref[2 * (size_t)j + 1] };
+    return dot2(other, pref) < ONCOMING_COSINE * sqrt(dot2(pref, pref) * dot2(other, other));
+}
+
+/* The flow rule: whether agent i takes the greater share of the effort of
+   avoiding the agents that come the other way, instead of its half. Two
+   streams that meet in a passage then both step aside by more than half,
+   and lanes open before the fronts stand face to face; a stream only leaves
+   the effort to a clearly denser one coming against it. Decided from the
+   neighbours' last state alone, so the same for any order of agents. */
+static bool against_stream(const skim_crowd *c, uint32_t i, const uint32_t *near, uint32_t count,
+                           const double pref[2])
+{
+    if (!(dot2(pref, pref) > 0.0))
+        return false;
+    const float *pi = c->proj + 3 * (size_t)i;
+    uint32_t with = 0, against = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint32_t j = near[k];
+        const float *pj = c->proj + 3 * (size_t)j;
+        const double other[2] = { c->avoid_pref[2 * (size_t)j], c->avoid_pref[2 * (size_t)j + 1] };
+        const double ahead[2] = { (double)pj[0] - pi[0], (double)pj[1] - pi[1] };
+        if (oncoming(c, j, pref))
+            against += dot2(ahead, pref) > 0.0;
+        else
+            with += dot2(other, pref) > 0.0;
+    }
+    return against > 0 && OUTNUMBERED * (double)with > (double)against;
+}
+
 static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
 {
     uint32_t near[CROWD_AVOID_NEIGHBOURS];
@@ -268,6 +312,8 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
     const float *pi = c->proj + 3 * (size_t)i;
     const double vel[2] = { c->avoid_velocity[2 * (size_t)i], c->avoid_velocity[2 * (size_t)i + 1] };
     const double mass_i = c->body[id].inverse_mass;
+    const double pref[2] = { c->avoid_pref[2 * (size_t)i], c->avoid_pref[2 * (size_t)i + 1] };
+    const bool greater_share = against_stream(c, i, near, count, pref);
     line2 lines[CROWD_AVOID_NEIGHBOURS];
     for (uint32_t k = 0; k < count; ++k) {
         uint32_t j = near[k];
@@ -281,6 +327,9 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
             share = 1.0;
         else if (mass_i + mass_j > 0.0)
             share = mass_i / (mass_i + mass_j);
+        /* One that cannot be pushed takes no share, against a stream too. */
+        if (greater_share && share > 0.0 && oncoming(c, j, pref))
+            share = fmax(share, AGAINST_SHARE);
         /* Avoidance aims for the gap the solver leaves (the skin). A pair
            already inside it but not touching keeps its distance rather
            than being driven apart at once (section 5.3's case for
@@ -290,7 +339,6 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
         orca_line(rel_pos, rel_vel, vel, combined, c->def.avoidance_horizon, dt, share, &lines[k]);
     }
     const double top = c->avoid_top[i];
-    const double pref[2] = { c->avoid_pref[2 * (size_t)i], c->avoid_pref[2 * (size_t)i + 1] };
 
     double result[2];
     uint32_t failed = solve_plane(lines, count, top, pref, false, result);
