@@ -294,6 +294,8 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
 
     double result[2];
     uint32_t failed = solve_plane(lines, count, top, pref, false, result);
+    if (crowd_goal_keeps_wish(c, id, failed < count))
+        return; /* the plan stands: the solver makes room (crowd_targets.c) */
     if (failed < count)
         solve_least_violation(lines, count, failed, top, result);
     double speed = sqrt(dot2(result, result)), limit = top * (1.0 - TOP_SHRINK);
