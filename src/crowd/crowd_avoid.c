@@ -14,7 +14,8 @@
    random one, so the answer is the same bits every run. When the
    half-planes leave nothing (a dense crowd), the velocity that violates
    them least is taken instead: a 3D linear program reduced to 2D over the
-   violated lines (section 5.2).
+   violated lines (section 5.2); an agent with a target keeps its wish
+   instead (crowd_goal_keeps_wish, crowd_targets.c).
 
    Each agent reads only the state the last step left (positions, last
    velocities, preferred velocities) and writes only its own plan, so the
