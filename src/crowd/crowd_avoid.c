@@ -14,8 +14,10 @@
    random one, so the answer is the same bits every run. When the
    half-planes leave nothing (a dense crowd), the velocity that violates
    them least is taken instead: a 3D linear program reduced to 2D over the
-   violated lines (section 5.2). Against a stream coming the other way an
-   agent takes the greater share of the effort (against_stream).
+   violated lines (section 5.2); an agent with a target keeps its wish
+   instead (crowd_goal_keeps_wish, crowd_targets.c). Against a stream
+   coming the other way an agent takes the greater share of the effort
+   (against_stream).
 
    Each agent reads only the state the last step left (positions, last
    velocities, preferred velocities) and writes only its own plan, so the
@@ -342,6 +344,8 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
 
     double result[2];
     uint32_t failed = solve_plane(lines, count, top, pref, false, result);
+    if (crowd_goal_keeps_wish(c, id, failed < count))
+        return; /* the plan stands: the solver makes room (crowd_targets.c) */
     if (failed < count)
         solve_least_violation(lines, count, failed, top, result);
     double speed = sqrt(dot2(result, result)), limit = top * (1.0 - TOP_SHRINK);

@@ -155,6 +155,9 @@ typedef struct crowd_goal {
     uint32_t   capacity, count, next;
     float      speed, arrival;
     bool       arrived;
+    float      nearest;    /* the least distance left to points[next] since it last got on */
+    float      stuck;      /* seconds without getting STUCK_PROGRESS nearer */
+    float      aside;      /* seconds left stepping aside */
 } crowd_goal;
 
 /* An agent's own move settings (skim_agent_def.overrides and the values
@@ -489,6 +492,10 @@ void crowd_steer(skim_crowd *crowd, uint32_t id, const float start[3], float dt)
    whether it has arrived. */
 bool crowd_goal_after_move(skim_crowd *crowd, uint32_t id, const float f[3]);
 void crowd_goal_clear(skim_crowd *crowd, uint32_t id);
+/* Whether agent id keeps the velocity it wishes rather than the one
+   avoidance picks: while it steps aside, or when its half-planes leave
+   nothing (infeasible); the solver then makes room. */
+bool crowd_goal_keeps_wish(const skim_crowd *crowd, uint32_t id, bool infeasible);
 
 /* Avoidance (crowd_avoid.c). In plan: agent i (id) wants v (3D) and
    moves rise along up: its preferred and last velocities, top speed and

@@ -10,7 +10,17 @@
    stood when it was given the path), as a gate is passed, so an agent in a
    crowd need not stand on each point of the way. One
    within its arrival distance of the last has arrived: it stands and shows
-   SKIM_AGENT_ARRIVED until it is given something else to do. */
+   SKIM_AGENT_ARRIVED until it is given something else to do.
+
+   Stuck agents step aside. A packed crowd whose agents all press toward
+   goals on the far side of each other packs tighter still and locks: each
+   agent is held by neighbours that are held by theirs. An agent that has
+   not got nearer its waypoint for a while walks to its right (seen from
+   above, up toward the eye) for a while, ignoring avoidance, and lets the
+   solver slide it along those in the way; the same convention as
+   avoidance's passing side (crowd_avoid.c), so two agents stuck face to
+   face step the same way round and pass. Each agent decides from its own
+   progress alone, so the step stays independent of order and threads. */
 #include "crowd/crowd_internal.h"
 
 #include <math.h>
@@ -24,6 +34,11 @@
 /* What float rounding leaves of a walk that ends exactly on its point,
    as a fraction of the agent's radius: arrival counts within this too. */
 #define ARRIVAL_SLACK 1e-3f
+/* Stuck: not STUCK_PROGRESS radii nearer the waypoint in STUCK_SECONDS;
+   it then steps aside for ASIDE_SECONDS. */
+#define STUCK_PROGRESS 0.5f
+#define STUCK_SECONDS 1.0f
+#define ASIDE_SECONDS 1.0f
 
 static skim_status check_agent(const skim_crowd *c, uint32_t id, const char *what)
 {
@@ -85,6 +100,9 @@ skim_status skim_crowd_set_path(skim_crowd *c, uint32_t id, const skim_vec3 *way
     goal->speed = speed;
     goal->arrival = arrival_distance;
     goal->arrived = false;
+    goal->nearest = INFINITY;
+    goal->stuck = 0.0f;
+    goal->aside = 0.0f;
     c->state[id] &= ~(uint32_t)SKIM_AGENT_ARRIVED;
     return SKIM_OK;
 }
@@ -139,7 +157,37 @@ void crowd_steer(skim_crowd *c, uint32_t id, const float start[3], float dt)
         speed = fminf(speed, left / dt);
     }
     float scale = left > 0.0f ? speed / left : 0.0f;
-    c->body[id].desired = (skim_vec3){ to[0] * scale, to[1] * scale, to[2] * scale };
+    float v[3] = { to[0] * scale, to[1] * scale, to[2] * scale };
+    if (goal->aside > 0.0f) {
+        /* Its right: v x up, as long as v (v is across up). */
+        const float *u = c->up;
+        const float right[3] = { v[1] * u[2] - v[2] * u[1], v[2] * u[0] - v[0] * u[2], v[0] * u[1] - v[1] * u[0] };
+        for (int k = 0; k < 3; ++k)
+            v[k] = right[k];
+        goal->aside -= dt;
+        if (goal->aside <= 0.0f) {
+            goal->aside = 0.0f;
+            goal->nearest = left;
+            goal->stuck = 0.0f;
+        }
+    } else if (left < goal->nearest - STUCK_PROGRESS * c->body[id].radius) {
+        goal->nearest = left;
+        goal->stuck = 0.0f;
+    } else {
+        goal->stuck += dt;
+        if (goal->stuck >= STUCK_SECONDS)
+            goal->aside = ASIDE_SECONDS;
+    }
+    c->body[id].desired = (skim_vec3){ v[0], v[1], v[2] };
+}
+
+bool crowd_goal_keeps_wish(const skim_crowd *c, uint32_t id, bool infeasible)
+{
+    /* Only agents with somewhere to go: their stepping aside is what
+       unlocks a crowd that pushes; agents steered by velocity keep the
+       least violation (crowd_avoid.c). */
+    const crowd_goal *goal = &c->goal[id];
+    return goal->count > 0 && !goal->arrived && (infeasible || goal->aside > 0.0f);
 }
 
 /* Whether an agent at f has passed its next waypoint (not the last). */
@@ -165,8 +213,11 @@ bool crowd_goal_after_move(skim_crowd *c, uint32_t id, const float f[3])
         return true;
     float to[3];
     const float radius = c->body[id].radius;
-    while (goal->next + 1 < goal->count && passed(c, goal, f, radius))
+    while (goal->next + 1 < goal->count && passed(c, goal, f, radius)) {
         goal->next++;
+        goal->nearest = INFINITY; /* progress counts toward the new waypoint */
+        goal->stuck = 0.0f;
+    }
     if (goal->next + 1 == goal->count &&
         across_to(c, f, goal->points[goal->next], to) <= goal->arrival + ARRIVAL_SLACK * radius) {
         goal->arrived = true;

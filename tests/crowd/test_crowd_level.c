@@ -8,6 +8,12 @@
 
 #include <criterion/criterion.h>
 
+/* Sanitizer builds walk a quarter of the time (twenty seconds of this
+   crowd take minutes there) and assert only that no two agents overlap. */
+#ifndef SKIM_CROWD_TEST_SCALE
+#define SKIM_CROWD_TEST_SCALE 1
+#endif
+
 TestSuite(crowd_level, .timeout = 280);
 
 /* Spots on walkable ground, as the CLI finds them: on columns 2r + 4
@@ -170,13 +176,16 @@ Test(crowd_level, agents_with_straight_line_goals_arrive_in_oa_dm1)
     cr_assert_gt(with_goal, count / 2, "only %u of %u agents have a straight-line goal", with_goal, count);
     /* Those without one stand where they are. */
     goal_run run;
-    run_goals(world, crowd, 1.0f / 60.0f, 20.0, &run);
+    const double limit = 20.0 / SKIM_CROWD_TEST_SCALE;
+    run_goals(world, crowd, 1.0f / 60.0f, limit, &run);
     uint32_t arrived = 0;
     for (uint32_t k = 0; k < count; ++k)
-        arrived += run.arrival[k] <= 20.0;
+        arrived += run.arrival[k] <= limit;
     print_run("level oa_dm1", &run, arrived, 0.0);
-    printf("level oa_dm1: %u of %u agents with straight-line goals arrived within 20 s\n", arrived, with_goal);
-    cr_expect_geq(arrived, (uint32_t)ceil(0.95 * with_goal), "%u of %u arrived within 20 s", arrived, with_goal);
+    printf("level oa_dm1: %u of %u agents with straight-line goals arrived within %.0f s\n", arrived, with_goal,
+           limit);
+    if (SKIM_CROWD_TEST_SCALE == 1)
+        cr_expect_geq(arrived, (uint32_t)ceil(0.95 * with_goal), "%u of %u arrived within 20 s", arrived, with_goal);
     cr_expect_leq(run.worst_overlap, 0.1, "two agents overlapped by %.4f units", run.worst_overlap);
     free(run.arrival);
     free(spots);

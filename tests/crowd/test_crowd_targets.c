@@ -176,3 +176,36 @@ Test(crowd_targets, two_agents_swapping_places_pass_without_touching)
     cr_expect_gt(closest, 32.0, "they touched: centres %g apart, touching at 32", closest);
     skim_crowd_destroy(crowd);
 }
+
+Test(crowd_targets, an_agent_held_from_its_target_steps_to_its_right)
+{
+    /* Its target lies inside an agent that cannot be pushed, straight
+       ahead (avoidance off, so only the solver holds it): it presses
+       head on and gets no nearer; after a second stuck it walks to its
+       right (-y, walking toward +x with z up) for a second, sliding along
+       the other, then heads for its target again. */
+    skim_crowd_def def = skim_crowd_def_default();
+    def.capacity = 2;
+    def.gravity = 0.0f;
+    def.avoidance = false;
+    skim_crowd *crowd = NULL;
+    cr_assert_eq(skim_crowd_create(&def, &crowd), SKIM_OK, "%s", skim_last_error_message());
+    uint32_t a = add_at(crowd, 0, 0);
+    skim_agent_def wall = skim_agent_def_default();
+    wall.position = (skim_vec3){ 100, 0, 0 };
+    wall.inverse_mass = 0.0f;
+    uint32_t b;
+    cr_assert_eq(skim_crowd_add(crowd, &wall, &b), SKIM_OK, "%s", skim_last_error_message());
+    cr_assert_eq(skim_crowd_set_target(crowd, a, (skim_vec3){ 100, 0, 0 }, 100, 1), SKIM_OK);
+    float y_held = 0.0f, y_least = 0.0f;
+    for (int frame = 1; frame <= 180; ++frame) {
+        cr_assert_eq(skim_crowd_step(NULL, crowd, 1.0f / 60.0f), SKIM_OK);
+        const skim_vec3 *p = skim_crowd_positions(crowd);
+        if (frame == 60)
+            y_held = p[a].y;
+        y_least = fminf(y_least, p[a].y);
+    }
+    cr_expect_eq(y_held, 0.0f, "it left the line before it was stuck (y %g)", (double)y_held);
+    cr_expect_lt(y_least, -16.0f, "it did not step to its right (y %g at the least)", (double)y_least);
+    skim_crowd_destroy(crowd);
+}
