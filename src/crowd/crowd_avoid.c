@@ -15,7 +15,8 @@
    half-planes leave nothing (a dense crowd), the velocity that violates
    them least is taken instead: a 3D linear program reduced to 2D over the
    violated lines (section 5.2); an agent with a target keeps its wish
-   instead (crowd_goal_keeps_wish, crowd_targets.c). Against a stream
+   instead unless it is queued behind someone going its way
+   (queued_behind, crowd_goal_keeps_wish in crowd_targets.c). Against a stream
    coming the other way an agent takes the greater share of the effort
    (against_stream).
 
@@ -57,6 +58,10 @@
    examples/crowd_goals.c standing face to face. */
 #define AGAINST_SHARE 0.75
 #define OUTNUMBERED 2.0
+/* A neighbour within acos(0.7), 46 degrees, of straight ahead wishing to go
+   within acos(0.95), 18 degrees, of one's own way: one is queued behind it. */
+#define QUEUE_AHEAD_COSINE 0.7
+#define QUEUE_SAME_WAY_COSINE 0.95
 
 #define LP_EPSILON 1e-9
 
@@ -304,6 +309,26 @@ static bool against_stream(const skim_crowd *c, uint32_t i, const uint32_t *near
     return against > 0 && OUTNUMBERED * (double)with > (double)against;
 }
 
+/* Whether agent i walks behind a neighbour going its way: one within
+   QUEUE_AHEAD_COSINE of straight ahead whose wish is within
+   QUEUE_SAME_WAY_COSINE of its own. Such an agent is in a queue (the mouth
+   of a door), where pressing on only packs the queue tighter; elsewhere an
+   agent with a goal keeps its wish when the half-planes leave nothing. */
+static bool queued_behind(const skim_crowd *c, uint32_t i, const uint32_t *near, uint32_t count,
+                          const double pref[2])
+{
+    const float *pi = c->proj + 3 * (size_t)i;
+    for (uint32_t k = 0; k < count; ++k) {
+        const float *pj = c->proj + 3 * (size_t)near[k];
+        const double ahead[2] = { (double)pj[0] - pi[0], (double)pj[1] - pi[1] };
+        const double other[2] = { c->avoid_pref[2 * (size_t)near[k]], c->avoid_pref[2 * (size_t)near[k] + 1] };
+        if (dot2(ahead, pref) > QUEUE_AHEAD_COSINE * sqrt(dot2(ahead, ahead) * dot2(pref, pref))
+            && dot2(other, pref) > QUEUE_SAME_WAY_COSINE * sqrt(dot2(pref, pref) * dot2(other, other)))
+            return true;
+    }
+    return false;
+}
+
 static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
 {
     uint32_t near[CROWD_AVOID_NEIGHBOURS];
@@ -344,7 +369,7 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
 
     double result[2];
     uint32_t failed = solve_plane(lines, count, top, pref, false, result);
-    if (crowd_goal_keeps_wish(c, id, failed < count))
+    if (crowd_goal_keeps_wish(c, id, failed < count && !queued_behind(c, i, near, count, pref)))
         return; /* the plan stands: the solver makes room (crowd_targets.c) */
     if (failed < count)
         solve_least_violation(lines, count, failed, top, result);
