@@ -58,7 +58,7 @@ if ! ldd "$program" | grep -q 'libomp'; then
 fi
 
 export OMP_TOOL_LIBRARIES="$archer"
-export SKIM_SCENES_DIR="$ROOT/../shared/scenes"
+export SKIM_SCENES_DIR="${SKIM_SCENES_DIR:-$ROOT/../shared/scenes}"  # as meson's scenes_dir default
 log=$(mktemp)
 suppressions=$(mktemp)
 trap 'rm -f "$log" "$suppressions"' EXIT

@@ -30,7 +30,7 @@
    1 for callgrind, e.g.
    valgrind --tool=callgrind --toggle-collect='batch_run._omp_fn.0'
    with SKIM_ISA=avx2). SKIM_SCENES_DIR (or --scenes-dir) points at
-   ../shared/scenes; levels that are not found are reported as skipped. */
+   the real levels; levels that are not found are reported as skipped. */
 #include "move_workload.h"
 #include "move/move_internal.h"
 

@@ -4,7 +4,7 @@
    Workloads (the buffers are built once, then every set sweeps all of them):
      moves:<file>  exactly the buffers collide-and-slide hands the kernels:
                    players walking, jumping and falling through a real level
-                   (SKIM_SCENES_DIR, else the build's ../shared/scenes) or
+                   (SKIM_SCENES_DIR, else the build's scenes_dir) or
                    the default scene with skim_move's own code, recorded by a
                    kernel set that copies what it is given;
      sweeps:<file> what skim_sweep gathers for the game-like sweeps of
