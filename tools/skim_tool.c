@@ -36,7 +36,7 @@ static const command_help command_helps[] = {
       "      sliding door and a platform move on a fixed schedule, carrying and pushing\n"
       "      agents (the summary counts riders and squeezed agents); --no-bodies leaves\n"
       "      them out. Defaults: default scene, 1000 agents, 300 frames, OpenMP's thread\n"
-      "      count, seed 1.\n" },
+      "      count; --seed defaults to 1.\n" },
     { "bake",
       "  bake MESH -o FILE\n"
       "      Build the BVH of MESH (default or an .obj file) and save it to FILE.\n" },
