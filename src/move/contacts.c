@@ -17,8 +17,8 @@
 
 /* Closest point of triangle abc to the origin (Ericson, Real-Time Collision
    Detection 5.1.5, by Voronoi regions). */
-static void closest_point_to_origin(const float a[3], const float b[3], const float c[3],
-                                    float out[3])
+void skim_move_closest_point_to_origin(const float a[3], const float b[3], const float c[3],
+                                       float out[3])
 {
     float ab[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
     float ac[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
@@ -110,7 +110,7 @@ uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const floa
         if (ctx->cull && start_distance < 0.0f)
             continue; /* back face, as the kernels skip it */
         float closest[3];
-        closest_point_to_origin(v[0], v[1], v[2], closest);
+        skim_move_closest_point_to_origin(v[0], v[1], v[2], closest);
         float distance_sq = mv_dot(closest, closest);
         if (!(distance_sq < reach * reach))
             continue;
@@ -221,7 +221,7 @@ static bool clear_of_sphere(const float v[3][3], float clearance)
     if (!(nn > 0.0f))
         return false;
     float closest[3];
-    closest_point_to_origin(v[0], v[1], v[2], closest);
+    skim_move_closest_point_to_origin(v[0], v[1], v[2], closest);
     const float extent = sqrtf(mv_dot(v[0], v[0])) + sqrtf(e1e1) + sqrtf(e2e2);
     const float allowance = 1e-6f * extent * (1.0f + sqrtf(e1e1 * e2e2 / nn));
     const float reach = 1.0f + clearance + allowance;
@@ -353,7 +353,7 @@ bool skim_move_walkable_at(const skim_move_ctx *ctx, const float contact[3], uin
             for (int axis = 0; axis < 3; ++axis)
                 v[corner][axis] = g->vertex[corner][axis][lane] - contact[axis];
         float closest[3], normal[3];
-        closest_point_to_origin(v[0], v[1], v[2], closest);
+        skim_move_closest_point_to_origin(v[0], v[1], v[2], closest);
         if (mv_dot(closest, closest) <= tolerance * tolerance &&
             skim_move_lane_walkable(ctx, lane, normal)) {
             best = g->triangle[lane];

@@ -103,6 +103,8 @@ void skim_move_sweep(skim_move_ctx *ctx, const float pos[3], const float delta[3
        leave best as it is, so no call is made and none is counted. */
     if (ctx->scratch->gathered.count == 0)
         return;
+    if (ctx->prove_clear && skim_move_sweep_proved_clear(ctx, pos, delta))
+        return;
     ctx->sweeps++;
     /* From pos: the kernel re-bases the gathered lanes as it reads them. */
     ctx->kernels->sweep_from(&ctx->scratch->gathered, pos, delta, ctx->cull, best);

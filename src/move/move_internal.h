@@ -324,6 +324,8 @@ typedef struct skim_move_ctx {
     int    pass_max_iterations; /* the running pass's sweep budget (result->iterations
                                    never exceeds it, push-out sweeps included) */
     int    sweeps;              /* kernel calls, all passes */
+    bool   prove_clear;         /* the running pass's sweeps first try
+                                   skim_move_sweep_proved_clear (the step's climb) */
     float  push_left;           /* unit space: what is left of SKIM_MOVE_PUSH_PER_MOVE */
     const skim_move_step_goal *goal; /* the step's raised move only: it stops
                                         when it can no longer beat this */
@@ -379,6 +381,10 @@ void skim_move_sync_exclusions(skim_move_ctx *ctx, const skim_move_planes *plane
    SKIM_TOUCH_* classes of the contacts that motion points into. */
 uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const float motion[3],
                                     skim_move_planes *planes, skim_move_pass_result *result);
+/* Closest point of triangle abc to the origin (Ericson, Real-Time Collision
+   Detection 5.1.5). */
+void skim_move_closest_point_to_origin(const float a[3], const float b[3], const float c[3],
+                                       float out[3]);
 /* Whether a sweep from pos by delta against every gathered lane (no
    exclusions) would report a hit at t = 0: the exact answer of the
    kernels, found without a sweep (near lanes only, by the reference). */
@@ -422,6 +428,12 @@ void skim_move_pass(skim_move_ctx *ctx, float pos[3], const float delta[3],
    the excluded lanes (counts it). */
 void skim_move_sweep(skim_move_ctx *ctx, const float pos[3], const float delta[3],
                      skim_unit_hit *best);
+
+/* sweep_clear.c: whether a sweep from pos by delta is proved to meet none
+   of the gathered lanes (every kernel would report no hit), without a
+   kernel call; false when in doubt. */
+bool skim_move_sweep_proved_clear(const skim_move_ctx *ctx, const float pos[3],
+                                  const float delta[3]);
 
 /* step_and_snap.c */
 /* Quake's PM_StepSlideMove for an ellipsoid: when the plain move was blocked

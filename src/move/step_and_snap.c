@@ -179,7 +179,12 @@ void skim_move_try_step(skim_move_ctx *ctx, const float delta[3], float pos[3],
     skim_move_pass_result up, forward, down;
     float climb[3];
     mv_scale(climb, ctx->up_unit, def->step_height);
+    /* Straight up from where it stands: away from its floor, along the
+       wall that blocked it; it almost never meets anything, so the sweep
+       is first proved clear without a call where it can be (sweep_clear.c). */
+    ctx->prove_clear = true;
     skim_move_pass(ctx, p, climb, SKIM_PASS_STRAIGHT, def->max_iterations, &up);
+    ctx->prove_clear = false;
     /* How far up it got (world units): a low ceiling cuts the step short. */
     float raised = mv_dot(p, ctx->up_grad);
     if (!(raised > 0.0f))
