@@ -434,6 +434,10 @@ void skim_move_sweep(skim_move_ctx *ctx, const float pos[3], const float delta[3
    kernel call; false when in doubt. */
 bool skim_move_sweep_proved_clear(const skim_move_ctx *ctx, const float pos[3],
                                   const float delta[3]);
+#if defined(SKIM_MOVE_HAVE_AVX2_PACK)
+bool skim_move_sweep_proved_clear_avx2(const skim_move_ctx *ctx, const float pos[3],
+                                       const float delta[3]);
+#endif
 
 /* step_and_snap.c */
 /* Quake's PM_StepSlideMove for an ellipsoid: when the plain move was blocked

@@ -20,7 +20,54 @@
 #include "move/move_internal.h"
 
 #include <math.h>
+#if defined(SKIM_SWEEP_CLEAR_AVX2)
+#include <simde/x86/avx.h>
+/* Eight lanes a step (this file compiled a second time with -mavx2,
+   src/move/meson.build), picked when the kernel set has eight lanes or
+   more: the same facts, each proved the same way, at half the steps. */
+enum { W = 8, ALL = 255 };
+typedef simde__m256 vf;
+#define vf_set1 simde_mm256_set1_ps
+#define vf_zero simde_mm256_setzero_ps
+#define vf_sub simde_mm256_sub_ps
+#define vf_add simde_mm256_add_ps
+#define vf_mul simde_mm256_mul_ps
+#define vf_min simde_mm256_min_ps
+#define vf_max simde_mm256_max_ps
+#define vf_xor simde_mm256_xor_ps
+#define vf_and simde_mm256_and_ps
+#define vf_andnot simde_mm256_andnot_ps
+#define vf_or simde_mm256_or_ps
+#define vf_gt(a, b) simde_mm256_cmp_ps(a, b, SIMDE_CMP_GT_OQ)
+#define vf_lt(a, b) simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ)
+#define vf_sqrt simde_mm256_sqrt_ps
+#define vf_mask simde_mm256_movemask_ps
+#define vf_load simde_mm256_loadu_ps
+#define PROVED_CLEAR skim_move_sweep_proved_clear_avx2
+#define PROVED_CLEAR_LINKAGE
+#else
 #include <simde/x86/sse2.h>
+enum { W = 4, ALL = 15 };
+typedef simde__m128 vf;
+#define vf_set1 simde_mm_set1_ps
+#define vf_zero simde_mm_setzero_ps
+#define vf_sub simde_mm_sub_ps
+#define vf_add simde_mm_add_ps
+#define vf_mul simde_mm_mul_ps
+#define vf_min simde_mm_min_ps
+#define vf_max simde_mm_max_ps
+#define vf_xor simde_mm_xor_ps
+#define vf_and simde_mm_and_ps
+#define vf_andnot simde_mm_andnot_ps
+#define vf_or simde_mm_or_ps
+#define vf_gt simde_mm_cmpgt_ps
+#define vf_lt simde_mm_cmplt_ps
+#define vf_sqrt simde_mm_sqrt_ps
+#define vf_mask simde_mm_movemask_ps
+#define vf_load simde_mm_load_ps
+#define PROVED_CLEAR proved_clear_narrow
+#define PROVED_CLEAR_LINKAGE static
+#endif
 
 /* The third fact, for a lane in doubt after the other two (a floor
    triangle beside the one under the mover, whose plane passes within 1 of
@@ -53,53 +100,53 @@ static bool lane_clear(const skim_candidates *g, uint32_t lane, const float pos[
     return distance * distance - approach > (1.0f + clearance + allowance) * distance;
 }
 
-bool skim_move_sweep_proved_clear(const skim_move_ctx *ctx, const float pos[3],
-                                  const float delta[3])
+PROVED_CLEAR_LINKAGE bool PROVED_CLEAR(const skim_move_ctx *ctx, const float pos[3],
+                                        const float delta[3])
 {
     const skim_candidates *g = &ctx->scratch->gathered;
     /* Beyond the kernels' rounding at a contact, as for a touching start
        (contacts.c): half a skin, which move.c keeps above that rounding. */
     const float clearance = 0.5f * ctx->skin;
     const float path = sqrtf(mv_dot(delta, delta));
-    const simde__m128 sign = simde_mm_set1_ps(-0.0f);
-    const simde__m128 reach = simde_mm_set1_ps(1.0f + clearance);
-    const simde__m128 roundoff = simde_mm_set1_ps(1e-6f);
-    const simde__m128 path_length = simde_mm_set1_ps(path);
-    simde__m128 origin[3], box_lo[3], box_hi[3], d[3];
+    const vf sign = vf_set1(-0.0f);
+    const vf reach = vf_set1(1.0f + clearance);
+    const vf roundoff = vf_set1(1e-6f);
+    const vf path_length = vf_set1(path);
+    vf origin[3], box_lo[3], box_hi[3], d[3];
     for (int axis = 0; axis < 3; ++axis) {
-        origin[axis] = simde_mm_set1_ps(pos[axis]);
-        d[axis] = simde_mm_set1_ps(delta[axis]);
-        box_lo[axis] = simde_mm_set1_ps(mv_min(delta[axis], 0.0f) - 1.0f);
-        box_hi[axis] = simde_mm_set1_ps(mv_max(delta[axis], 0.0f) + 1.0f);
+        origin[axis] = vf_set1(pos[axis]);
+        d[axis] = vf_set1(delta[axis]);
+        box_lo[axis] = vf_set1(mv_min(delta[axis], 0.0f) - 1.0f);
+        box_hi[axis] = vf_set1(mv_max(delta[axis], 0.0f) + 1.0f);
     }
-    for (uint32_t base = 0; base < g->count; base += 4) {
-        simde__m128 v[3][3];
+    for (uint32_t base = 0; base < g->count; base += W) {
+        vf v[3][3];
         for (int corner = 0; corner < 3; ++corner)
             for (int axis = 0; axis < 3; ++axis)
-                v[corner][axis] = simde_mm_sub_ps(
-                    simde_mm_load_ps(g->vertex[corner][axis] + base), origin[axis]);
+                v[corner][axis] = vf_sub(
+                    vf_load(g->vertex[corner][axis] + base), origin[axis]);
         /* The box: twice the packet kernel's cull margin, 1e-3 + 1e-5 L^2
            with L = sqrt(3) max|coordinate| + |delta|, so that this test's
            own rounding of the boxes cannot cull what the kernel keeps. */
-        simde__m128 magnitude = simde_mm_setzero_ps(), lo[3], hi[3];
+        vf magnitude = vf_zero(), lo[3], hi[3];
         for (int axis = 0; axis < 3; ++axis) {
-            lo[axis] = simde_mm_min_ps(simde_mm_min_ps(v[0][axis], v[1][axis]), v[2][axis]);
-            hi[axis] = simde_mm_max_ps(simde_mm_max_ps(v[0][axis], v[1][axis]), v[2][axis]);
-            magnitude = simde_mm_max_ps(magnitude,
-                                        simde_mm_max_ps(hi[axis], simde_mm_xor_ps(lo[axis], sign)));
+            lo[axis] = vf_min(vf_min(v[0][axis], v[1][axis]), v[2][axis]);
+            hi[axis] = vf_max(vf_max(v[0][axis], v[1][axis]), v[2][axis]);
+            magnitude = vf_max(magnitude,
+                                        vf_max(hi[axis], vf_xor(lo[axis], sign)));
         }
-        const simde__m128 extent =
-            simde_mm_add_ps(simde_mm_mul_ps(simde_mm_set1_ps(1.7320508f), magnitude), path_length);
-        const simde__m128 margin = simde_mm_add_ps(
-            simde_mm_set1_ps(2e-3f), simde_mm_mul_ps(simde_mm_set1_ps(2e-5f),
-                                                     simde_mm_mul_ps(extent, extent)));
-        simde__m128 clear = simde_mm_setzero_ps();
+        const vf extent =
+            vf_add(vf_mul(vf_set1(1.7320508f), magnitude), path_length);
+        const vf margin = vf_add(
+            vf_set1(2e-3f), vf_mul(vf_set1(2e-5f),
+                                                     vf_mul(extent, extent)));
+        vf clear = vf_zero();
         for (int axis = 0; axis < 3; ++axis)
-            clear = simde_mm_or_ps(
+            clear = vf_or(
                 clear,
-                simde_mm_or_ps(simde_mm_cmpgt_ps(lo[axis], simde_mm_add_ps(box_hi[axis], margin)),
-                               simde_mm_cmplt_ps(hi[axis], simde_mm_sub_ps(box_lo[axis], margin))));
-        if (simde_mm_movemask_ps(clear) == 15)
+                vf_or(vf_gt(lo[axis], vf_add(box_hi[axis], margin)),
+                               vf_lt(hi[axis], vf_sub(box_lo[axis], margin))));
+        if (vf_mask(clear) == ALL)
             continue;
         /* The plane from corner 0, n = e1 x e2 unnormalised: the center's
            distance from it is |n . v0| / |n| at the start and changes by
@@ -108,46 +155,46 @@ bool skim_move_sweep_proved_clear(const skim_move_ctx *ctx, const float pos[3],
            corner, is a few units of roundoff times the extent (v0, e1, e2,
            delta) times |e1| |e2| / |n| for a needle: the same allowance as
            a touching start's (contacts.c), with delta in the extent. */
-        simde__m128 e1[3], e2[3], n[3];
+        vf e1[3], e2[3], n[3];
         for (int axis = 0; axis < 3; ++axis) {
-            e1[axis] = simde_mm_sub_ps(v[1][axis], v[0][axis]);
-            e2[axis] = simde_mm_sub_ps(v[2][axis], v[0][axis]);
+            e1[axis] = vf_sub(v[1][axis], v[0][axis]);
+            e2[axis] = vf_sub(v[2][axis], v[0][axis]);
         }
         for (int axis = 0; axis < 3; ++axis) {
             const int i = (axis + 1) % 3, j = (axis + 2) % 3;
-            n[axis] = simde_mm_sub_ps(simde_mm_mul_ps(e1[i], e2[j]), simde_mm_mul_ps(e1[j], e2[i]));
+            n[axis] = vf_sub(vf_mul(e1[i], e2[j]), vf_mul(e1[j], e2[i]));
         }
-        simde__m128 nn = simde_mm_setzero_ps(), e1e1 = nn, e2e2 = nn, v0v0 = nn, nv = nn, nd = nn;
+        vf nn = vf_zero(), e1e1 = nn, e2e2 = nn, v0v0 = nn, nv = nn, nd = nn;
         for (int axis = 0; axis < 3; ++axis) {
-            nn = simde_mm_add_ps(nn, simde_mm_mul_ps(n[axis], n[axis]));
-            e1e1 = simde_mm_add_ps(e1e1, simde_mm_mul_ps(e1[axis], e1[axis]));
-            e2e2 = simde_mm_add_ps(e2e2, simde_mm_mul_ps(e2[axis], e2[axis]));
-            v0v0 = simde_mm_add_ps(v0v0, simde_mm_mul_ps(v[0][axis], v[0][axis]));
-            nv = simde_mm_add_ps(nv, simde_mm_mul_ps(n[axis], v[0][axis]));
-            nd = simde_mm_add_ps(nd, simde_mm_mul_ps(n[axis], d[axis]));
+            nn = vf_add(nn, vf_mul(n[axis], n[axis]));
+            e1e1 = vf_add(e1e1, vf_mul(e1[axis], e1[axis]));
+            e2e2 = vf_add(e2e2, vf_mul(e2[axis], e2[axis]));
+            v0v0 = vf_add(v0v0, vf_mul(v[0][axis], v[0][axis]));
+            nv = vf_add(nv, vf_mul(n[axis], v[0][axis]));
+            nd = vf_add(nd, vf_mul(n[axis], d[axis]));
         }
-        const simde__m128 n_length = simde_mm_sqrt_ps(nn),
-                          e1_length = simde_mm_sqrt_ps(e1e1), e2_length = simde_mm_sqrt_ps(e2e2);
-        const simde__m128 size = simde_mm_add_ps(
-            simde_mm_add_ps(simde_mm_sqrt_ps(v0v0), path_length),
-            simde_mm_add_ps(e1_length, e2_length));
-        const simde__m128 allowance =
-            simde_mm_mul_ps(simde_mm_mul_ps(roundoff, size),
-                            simde_mm_add_ps(n_length, simde_mm_mul_ps(e1_length, e2_length)));
+        const vf n_length = vf_sqrt(nn),
+                          e1_length = vf_sqrt(e1e1), e2_length = vf_sqrt(e2e2);
+        const vf size = vf_add(
+            vf_add(vf_sqrt(v0v0), path_length),
+            vf_add(e1_length, e2_length));
+        const vf allowance =
+            vf_mul(vf_mul(roundoff, size),
+                            vf_add(n_length, vf_mul(e1_length, e2_length)));
         /* The center is on the side of -nv: moving away from the plane is
            n . delta with the sign of -nv; only an approach (negative) counts. */
-        const simde__m128 away = simde_mm_xor_ps(simde_mm_xor_ps(nd, sign),
-                                                 simde_mm_and_ps(sign, nv));
-        const simde__m128 least = simde_mm_add_ps(simde_mm_andnot_ps(sign, nv),
-                                                  simde_mm_min_ps(away, simde_mm_setzero_ps()));
+        const vf away = vf_xor(vf_xor(nd, sign),
+                                                 vf_and(sign, nv));
+        const vf least = vf_add(vf_andnot(sign, nv),
+                                                  vf_min(away, vf_zero()));
         /* NaN-free for real lanes (world triangles are not degenerate); a
            NaN compares false and leaves the lane in doubt. */
-        clear = simde_mm_or_ps(
-            clear, simde_mm_cmpgt_ps(least, simde_mm_add_ps(simde_mm_mul_ps(reach, n_length),
+        clear = vf_or(
+            clear, vf_gt(least, vf_add(vf_mul(reach, n_length),
                                                             allowance)));
-        unsigned doubtful = (unsigned)simde_mm_movemask_ps(clear) ^ 15u;
+        unsigned doubtful = (unsigned)vf_mask(clear) ^ (unsigned)ALL;
         /* Lanes past count are padding, which the kernels never test. */
-        if (g->count - base < 4)
+        if (g->count - base < W)
             doubtful &= (1u << (g->count - base)) - 1u;
         for (; doubtful; doubtful &= doubtful - 1) {
             const uint32_t lane = base + (uint32_t)__builtin_ctz(doubtful);
@@ -157,3 +204,15 @@ bool skim_move_sweep_proved_clear(const skim_move_ctx *ctx, const float pos[3],
     }
     return true;
 }
+
+#if !defined(SKIM_SWEEP_CLEAR_AVX2)
+bool skim_move_sweep_proved_clear(const skim_move_ctx *ctx, const float pos[3],
+                                  const float delta[3])
+{
+#if defined(SKIM_MOVE_HAVE_AVX2_PACK)
+    if (ctx->kernels && ctx->kernels->width >= 8)
+        return skim_move_sweep_proved_clear_avx2(ctx, pos, delta);
+#endif
+    return proved_clear_narrow(ctx, pos, delta);
+}
+#endif

@@ -44,16 +44,20 @@ static void fill(skim_candidates *c, const double (*t)[9], uint32_t count, const
 typedef struct kernel_sets {
     const skim_kernel_set *set[8];
     int count;
+    const skim_kernel_set *wide; /* one with eight lanes or more, or NULL */
 } kernel_sets;
 
 static kernel_sets every_set(void)
 {
-    kernel_sets sets = { .count = 0 };
+    kernel_sets sets = { .count = 0, .wide = NULL };
     char names[256];
     snprintf(names, sizeof names, "%s", skim_isa_available());
     for (char *name = strtok(names, " "); name && sets.count < 8; name = strtok(NULL, " "))
         sets.set[sets.count++] = skim_kernel_set_by_name(name);
     cr_assert(sets.count >= 1);
+    for (int s = 0; s < sets.count; ++s)
+        if (sets.set[s] && sets.set[s]->width >= 8)
+            sets.wide = sets.set[s];
     return sets;
 }
 
@@ -114,7 +118,14 @@ Test(move_sweep_clear, says_clear_only_when_no_kernel_set_hits)
         ctx.scratch = &scratch;
         ctx.cull = cull;
         ctx.skin = skin;
-        const bool clear = skim_move_sweep_proved_clear(&ctx, pos, delta);
+        /* Four lanes a step, and eight where a set has eight lanes. */
+        bool clear = skim_move_sweep_proved_clear(&ctx, pos, delta);
+        if (sets.wide) {
+            ctx.kernels = sets.wide;
+            const bool wide_clear = skim_move_sweep_proved_clear(&ctx, pos, delta);
+            cr_assert_eq(wide_clear, clear, "round %d: the 8-lane proof says %d, the 4-lane %d",
+                         round, wide_clear, clear);
+        }
         proved += clear;
         doubted += !clear;
         if (!clear)
@@ -170,6 +181,11 @@ Test(move_sweep_clear, proves_a_climb_off_a_bumpy_floor)
     const float climb[3] = { 0.0f, 0.0f, 1.2f }, down[3] = { 0.1f, 0.0f, -0.5f };
     cr_expect(skim_move_sweep_proved_clear(&ctx, start, climb));
     cr_expect(!skim_move_sweep_proved_clear(&ctx, start, down));
+    if (sets.wide) {
+        ctx.kernels = sets.wide;
+        cr_expect(skim_move_sweep_proved_clear(&ctx, start, climb));
+        cr_expect(!skim_move_sweep_proved_clear(&ctx, start, down));
+    }
     for (int s = 0; s < sets.count; ++s) {
         skim_unit_hit best = { .hit = false, .t = 1.0f, .triangle = UINT32_MAX };
         sets.set[s]->sweep_from(&scratch.gathered, start, down, false, &best);
