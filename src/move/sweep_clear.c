@@ -6,7 +6,7 @@
    never meets anything. Everywhere else most sweeps hit, and the test
    would cost nearly what the call it saves costs.
 
-   A lane is clear when one of two exact facts, held with room for the
+   A lane is clear when one of three exact facts, held with room for the
    rounding of the kernels and of this test, says the unit sphere moving
    from pos by delta never comes within 1 of its triangle:
    - its box is apart from the box around the swept sphere by more than
@@ -16,7 +16,9 @@
      the distance of the center from the plane is linear along the path,
      so its least value is at an end, and the reference (Rouwé, Swept
      Spheres and Ellipsoids, 3.1) reports nothing for a start clear of
-     the plane that never reaches it within t_max. */
+     the plane that never reaches it within t_max;
+   - its distance from the path's start, less the most the path can
+     approach it (lane_clear below), stays above 1. */
 #include "move/move_internal.h"
 
 #include <math.h>
@@ -123,8 +125,7 @@ PROVED_CLEAR_LINKAGE bool PROVED_CLEAR(const skim_move_ctx *ctx, const float pos
         vf v[3][3];
         for (int corner = 0; corner < 3; ++corner)
             for (int axis = 0; axis < 3; ++axis)
-                v[corner][axis] = vf_sub(
-                    vf_load(g->vertex[corner][axis] + base), origin[axis]);
+                v[corner][axis] = vf_sub(vf_load(g->vertex[corner][axis] + base), origin[axis]);
         /* The box: twice the packet kernel's cull margin, 1e-3 + 1e-5 L^2
            with L = sqrt(3) max|coordinate| + |delta|, so that this test's
            own rounding of the boxes cannot cull what the kernel keeps. */
@@ -132,20 +133,15 @@ PROVED_CLEAR_LINKAGE bool PROVED_CLEAR(const skim_move_ctx *ctx, const float pos
         for (int axis = 0; axis < 3; ++axis) {
             lo[axis] = vf_min(vf_min(v[0][axis], v[1][axis]), v[2][axis]);
             hi[axis] = vf_max(vf_max(v[0][axis], v[1][axis]), v[2][axis]);
-            magnitude = vf_max(magnitude,
-                                        vf_max(hi[axis], vf_xor(lo[axis], sign)));
+            magnitude = vf_max(magnitude, vf_max(hi[axis], vf_xor(lo[axis], sign)));
         }
-        const vf extent =
-            vf_add(vf_mul(vf_set1(1.7320508f), magnitude), path_length);
-        const vf margin = vf_add(
-            vf_set1(2e-3f), vf_mul(vf_set1(2e-5f),
-                                                     vf_mul(extent, extent)));
+        const vf extent = vf_add(vf_mul(vf_set1(1.7320508f), magnitude), path_length);
+        const vf margin =
+            vf_add(vf_set1(2e-3f), vf_mul(vf_set1(2e-5f), vf_mul(extent, extent)));
         vf clear = vf_zero();
         for (int axis = 0; axis < 3; ++axis)
-            clear = vf_or(
-                clear,
-                vf_or(vf_gt(lo[axis], vf_add(box_hi[axis], margin)),
-                               vf_lt(hi[axis], vf_sub(box_lo[axis], margin))));
+            clear = vf_or(clear, vf_or(vf_gt(lo[axis], vf_add(box_hi[axis], margin)),
+                                       vf_lt(hi[axis], vf_sub(box_lo[axis], margin))));
         if (vf_mask(clear) == ALL)
             continue;
         /* The plane from corner 0, n = e1 x e2 unnormalised: the center's
@@ -173,25 +169,18 @@ PROVED_CLEAR_LINKAGE bool PROVED_CLEAR(const skim_move_ctx *ctx, const float pos
             nv = vf_add(nv, vf_mul(n[axis], v[0][axis]));
             nd = vf_add(nd, vf_mul(n[axis], d[axis]));
         }
-        const vf n_length = vf_sqrt(nn),
-                          e1_length = vf_sqrt(e1e1), e2_length = vf_sqrt(e2e2);
-        const vf size = vf_add(
-            vf_add(vf_sqrt(v0v0), path_length),
-            vf_add(e1_length, e2_length));
+        const vf n_length = vf_sqrt(nn), e1_length = vf_sqrt(e1e1), e2_length = vf_sqrt(e2e2);
+        const vf size =
+            vf_add(vf_add(vf_sqrt(v0v0), path_length), vf_add(e1_length, e2_length));
         const vf allowance =
-            vf_mul(vf_mul(roundoff, size),
-                            vf_add(n_length, vf_mul(e1_length, e2_length)));
+            vf_mul(vf_mul(roundoff, size), vf_add(n_length, vf_mul(e1_length, e2_length)));
         /* The center is on the side of -nv: moving away from the plane is
            n . delta with the sign of -nv; only an approach (negative) counts. */
-        const vf away = vf_xor(vf_xor(nd, sign),
-                                                 vf_and(sign, nv));
-        const vf least = vf_add(vf_andnot(sign, nv),
-                                                  vf_min(away, vf_zero()));
+        const vf away = vf_xor(vf_xor(nd, sign), vf_and(sign, nv));
+        const vf least = vf_add(vf_andnot(sign, nv), vf_min(away, vf_zero()));
         /* NaN-free for real lanes (world triangles are not degenerate); a
            NaN compares false and leaves the lane in doubt. */
-        clear = vf_or(
-            clear, vf_gt(least, vf_add(vf_mul(reach, n_length),
-                                                            allowance)));
+        clear = vf_or(clear, vf_gt(least, vf_add(vf_mul(reach, n_length), allowance)));
         unsigned doubtful = (unsigned)vf_mask(clear) ^ (unsigned)ALL;
         /* Lanes past count are padding, which the kernels never test. */
         if (g->count - base < W)
