@@ -158,6 +158,11 @@ typedef struct crowd_goal {
     float      nearest;    /* the least distance left to points[next] since it last got on */
     float      stuck;      /* seconds without getting STUCK_PROGRESS nearer */
     float      aside;      /* seconds left stepping aside */
+    float      best;       /* the least distance left to points[next] so far */
+    float      search_way[3]; /* unit, across up: the way a step aside along a wall goes */
+    bool       searching;  /* the step aside is one along a wall */
+    bool       aside_started;
+    uint32_t   searches;   /* steps aside since a wall held it and it last beat best */
 } crowd_goal;
 
 /* An agent's own move settings (skim_agent_def.overrides and the values

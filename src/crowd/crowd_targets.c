@@ -16,11 +16,13 @@
    goals on the far side of each other packs tighter still and locks: each
    agent is held by neighbours that are held by theirs. An agent that has
    not got nearer its waypoint for a while walks to its right (seen from
-   above, up toward the eye) for a while, ignoring avoidance, and lets the
-   solver slide it along those in the way; the same convention as
+   above, up toward the eye) for a body width, ignoring avoidance, and lets
+   the solver slide it along those in the way; the same convention as
    avoidance's passing side (crowd_avoid.c), so two agents stuck face to
-   face step the same way round and pass. Each agent decides from its own
-   progress alone, so the step stays independent of order and threads. */
+   face step the same way round and pass. One held by a wall alone
+   searches along the wall for its end instead (start_aside). Each agent
+   decides from its own progress and what it met in the last step, so the
+   step stays independent of order and threads. */
 #include "crowd/crowd_internal.h"
 
 #include <math.h>
@@ -35,10 +37,20 @@
    as a fraction of the agent's radius: arrival counts within this too. */
 #define ARRIVAL_SLACK 1e-3f
 /* Stuck: not STUCK_PROGRESS radii nearer the waypoint in STUCK_SECONDS;
-   it then steps aside for ASIDE_SECONDS. */
+   it then steps aside for a body width, at most ASIDE_SECONDS, or starts
+   or goes on with a search along a wall, whose first step lasts
+   ASIDE_SECONDS. */
 #define STUCK_PROGRESS 0.5f
 #define STUCK_SECONDS 1.0f
 #define ASIDE_SECONDS 1.0f
+/* The longest step of a search along a wall: ASIDE_SECONDS times
+   2^(SEARCHES_MOST - 1). */
+#define SEARCHES_MOST 6u
+/* A step aside along a wall leans into it by 15 degrees, enough to keep
+   touching it (the world slides it along) until the wall ends: the cosine
+   and sine. */
+#define SEARCH_ALONG 0.96592583f
+#define SEARCH_LEAN 0.25881905f
 
 static skim_status check_agent(const skim_crowd *c, uint32_t id, const char *what)
 {
@@ -103,6 +115,9 @@ skim_status skim_crowd_set_path(skim_crowd *c, uint32_t id, const skim_vec3 *way
     goal->nearest = INFINITY;
     goal->stuck = 0.0f;
     goal->aside = 0.0f;
+    goal->best = INFINITY;
+    goal->searches = 0;
+    goal->searching = false;
     c->state[id] &= ~(uint32_t)SKIM_AGENT_ARRIVED;
     return SKIM_OK;
 }
@@ -140,6 +155,54 @@ static float across_to(const skim_crowd *c, const float p[3], skim_vec3 point, f
     return sqrtf(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
 }
 
+/* v x up: to the right of v, as long as v (v is across up). */
+static void right_of(const skim_crowd *c, const float v[3], float out[3])
+{
+    const float *u = c->up;
+    out[0] = v[1] * u[2] - v[2] * u[1];
+    out[1] = v[2] * u[0] - v[0] * u[2];
+    out[2] = v[0] * u[1] - v[1] * u[0];
+}
+
+/* A stuck agent steps aside. Held by the crowd, it steps to its right
+   for as long as a body width takes (at most ASIDE_SECONDS): the crowd
+   moves on, and the convention makes two agents stuck face to face pass;
+   longer would carry it far off its line, through openings and behind
+   walls. Held by a wall alone, which will not move, it takes a step of a
+   search for the wall's end: each further step that has not brought it
+   nearer its waypoint than ever goes to the other side for twice as long,
+   the doubling search for a door in a wall of unknown length
+   (Baeza-Yates, Culberson, Rawlins, "Searching in the Plane", 1993,
+   section 2), which walks at most nine times the way to the nearer end. */
+static void start_aside(const skim_crowd *c, uint32_t id, crowd_goal *goal, const float toward[3])
+{
+    goal->aside_started = false;
+    /* Held by a wall alone: one that others press may be held by them. */
+    goal->searching = (c->state[id] & (SKIM_AGENT_TOUCHED_WALL | SKIM_AGENT_TOUCHED_AGENT)) == SKIM_AGENT_TOUCHED_WALL;
+    if (!goal->searching) {
+        goal->aside = fminf(ASIDE_SECONDS, 2.0f * c->body[id].radius / goal->speed);
+        return;
+    }
+    goal->searches = goal->searches < SEARCHES_MOST ? goal->searches + 1 : goal->searches;
+    goal->aside = ASIDE_SECONDS * (float)(1u << (goal->searches - 1));
+    /* The way it sets out: to its right on odd steps, its left on even
+       ones, fixed for the step (the wall does not turn as the waypoint's
+       bearing does), leaning toward the waypoint. */
+    const float side = goal->searches & 1u ? 1.0f : -1.0f;
+    float right[3];
+    right_of(c, toward, right);
+    for (int k = 0; k < 3; ++k)
+        goal->search_way[k] = side * right[k] * SEARCH_ALONG + toward[k] * SEARCH_LEAN;
+}
+
+/* The aside is over: progress counts from here. */
+static void end_aside(crowd_goal *goal, float left)
+{
+    goal->aside = 0.0f;
+    goal->nearest = left;
+    goal->stuck = 0.0f;
+}
+
 void crowd_steer(skim_crowd *c, uint32_t id, const float start[3], float dt)
 {
     crowd_goal *goal = &c->goal[id];
@@ -156,27 +219,39 @@ void crowd_steer(skim_crowd *c, uint32_t id, const float start[3], float dt)
         speed = fminf(speed, fmaxf(left / SLOW_TIME, SLOWEST * speed));
         speed = fminf(speed, left / dt);
     }
-    float scale = left > 0.0f ? speed / left : 0.0f;
+    float scale = left > 0.0f ? speed / left : 0.0f, unit = left > 0.0f ? 1.0f / left : 0.0f;
     float v[3] = { to[0] * scale, to[1] * scale, to[2] * scale };
+    const float toward[3] = { to[0] * unit, to[1] * unit, to[2] * unit };
+    const float progress = STUCK_PROGRESS * c->body[id].radius;
+    if (left < goal->best - progress) {
+        /* Nearer than ever: whatever wall held it is behind it. */
+        goal->best = left;
+        goal->searches = 0;
+    }
     if (goal->aside > 0.0f) {
-        /* Its right: v x up, as long as v (v is across up). */
-        const float *u = c->up;
-        const float right[3] = { v[1] * u[2] - v[2] * u[1], v[2] * u[0] - v[0] * u[2], v[0] * u[1] - v[1] * u[0] };
-        for (int k = 0; k < 3; ++k)
-            v[k] = right[k];
-        goal->aside -= dt;
-        if (goal->aside <= 0.0f) {
-            goal->aside = 0.0f;
-            goal->nearest = left;
-            goal->stuck = 0.0f;
+        if (goal->searching) {
+            /* Along a wall until the wall ends (it no longer touches one). */
+            for (int k = 0; k < 3; ++k)
+                v[k] = goal->search_way[k] * goal->speed;
+            if (goal->aside_started && !(c->state[id] & SKIM_AGENT_TOUCHED_WALL))
+                goal->aside = 0.0f;
+            goal->aside_started = true;
+        } else {
+            float right[3];
+            right_of(c, v, right);
+            for (int k = 0; k < 3; ++k)
+                v[k] = right[k];
         }
-    } else if (left < goal->nearest - STUCK_PROGRESS * c->body[id].radius) {
+        goal->aside -= dt;
+        if (goal->aside <= 0.0f)
+            end_aside(goal, left);
+    } else if (left < goal->nearest - progress) {
         goal->nearest = left;
         goal->stuck = 0.0f;
     } else {
         goal->stuck += dt;
         if (goal->stuck >= STUCK_SECONDS)
-            goal->aside = ASIDE_SECONDS;
+            start_aside(c, id, goal, toward);
     }
     c->body[id].desired = (skim_vec3){ v[0], v[1], v[2] };
 }
@@ -216,7 +291,9 @@ bool crowd_goal_after_move(skim_crowd *c, uint32_t id, const float f[3])
     while (goal->next + 1 < goal->count && passed(c, goal, f, radius)) {
         goal->next++;
         goal->nearest = INFINITY; /* progress counts toward the new waypoint */
+        goal->best = INFINITY;
         goal->stuck = 0.0f;
+        goal->searches = 0;
     }
     if (goal->next + 1 == goal->count &&
         across_to(c, f, goal->points[goal->next], to) <= goal->arrival + ARRIVAL_SLACK * radius) {

@@ -151,7 +151,11 @@ Test(crowd_level, agents_with_straight_line_goals_arrive_in_oa_dm1)
     cr_assert(goal);
     for (uint32_t k = 0; k < count; ++k)
         goal[k] = UINT32_MAX;
-    rng r = { 0xD01 };
+    /* SKIM_LEVEL_GOALS draws other pairs (any number); the 95% asked is
+       for the default draw. */
+    const char *draw = getenv("SKIM_LEVEL_GOALS");
+    const uint64_t goals_seed = draw ? strtoull(draw, NULL, 0) : 0xD01;
+    rng r = { goals_seed };
     for (uint32_t k = 0; k < count; ++k)
         for (int attempt = 0; attempt < 48 && goal[k] == UINT32_MAX; ++attempt) {
             uint32_t g = (uint32_t)(rng_next(&r) % count);
@@ -182,9 +186,9 @@ Test(crowd_level, agents_with_straight_line_goals_arrive_in_oa_dm1)
     for (uint32_t k = 0; k < count; ++k)
         arrived += run.arrival[k] <= limit;
     print_run("level oa_dm1", &run, arrived, 0.0);
-    printf("level oa_dm1: %u of %u agents with straight-line goals arrived within %.0f s\n", arrived, with_goal,
-           limit);
-    if (SKIM_CROWD_TEST_SCALE == 1)
+    printf("level oa_dm1, goals 0x%llx: %u of %u agents with straight-line goals arrived within %.0f s\n",
+           (unsigned long long)goals_seed, arrived, with_goal, limit);
+    if (SKIM_CROWD_TEST_SCALE == 1 && goals_seed == 0xD01)
         cr_expect_geq(arrived, (uint32_t)ceil(0.95 * with_goal), "%u of %u arrived within 20 s", arrived, with_goal);
     cr_expect_leq(run.worst_overlap, 0.1, "two agents overlapped by %.4f units", run.worst_overlap);
     free(run.arrival);
