@@ -357,7 +357,7 @@ static uint64_t moving_bodies_hash(int threads)
     return hash;
 }
 
-#define PINNED_BODIES_HASH 0x3ba07e2d84b22f68ull
+#define PINNED_BODIES_HASH 0x2438f4d49191195aull
 
 Test(crowd_bodies, agents_among_moving_bodies_end_with_a_pinned_hash_for_1_2_and_3_threads)
 {
