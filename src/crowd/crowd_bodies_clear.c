@@ -100,13 +100,16 @@ static bool collides(const skim_crowd *c, uint32_t id)
     return !(c->body[id].flags & SKIM_AGENT_GHOST);
 }
 
-/* Hashed cells of every colliding agent's way; false if out of memory. */
-static bool build_cells(skim_crowd *c, uint32_t n, double cell)
+/* Hashed cells of every colliding agent's way; false if out of memory.
+   The cells of each way are worked out by many threads (each writes its
+   own), the buckets filled by one, in active order. */
+static bool build_cells(skim_crowd *c, uint32_t n, double cell, int threads)
 {
     crowd_clear *s = &c->clear;
     if (!crowd_reserve((void **)&s->range, &s->range_capacity, 4 * (size_t)n, sizeof *s->range))
         return false;
     size_t items = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : items)
     for (uint32_t k = 0; k < n; ++k) {
         const uint32_t id = c->active[k];
         int32_t *r = s->range + 4 * (size_t)k;
@@ -184,8 +187,9 @@ static bool too_close(const skim_crowd *c, uint32_t id, double cell, const float
     return false;
 }
 
-bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n)
+bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n, int threads)
 {
+    (void)threads;
     crowd_clear *s = &c->clear;
     if (!c->def.agent_collisions)
         return true;
@@ -223,7 +227,7 @@ bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n)
        can meet is in neighbouring cells, and as the longest shift, so a way
        covers at most two cells a side. */
     const double cell = fmax(2.0 * (double)largest, longest);
-    if (!build_cells(c, n, cell))
+    if (!build_cells(c, n, cell, threads))
         return false;
     /* Rounds, each deciding from the last round's fractions alone (so the
        same for any order); a bent shift (slid along static geometry) is
@@ -231,6 +235,7 @@ bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n)
     float *now = s->fraction, *next = s->fraction + moved;
     for (bool again = true; again;) {
         again = false;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 32) reduction(|| : again)
         for (uint32_t m = 0; m < moved; ++m) {
             const uint32_t id = s->moved[m];
             next[m] = now[m];
