@@ -19,6 +19,10 @@
 /* The rounds halve a shift that is not allowed; one cut below this
    fraction is cut to nothing. */
 #define SMALLEST_FRACTION (1.0f / 64.0f)
+/* Below these counts of agents (cells) or moved agents (rounds) one thread
+   does the work: waking the others would cost more than it saves. */
+#define PARALLEL_AGENTS 2048
+#define PARALLEL_MOVED 256
 /* How far inside touching a shift may bring a pair, as a fraction of the
    touching distance (the crowd's own check allows the same). A pair that
    stood deeper than that may end no deeper at all: a tolerance taken from
@@ -109,7 +113,7 @@ static bool build_cells(skim_crowd *c, uint32_t n, double cell, int threads)
     if (!crowd_reserve((void **)&s->range, &s->range_capacity, 4 * (size_t)n, sizeof *s->range))
         return false;
     size_t items = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : items)
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : items) if (n >= PARALLEL_AGENTS)
     for (uint32_t k = 0; k < n; ++k) {
         const uint32_t id = c->active[k];
         int32_t *r = s->range + 4 * (size_t)k;
@@ -235,7 +239,7 @@ bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n, int threads)
     float *now = s->fraction, *next = s->fraction + moved;
     for (bool again = true; again;) {
         again = false;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 32) reduction(|| : again)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 32) reduction(|| : again) if (moved >= PARALLEL_MOVED)
         for (uint32_t m = 0; m < moved; ++m) {
             const uint32_t id = s->moved[m];
             next[m] = now[m];
