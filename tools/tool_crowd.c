@@ -188,7 +188,8 @@ static void print_summary(const options *o, const figures *f)
                f->blocked, f->shortened);
     if (f->bodies)
         printf("  moving bodies      %u (lift, door, platform): %u agents riding one at the end;\n"
-               "                     %u agents squeezed by a body, %llu agent-steps in all\n",
+               "                     %u agents squeezed by a body, %llu agent-steps in all (a squeezed\n"
+               "                     agent overlaps the body that pressed it, not the level or an agent)\n",
                f->bodies, f->riding, f->agents_squeezed, (unsigned long long)f->squeezed_steps);
     if (o->goals)
         printf("  goals              %llu arrivals (%.1f per agent and minute), %llu given up;\n"

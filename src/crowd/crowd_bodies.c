@@ -305,6 +305,16 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
     }
     bool grown = false;
     for (uint32_t k = 0; k < c->moved_count; ++k) {
+        if (marked && !grown) { /* straight to the next listed body */
+            uint64_t word = meets[k / 64] >> (k % 64);
+            while (!word && (k | 63u) + 1u < c->moved_count) {
+                k = (k | 63u) + 1u;
+                word = meets[k / 64];
+            }
+            if (!word)
+                break;
+            k += (uint32_t)__builtin_ctzll(word);
+        }
         const crowd_moved_body *m = &c->moved_bodies[k];
         const bool listed = marked && (meets[k / 64] >> (k % 64) & 1u);
         if (!(listed || ((grown || !marked) && boxes_meet(m->lo, m->hi, lo, hi))) || m->body->id == carried_by)
@@ -348,7 +358,7 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
     if (failed)
         return skim_fail(first, "skim_crowd_step: carrying or pushing an agent by a moving body failed (%s)",
                          skim_status_string(first));
-    if (!crowd_bodies_clear_agents(c, n))
+    if (!crowd_bodies_clear_agents(c, n, threads))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     return SKIM_OK;
 }

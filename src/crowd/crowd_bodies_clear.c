@@ -1,7 +1,8 @@
 /* After the bodies' carries and pushes (crowd_bodies.c), before the plan:
    no agent a body moved may end that shift closer to another agent than
-   the pair allows (touching, or as close as the pair already stood, less
-   a thousandth of the touching distance). A shift that would gives up part
+   the pair allows (touching less a ten-thousandth of the touching
+   distance, or, for a pair already deeper, as close as it stood: never
+   deeper from step to step). A shift that would gives up part
    of itself, or all of it, as the check after the world move does
    (crowd_check.c), and the agent is marked squeezed: it stays between the
    body and the agent it was pressed against, overlapping the body rather
@@ -18,9 +19,16 @@
 /* The rounds halve a shift that is not allowed; one cut below this
    fraction is cut to nothing. */
 #define SMALLEST_FRACTION (1.0f / 64.0f)
-/* How much closer than touching (or than the pair stood) a shift may
-   bring a pair, as a fraction of the touching distance: float rounding. */
-#define CLEAR_TOLERANCE 1e-3
+/* Below these counts of agents (cells) or moved agents (rounds) one thread
+   does the work: waking the others would cost more than it saves. */
+#define PARALLEL_AGENTS 2048
+#define PARALLEL_MOVED 256
+/* How far inside touching a shift may bring a pair, as a fraction of the
+   touching distance (the crowd's own check allows the same). A pair that
+   stood deeper than that may end no deeper at all: a tolerance taken from
+   where the pair stood would add up, step after step, while a body keeps
+   pressing, until the pair counted as placed overlapping. */
+#define CLEAR_TOLERANCE 1e-4
 
 static void cell_of(const skim_crowd *c, const double p[3], double cell, int32_t out[2])
 {
@@ -80,18 +88,32 @@ static double cylinder_gap(const skim_crowd *c, uint32_t a, uint32_t b, const do
     return across > along ? across : along;
 }
 
+/* How much rounding the two places to float (as they are stored) can
+   change their gap: half a unit in the last place of each coordinate. The
+   places at the start and end of a shift are floats already; a pair with
+   one part way along is tested this much short, so the stored floats hold
+   the bound. */
+static double rounding(const double p[3], const double q[3])
+{
+    const double size = fabs(p[0]) + fabs(p[1]) + fabs(p[2]) + fabs(q[0]) + fabs(q[1]) + fabs(q[2]);
+    return 0x1p-23 * size;
+}
+
 static bool collides(const skim_crowd *c, uint32_t id)
 {
     return !(c->body[id].flags & SKIM_AGENT_GHOST);
 }
 
-/* Hashed cells of every colliding agent's way; false if out of memory. */
-static bool build_cells(skim_crowd *c, uint32_t n, double cell)
+/* Hashed cells of every colliding agent's way; false if out of memory.
+   The cells of each way are worked out by many threads (each writes its
+   own), the buckets filled by one, in active order. */
+static bool build_cells(skim_crowd *c, uint32_t n, double cell, int threads)
 {
     crowd_clear *s = &c->clear;
     if (!crowd_reserve((void **)&s->range, &s->range_capacity, 4 * (size_t)n, sizeof *s->range))
         return false;
     size_t items = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : items) if (n >= PARALLEL_AGENTS)
     for (uint32_t k = 0; k < n; ++k) {
         const uint32_t id = c->active[k];
         int32_t *r = s->range + 4 * (size_t)k;
@@ -141,7 +163,8 @@ static bool too_close(const skim_crowd *c, uint32_t id, double cell, const float
 {
     const crowd_clear *s = &c->clear;
     double p[3], p0[3];
-    place(c, id, fraction[s->slot[id]], p);
+    const float own = fraction[s->slot[id]];
+    place(c, id, own, p);
     place(c, id, 0.0f, p0);
     int32_t lo[2], hi[2];
     cells_of_way(c, id, cell, 1, lo, hi);
@@ -154,20 +177,23 @@ static bool too_close(const skim_crowd *c, uint32_t id, double cell, const float
                     continue;
                 const uint32_t slot = s->slot[other];
                 double q[3], q0[3];
-                place(c, other, slot == UINT32_MAX ? 1.0f : fraction[slot], q);
+                const float theirs = slot == UINT32_MAX ? 1.0f : fraction[slot];
+                place(c, other, theirs, q);
                 place(c, other, 0.0f, q0);
                 const double touching = (double)c->body[id].radius + c->body[other].radius;
                 const double before = cylinder_gap(c, id, other, p0, q0);
-                const double allowed = (before < 0.0 ? before : 0.0) - CLEAR_TOLERANCE * touching;
-                if (cylinder_gap(c, id, other, p, q) < allowed)
+                const double allowed = fmin(before, -CLEAR_TOLERANCE * touching);
+                const bool part_way = (own != 1.0f && own != 0.0f) || (theirs != 1.0f && theirs != 0.0f);
+                if (cylinder_gap(c, id, other, p, q) - (part_way ? rounding(p, q) : 0.0) < allowed)
                     return true;
             }
         }
     return false;
 }
 
-bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n)
+bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n, int threads)
 {
+    (void)threads;
     crowd_clear *s = &c->clear;
     if (!c->def.agent_collisions)
         return true;
@@ -205,7 +231,7 @@ bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n)
        can meet is in neighbouring cells, and as the longest shift, so a way
        covers at most two cells a side. */
     const double cell = fmax(2.0 * (double)largest, longest);
-    if (!build_cells(c, n, cell))
+    if (!build_cells(c, n, cell, threads))
         return false;
     /* Rounds, each deciding from the last round's fractions alone (so the
        same for any order); a bent shift (slid along static geometry) is
@@ -213,6 +239,7 @@ bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n)
     float *now = s->fraction, *next = s->fraction + moved;
     for (bool again = true; again;) {
         again = false;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 32) reduction(|| : again) if (moved >= PARALLEL_MOVED)
         for (uint32_t m = 0; m < moved; ++m) {
             const uint32_t id = s->moved[m];
             next[m] = now[m];

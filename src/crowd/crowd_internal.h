@@ -534,7 +534,7 @@ bool        crowd_bodies_remember(const skim_world *world, skim_crowd *crowd);
 /* Gives up what of the bodies' shifts would bring agents closer than their
    pairs allow, marking those agents squeezed (crowd_bodies_clear.c); false
    if out of memory. */
-bool crowd_bodies_clear_agents(skim_crowd *crowd, uint32_t n);
+bool crowd_bodies_clear_agents(skim_crowd *crowd, uint32_t n, int threads);
 void crowd_clear_release(crowd_clear *clear);
 /* The world without its bodies: its own triangles (a shallow copy). */
 void        crowd_static_view(const skim_world *world, skim_world *out);

@@ -12,6 +12,9 @@
 
 #include <math.h>
 
+/* Most bodies a sweep's search marks in a bitset on the stack. */
+#define MARKED_BODIES 4096
+
 /* a * b for quaternions (x, y, z, w), in double. */
 static void quat_mul(const double a[4], const double b[4], double out[4])
 {
@@ -90,13 +93,29 @@ skim_status skim_sweep_bodies(const skim_world *world, const skim_ellipsoid *sha
     const double from[3] = { start[0], start[1], start[2] };
     const double along[3] = { delta[0], delta[1], delta[2] };
     const skim_body_table *table = &world->bodies;
-    for (uint32_t i = 0; i < table->count; ++i) {
-        const skim_body *body = &table->body[i];
-        if (!skim_body_box_overlaps(body, box_min, box_max))
-            continue;
-        skim_status status = sweep_body(body, shape, from, along, query, kernels, candidates, out);
-        if (status != SKIM_OK)
-            return status;
+    /* The bodies whose boxes meet, in increasing table index (as a scan of
+       every box visits them), found through the boxes sorted along x;
+       beyond MARKED_BODIES bodies every box is tested. */
+    if (table->count > MARKED_BODIES) {
+        for (uint32_t i = 0; i < table->count; ++i) {
+            const skim_body *body = &table->body[i];
+            if (!skim_body_box_overlaps(body, box_min, box_max))
+                continue;
+            skim_status status = sweep_body(body, shape, from, along, query, kernels, candidates, out);
+            if (status != SKIM_OK)
+                return status;
+        }
+        return SKIM_OK;
     }
+    uint64_t meets[MARKED_BODIES / 64];
+    if (!skim_box_index_query(&table->boxes, box_min, box_max, meets))
+        return SKIM_OK;
+    for (size_t w = 0; w < skim_box_words(table->count); ++w)
+        for (uint64_t bits = meets[w]; bits; bits &= bits - 1) {
+            const skim_body *body = &table->body[64 * w + (size_t)__builtin_ctzll(bits)];
+            skim_status status = sweep_body(body, shape, from, along, query, kernels, candidates, out);
+            if (status != SKIM_OK)
+                return status;
+        }
     return SKIM_OK;
 }
