@@ -395,9 +395,12 @@ void crowd_avoid(skim_crowd *c, uint32_t n, float dt, team_cursor *cursor)
     for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, AVOID_CHUNK, n, &first, &last);
-        for (uint32_t i = first; i < last; ++i)
+        for (uint32_t i = first; i < last; ++i) {
+            if (i + CROWD_PREFETCH_AHEAD < last)
+                __builtin_prefetch(&c->goal[c->active[i + CROWD_PREFETCH_AHEAD]]);
             if (c->sense[i] > 0.0f)
                 avoid_agent(c, i, dt);
+        }
     }
     team_wait(phase, chunks);
 }

@@ -34,6 +34,16 @@ static bool falls(const skim_crowd *c, uint32_t id)
     return c->def.gravity > 0.0f && !(c->body[id].flags & SKIM_AGENT_NO_GRAVITY);
 }
 
+/* Asks for the records of the agents a pass over [.., last) reaches
+   next (crowd_prefetch_agent). */
+static inline void prefetch_ahead(const skim_crowd *c, size_t i, size_t last)
+{
+    if (i + CROWD_PREFETCH_AHEAD < last)
+        crowd_prefetch_agent(c, c->active[i + CROWD_PREFETCH_AHEAD]);
+    if (i + CROWD_PREFETCH_AHEAD / 2 < last)
+        crowd_prefetch_goal_point(c, c->active[i + CROWD_PREFETCH_AHEAD / 2]);
+}
+
 /* Phase 1: the displacement of agents [first, last) before they meet anyone. */
 static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
 {
@@ -42,6 +52,7 @@ static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
     const bool avoid = c->def.avoidance && c->def.agent_collisions;
     for (size_t i = first; i < last; ++i) {
         uint32_t id = c->active[i];
+        prefetch_ahead(c, i, last);
         float *start = c->start + 3 * i, *d = c->planned + 3 * i;
         /* Where the moving bodies left it (crowd_bodies.c), or where it stood. */
         const skim_vec3 from = c->bodies_moved ? c->shifted[id] : c->position[id];
@@ -192,6 +203,7 @@ static void finish_agents(skim_crowd *c, uint32_t n, float dt, team_cursor *curs
         crowd_chunk_range(k, CROWD_COMMIT_CHUNK, n, &first, &last);
         crowd_chunk_stats counts = { 0, 0, 0, 0, 0, INFINITY, 0 };
         for (uint32_t i = first; i < last; ++i) {
+            prefetch_ahead(c, i, last);
             bool reverted = false, on_agent = false;
             if (agents) {
                 reverted = c->lambda[i] == 0.0f;
