@@ -338,7 +338,7 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
     const uint32_t id = c->active[i];
     const float *pi = c->proj + 3 * (size_t)i;
     const double vel[2] = { c->avoid_velocity[2 * (size_t)i], c->avoid_velocity[2 * (size_t)i + 1] };
-    const double mass_i = c->body[id].inverse_mass;
+    const double mass_i = c->inverse_mass[i];
     const double pref[2] = { c->avoid_pref[2 * (size_t)i], c->avoid_pref[2 * (size_t)i + 1] };
     const bool greater_share = against_stream(c, i, near, count, pref);
     line2 lines[CROWD_AVOID_NEIGHBOURS];
@@ -349,7 +349,7 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
         double rel_vel[2] = { vel[0] - c->avoid_velocity[2 * (size_t)j], vel[1] - c->avoid_velocity[2 * (size_t)j + 1] };
         /* Shares as pushes are shared (inverse mass); all of it when the
            other will not move. */
-        double mass_j = c->body[c->active[j]].inverse_mass, share = 0.5;
+        double mass_j = c->inverse_mass[j], share = 0.5;
         if (c->avoid_top[j] == 0.0f)
             share = 1.0;
         else if (mass_i + mass_j > 0.0)

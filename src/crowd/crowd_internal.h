@@ -252,13 +252,15 @@ struct skim_crowd {
     float    *proj;          /* 3 per agent: start along axis1, axis2, up */
     float    *reach, *vreach, *margin; /* broadphase extents across and along up; push limit */
     float    *radius;        /* the agent's radius, from its record: read in order by the step */
+    float    *height;        /* its half height, from its record */
+    float    *inverse_mass;  /* from its record, read by its neighbours' avoidance and contacts */
+    uint8_t  *leaning;       /* it touched a wall in the last step (SKIM_AGENT_TOUCHED_WALL) */
     /* avoidance (crowd_avoid.c), per active index */
     float    *avoid_pref;    /* 2 per agent: preferred velocity across up (axis1, axis2) */
     float    *avoid_velocity; /* 2 per agent: last step's velocity across up */
     float    *avoid_top;     /* the fastest it may go across up, units/s */
     float    *along;         /* its planned displacement along up */
     float    *sense;         /* how far across up it looks for agents to avoid, from its center */
-    float    *height;        /* its half height */
     uint8_t  *pushed, *grounded, *check_changed;
     uint32_t *work;          /* the solver's agents after its first sweep */
     uint32_t *solver_mark;   /* stamp of the sweep after which the agent or a partner moved */

@@ -87,6 +87,9 @@ static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
         if (avoid && !(c->body[id].flags & SKIM_AGENT_GHOST))
             moved = fmaxf(moved, crowd_avoid_plan(c, i, id, v, rise, dt));
         c->radius[i] = r;
+        c->height[i] = c->body[id].half_height;
+        c->inverse_mass[i] = c->body[id].inverse_mass;
+        c->leaning[i] = (c->state[id] & SKIM_AGENT_TOUCHED_WALL) != 0;
         c->margin[i] = PUSH_MARGIN * r;
         c->reach[i] = r + moved + c->margin[i] + WORLD_SLACK * r;
         c->vreach[i] = c->body[id].half_height + moved + c->margin[i] + WORLD_SLACK * r + world_extra;
@@ -112,12 +115,14 @@ void crowd_apply_order(skim_crowd *c, uint32_t n, const uint32_t *order)
     c->vreach = crowd_permute(c, c->vreach, sizeof *c->vreach, n, order);
     c->margin = crowd_permute(c, c->margin, sizeof *c->margin, n, order);
     c->radius = crowd_permute(c, c->radius, sizeof *c->radius, n, order);
+    c->height = crowd_permute(c, c->height, sizeof *c->height, n, order);
+    c->inverse_mass = crowd_permute(c, c->inverse_mass, sizeof *c->inverse_mass, n, order);
+    c->leaning = crowd_permute(c, c->leaning, sizeof *c->leaning, n, order);
     c->grounded = crowd_permute(c, c->grounded, sizeof *c->grounded, n, order);
     if (c->def.avoidance) {
         c->avoid_pref = crowd_permute(c, c->avoid_pref, 2 * sizeof *c->avoid_pref, n, order);
         c->avoid_velocity = crowd_permute(c, c->avoid_velocity, 2 * sizeof *c->avoid_velocity, n, order);
         c->avoid_top = crowd_permute(c, c->avoid_top, sizeof *c->avoid_top, n, order);
-        c->height = crowd_permute(c, c->height, sizeof *c->height, n, order);
         c->along = crowd_permute(c, c->along, sizeof *c->along, n, order);
     }
     c->sense = crowd_permute(c, c->sense, sizeof *c->sense, n, order);
