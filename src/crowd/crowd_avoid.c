@@ -101,6 +101,20 @@ float crowd_avoid_plan(skim_crowd *c, uint32_t i, uint32_t id, const float v[3],
     return sqrtf(across * across + c->along[i] * c->along[i]);
 }
 
+/* fmin and fmax as x86-64's libm computes them (the first argument when
+   it is the smaller or larger, or when the second is not a number; else
+   the second), without the call into libm, which the baseline target
+   makes for them: bitwise the same answer. */
+static inline double lesser(double x, double y)
+{
+    return x < y || y != y ? x : y;
+}
+
+static inline double greater(double x, double y)
+{
+    return x > y || y != y ? x : y;
+}
+
 /* Linear program on line k of lines (section 5.1, one dimension): the
    point of line k inside the disc of radius top and left of lines [0, k)
    nearest optimum (or farthest along it, when direction_only). */
@@ -125,9 +139,9 @@ static bool solve_on_line(const line2 *lines, uint32_t k, double top, const doub
         }
         double t = numerator / denominator;
         if (denominator >= 0.0)
-            hi = fmin(hi, t);
+            hi = lesser(hi, t);
         else
-            lo = fmax(lo, t);
+            lo = greater(lo, t);
         if (lo > hi)
             return false;
     }
@@ -136,7 +150,7 @@ static bool solve_on_line(const line2 *lines, uint32_t k, double top, const doub
         t = dot2(optimum, l->direction) > 0.0 ? hi : lo;
     else {
         double off[2] = { optimum[0] - l->point[0], optimum[1] - l->point[1] };
-        t = fmin(hi, fmax(lo, dot2(l->direction, off)));
+        t = lesser(hi, greater(lo, dot2(l->direction, off)));
     }
     result[0] = l->point[0] + t * l->direction[0];
     result[1] = l->point[1] + t * l->direction[1];
