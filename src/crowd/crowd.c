@@ -176,7 +176,7 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->vbound, c->built_proj, c->contact_bound, c->next_contact_bound, c->listed_proj,
                        c->chunk_drift, c->half_begin, c->half_other, c->phases, c->chunk_stats,
                        c->avoid_pref, c->avoid_velocity, c->avoid_top, c->along, c->sense, c->height,
-                       c->sense_grid.members, c->sense_grid.bucket_start, c->sense_grid.key,
+                       c->sense_grid.member_block, c->sense_grid.bucket_start, c->sense_grid.key,
                        c->sense_grid.home, c->setting, c->layers, c->collides_with, c->support, c->settings,
                        c->setting_defs, c->batch_def_of, c->batch_agent, c->ride, c->shifted, c->squeezed, c->seen,
                        c->moved_bodies };

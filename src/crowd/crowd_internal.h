@@ -104,22 +104,19 @@ typedef struct crowd_chunk_stats {
     uint32_t squeezed;
 } crowd_chunk_stats;
 
-/* An agent others may avoid, as the avoidance grid keeps it: what the
-   nearest-neighbour search reads of it, side by side. */
-typedef struct crowd_sense_member {
-    float    x, y, z;  /* proj: start along axis1, axis2, up */
-    float    sense, height;
-    uint32_t agent;    /* active index */
-    int32_t  cell[2];  /* its cell (for the hashed layout) */
-} crowd_sense_member;
-
 /* The avoidance grid (crowd_neighbours.c): agents with a sense distance,
    bucketed by the cell of this step's start across up, each bucket in
    index order. Square cells; row-major over the box of occupied cells when
-   it is small, else hashed. */
+   it is small, else hashed. What the search reads of a member is kept a
+   column per field, by bucket, so a run of members is tested four at a
+   time. */
 typedef struct crowd_sense_grid {
-    crowd_sense_member *members;     /* by bucket */
-    size_t    member_capacity;
+    float    *x, *y, *z;             /* per member: its start along axis1, axis2, up */
+    float    *sense, *height;        /* per member */
+    uint32_t *agent;                 /* per member: its active index */
+    int32_t  *member_cell;           /* 2 per member: its cell (for the hashed layout) */
+    float    *member_block;          /* the columns above, in one allocation */
+    size_t    member_capacity;       /* members the block holds, the padding included */
     uint32_t *bucket_start;          /* buckets + 1 */
     size_t    bucket_capacity;
     uint32_t *key;                   /* n: each agent's bucket, UINT32_MAX if not a member */

@@ -4,9 +4,9 @@
    The grid (the collision chapter, "Eliminating Tests": a uniform grid
    where each object sits in the one cell of its center) is rebuilt every
    step by a counting sort of the agents that others may avoid (a sense
-   distance above 0), in index order within a bucket; each member is copied
-   into its bucket with what the search reads of it, so a cell is read as a
-   run of memory. Cells are a sense distance wide: in a packed crowd an
+   distance above 0), in index order within a bucket; what the search reads
+   of a member is copied into columns in bucket order, so a cell is read as
+   runs of memory, four members at a time. Cells are a sense distance wide: in a packed crowd an
    agent's ten nearest lie in its own cell and the ring around it.
 
    The search visits rings of cells around the agent's cell, the nearest
@@ -20,6 +20,7 @@
 #include "crowd/crowd_internal.h"
 
 #include <math.h>
+#include <simde/x86/sse2.h>
 #include <string.h>
 
 /* Cell width in the mean sense distance of the grid's members: narrower
@@ -40,6 +41,10 @@
    agents have fewer than ten others in the square of rings 0 and 1: the
    search asks first whether it can skip the rings. */
 #define THIN_MEMBERS_PER_CELL 2
+/* Members tested at once, and the padding after the last member that
+   lets a test of the last ones read a whole group. */
+#define MEMBER_LANES 4
+#define MEMBER_PADDING (MEMBER_LANES - 1)
 
 static inline uint32_t bucket_of(const crowd_sense_grid *g, int32_t cx, int32_t cy)
 {
@@ -106,8 +111,18 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
     crowd_sense_grid *g = &c->sense_grid;
     if (!crowd_reserve((void **)&g->key, &g->key_capacity, n ? n : 1, sizeof *g->key) ||
         !crowd_reserve((void **)&g->home, &g->home_capacity, n ? 2 * (size_t)n : 1, sizeof *g->home) ||
-        !crowd_reserve((void **)&g->members, &g->member_capacity, n ? n : 1, sizeof *g->members))
+        !crowd_reserve((void **)&g->member_block, &g->member_capacity, (size_t)n + MEMBER_PADDING,
+                       8 * sizeof *g->member_block))
         return false;
+    /* The columns, each member_capacity long (8 words a member). */
+    const size_t column = g->member_capacity;
+    g->x = g->member_block;
+    g->y = g->x + column;
+    g->z = g->y + column;
+    g->sense = g->z + column;
+    g->height = g->sense + column;
+    g->agent = (uint32_t *)(g->height + column);
+    g->member_cell = (int32_t *)(g->agent + column);
     const size_t buckets = lay_out(c, n);
     if (!crowd_reserve((void **)&g->bucket_start, &g->bucket_capacity, buckets + 1, sizeof *g->bucket_start))
         return false;
@@ -130,14 +145,24 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
         if (g->key[i] == UINT32_MAX)
             continue;
         const float *p = c->proj + 3 * (size_t)i;
-        crowd_sense_member *m = &g->members[start[g->key[i]]++];
-        *m = (crowd_sense_member){ p[0], p[1], p[2], c->sense[i], c->height[i], i,
-                                   { g->home[2 * (size_t)i], g->home[2 * (size_t)i + 1] } };
+        const uint32_t m = start[g->key[i]]++;
+        g->x[m] = p[0];
+        g->y[m] = p[1];
+        g->z[m] = p[2];
+        g->sense[m] = c->sense[i];
+        g->height[m] = c->height[i];
+        g->agent[m] = i;
+        g->member_cell[2 * (size_t)m] = g->home[2 * (size_t)i];
+        g->member_cell[2 * (size_t)m + 1] = g->home[2 * (size_t)i + 1];
     }
     for (size_t b = buckets; b > 0; --b)
         start[b] = start[b - 1];
     start[0] = 0;
     g->count = buckets ? start[buckets] : 0;
+    /* What a test of the last members reads past them: defined, and never
+       kept (the test masks it off). */
+    for (uint32_t m = g->count; m < g->count + MEMBER_PADDING; ++m)
+        g->x[m] = g->y[m] = g->z[m] = g->sense[m] = g->height[m] = 0.0f;
     g->thin = g->count <= THIN_MEMBERS_PER_CELL * occupied;
     return true;
 }
@@ -190,20 +215,44 @@ typedef struct searcher {
     float    x, y, z, sense, height;
 } searcher;
 
-/* Tests the members [first, last) against agent i. */
-static inline void test_members(const searcher *s, const crowd_sense_member *first, const crowd_sense_member *last,
-                                nearest *best)
+/* Tests the members [first, last) against agent i, MEMBER_LANES at a
+   time: a member is kept unless d > reach * reach or |dz| >= the two half
+   heights, each lane computing exactly what a loop over the members
+   would (the same float operations in the same order), so the same
+   members are kept with the same keys. */
+static inline void test_members(const searcher *s, uint32_t first, uint32_t last, nearest *best)
 {
     const skim_crowd *c = s->crowd;
-    for (const crowd_sense_member *m = first; m < last; ++m) {
-        float dx = m->x - s->x, dy = m->y - s->y, dz = m->z - s->z;
-        float reach = s->sense + m->sense;
-        float d = dx * dx + dy * dy;
-        if (d > reach * reach || fabsf(dz) >= s->height + m->height || m->agent == s->i)
+    const crowd_sense_grid *g = &c->sense_grid;
+    const simde__m128 x = simde_mm_set1_ps(s->x), y = simde_mm_set1_ps(s->y), z = simde_mm_set1_ps(s->z);
+    const simde__m128 sense = simde_mm_set1_ps(s->sense), height = simde_mm_set1_ps(s->height);
+    const simde__m128 sign = simde_mm_set1_ps(-0.0f);
+    for (uint32_t base = first; base < last; base += MEMBER_LANES) {
+        simde__m128 dx = simde_mm_sub_ps(simde_mm_loadu_ps(g->x + base), x);
+        simde__m128 dy = simde_mm_sub_ps(simde_mm_loadu_ps(g->y + base), y);
+        simde__m128 dz = simde_mm_sub_ps(simde_mm_loadu_ps(g->z + base), z);
+        simde__m128 reach = simde_mm_add_ps(sense, simde_mm_loadu_ps(g->sense + base));
+        simde__m128 d = simde_mm_add_ps(simde_mm_mul_ps(dx, dx), simde_mm_mul_ps(dy, dy));
+        simde__m128 far = simde_mm_cmpgt_ps(d, simde_mm_mul_ps(reach, reach));
+        /* Farther than the tenth kept: its key is larger, keep would drop it. */
+        if (best->found == CROWD_AVOID_NEIGHBOURS)
+            far = simde_mm_or_ps(far, simde_mm_cmpgt_ps(d, simde_mm_set1_ps(key_distance(best->key[CROWD_AVOID_NEIGHBOURS - 1]))));
+        simde__m128 apart = simde_mm_cmpge_ps(simde_mm_andnot_ps(sign, dz),
+                                              simde_mm_add_ps(height, simde_mm_loadu_ps(g->height + base)));
+        const uint32_t lanes = last - base < MEMBER_LANES ? (1u << (last - base)) - 1 : (1u << MEMBER_LANES) - 1;
+        uint32_t pass = ~(uint32_t)simde_mm_movemask_ps(simde_mm_or_ps(far, apart)) & lanes;
+        if (!pass)
             continue;
-        if (c->layered && !crowd_layers_meet(c, c->active[s->i], c->active[m->agent]))
-            continue; /* the broadphase never pairs them */
-        keep(best, d, m->agent);
+        float distance[MEMBER_LANES];
+        simde_mm_storeu_ps(distance, d);
+        for (; pass; pass &= pass - 1) {
+            const uint32_t lane = (uint32_t)__builtin_ctz(pass), j = g->agent[base + lane];
+            if (j == s->i)
+                continue;
+            if (c->layered && !crowd_layers_meet(c, c->active[s->i], c->active[j]))
+                continue; /* the broadphase never pairs them */
+            keep(best, distance[lane], j);
+        }
     }
 }
 
@@ -215,8 +264,7 @@ static inline void test_row(const searcher *s, int32_t lo, int32_t hi, int32_t c
     hi = hi < g->max[0] ? hi : g->max[0];
     if (lo > hi || cy < g->min[1] || cy > g->max[1])
         return;
-    test_members(s, g->members + g->bucket_start[bucket_of(g, lo, cy)],
-                 g->members + g->bucket_start[bucket_of(g, hi, cy) + 1], best);
+    test_members(s, g->bucket_start[bucket_of(g, lo, cy)], g->bucket_start[bucket_of(g, hi, cy) + 1], best);
 }
 
 /* The members whose cell is (cx, cy) (hashed layout: a bucket holds
@@ -225,11 +273,9 @@ static void test_hashed_cell(const searcher *s, int32_t cx, int32_t cy, nearest 
 {
     const crowd_sense_grid *g = &s->crowd->sense_grid;
     const uint32_t b = bucket_of(g, cx, cy);
-    for (uint32_t k = g->bucket_start[b]; k < g->bucket_start[b + 1]; ++k) {
-        const crowd_sense_member *m = &g->members[k];
-        if (m->cell[0] == cx && m->cell[1] == cy)
-            test_members(s, m, m + 1, best);
-    }
+    for (uint32_t k = g->bucket_start[b]; k < g->bucket_start[b + 1]; ++k)
+        if (g->member_cell[2 * (size_t)k] == cx && g->member_cell[2 * (size_t)k + 1] == cy)
+            test_members(s, k, k + 1, best);
 }
 
 /* Where the search stands, in cells: the agent at (u, v) in cell (cx, cy),
@@ -304,7 +350,7 @@ static void test_disc(const searcher *s, const ring_walk *w, bool seen, nearest 
         /* More cells than members (a few agents spread far, one much
            larger than the rest): every member instead. */
         best->found = 0;
-        test_members(s, g->members, g->members + g->count, best);
+        test_members(s, 0, g->count, best);
         return;
     }
     for (int32_t row = first; row <= last; ++row) {
@@ -380,7 +426,7 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
             /* More cells ahead than members (a few agents spread far,
                one much larger than the rest): every member instead. */
             best.found = 0;
-            test_members(&s, g->members, g->members + g->count, &best);
+            test_members(&s, 0, g->count, &best);
             break;
         }
         test_ring(&s, &w, k, &best);
