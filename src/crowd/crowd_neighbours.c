@@ -212,20 +212,47 @@ static inline void keep(nearest *best, float d, uint32_t j)
 typedef struct searcher {
     const skim_crowd *crowd;
     uint32_t i;
-    float    x, y, z, sense, height;
+    simde__m128 x, y, z, sense, height; /* in every lane */
 } searcher;
 
-/* Tests the members [first, last) against agent i, MEMBER_LANES at a
-   time: a member is kept unless d > reach * reach or |dz| >= the two half
-   heights, each lane computing exactly what a loop over the members
-   would (the same float operations in the same order), so the same
-   members are kept with the same keys. */
+/* Whether agent i may avoid agent j, both active indices: not itself,
+   and their layers meet (else the broadphase never pairs them). */
+static inline bool may_avoid(const skim_crowd *c, uint32_t i, uint32_t j)
+{
+    return j != i && (!c->layered || crowd_layers_meet(c, c->active[i], c->active[j]));
+}
+
+/* Tests the members [first, last) against agent i one by one: a member is
+   kept unless d > reach * reach or |dz| >= the two half heights. For the
+   short runs of a thin crowd, where a group of lanes would be mostly
+   empty. */
+static void test_few_members(const searcher *s, uint32_t first, uint32_t last, nearest *best)
+{
+    const crowd_sense_grid *g = &s->crowd->sense_grid;
+    const float x = simde_mm_cvtss_f32(s->x), y = simde_mm_cvtss_f32(s->y), z = simde_mm_cvtss_f32(s->z);
+    const float sense = simde_mm_cvtss_f32(s->sense), height = simde_mm_cvtss_f32(s->height);
+    for (uint32_t m = first; m < last; ++m) {
+        float dx = g->x[m] - x, dy = g->y[m] - y, dz = g->z[m] - z;
+        float reach = sense + g->sense[m];
+        float d = dx * dx + dy * dy;
+        if (d > reach * reach || fabsf(dz) >= height + g->height[m] || !may_avoid(s->crowd, s->i, g->agent[m]))
+            continue;
+        keep(best, d, g->agent[m]);
+    }
+}
+
+/* The same, MEMBER_LANES at a time, each lane computing exactly what the
+   loop over the members does (the same float operations in the same
+   order), so the same members are kept with the same keys. */
 static inline void test_members(const searcher *s, uint32_t first, uint32_t last, nearest *best)
 {
     const skim_crowd *c = s->crowd;
     const crowd_sense_grid *g = &c->sense_grid;
-    const simde__m128 x = simde_mm_set1_ps(s->x), y = simde_mm_set1_ps(s->y), z = simde_mm_set1_ps(s->z);
-    const simde__m128 sense = simde_mm_set1_ps(s->sense), height = simde_mm_set1_ps(s->height);
+    if (last - first < MEMBER_LANES) {
+        test_few_members(s, first, last, best);
+        return;
+    }
+    const simde__m128 x = s->x, y = s->y, z = s->z, sense = s->sense, height = s->height;
     const simde__m128 sign = simde_mm_set1_ps(-0.0f);
     for (uint32_t base = first; base < last; base += MEMBER_LANES) {
         simde__m128 dx = simde_mm_sub_ps(simde_mm_loadu_ps(g->x + base), x);
@@ -247,11 +274,8 @@ static inline void test_members(const searcher *s, uint32_t first, uint32_t last
         simde_mm_storeu_ps(distance, d);
         for (; pass; pass &= pass - 1) {
             const uint32_t lane = (uint32_t)__builtin_ctz(pass), j = g->agent[base + lane];
-            if (j == s->i)
-                continue;
-            if (c->layered && !crowd_layers_meet(c, c->active[s->i], c->active[j]))
-                continue; /* the broadphase never pairs them */
-            keep(best, distance[lane], j);
+            if (may_avoid(c, s->i, j))
+                keep(best, distance[lane], j);
         }
     }
 }
@@ -318,14 +342,12 @@ static void test_cells(const searcher *s, const ring_walk *w, int32_t lo, int32_
         test_hashed_cell(s, col, row, best);
 }
 
-/* Ring k of cells around the walk's cell (the cells k away in either
+/* Ring k > 0 of cells around the walk's cell (the cells k away in either
    direction), cut to its disc. */
 static void test_ring(const searcher *s, const ring_walk *w, int32_t k, nearest *best)
 {
     const int32_t cx = w->cx, cy = w->cy;
     test_cells(s, w, cx - k, cx + k, cy - k, best);
-    if (k == 0)
-        return;
     for (int32_t row = cy - k + 1; row < cy + k; ++row) {
         test_cells(s, w, cx - k, cx - k, row, best);
         test_cells(s, w, cx + k, cx + k, row, best);
@@ -380,6 +402,16 @@ static inline bool square_is_thin(const crowd_sense_grid *g, int32_t cx, int32_t
     return true;
 }
 
+/* How far, in cells, the search still has to look: nobody beyond the
+   sense distances, nor beyond the tenth found. */
+static inline double search_radius(const crowd_sense_grid *g, const nearest *best, double farthest)
+{
+    double radius = farthest;
+    if (best->found == CROWD_AVOID_NEIGHBOURS)
+        radius = smaller(radius, sqrt((double)key_distance(best->key[CROWD_AVOID_NEIGHBOURS - 1])) * g->inverse_cell);
+    return radius + RING_SLACK * (1.0 + radius);
+}
+
 static uint32_t copy_found(const nearest *best, uint32_t *near)
 {
     for (uint32_t k = 0; k < best->found; ++k)
@@ -391,7 +423,8 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
 {
     const crowd_sense_grid *g = &c->sense_grid;
     const float *p = c->proj + 3 * (size_t)i;
-    const searcher s = { c, i, p[0], p[1], p[2], c->sense[i], c->height[i] };
+    const searcher s = { c, i, simde_mm_set1_ps(p[0]), simde_mm_set1_ps(p[1]), simde_mm_set1_ps(p[2]),
+                         simde_mm_set1_ps(c->sense[i]), simde_mm_set1_ps(c->height[i]) };
     nearest best = { .found = 0 };
     if (g->count == 0)
         return 0;
@@ -401,7 +434,7 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
     w.v = crowd_clamp_cells((double)p[1] * g->inverse_cell);
     w.cx = crowd_floor_to_int(w.u);
     w.cy = crowd_floor_to_int(w.v);
-    const double farthest = ((double)s.sense + g->largest_sense) * g->inverse_cell;
+    const double farthest = ((double)c->sense[i] + g->largest_sense) * g->inverse_cell;
     const int32_t cx = w.cx, cy = w.cy;
     if (g->dense && g->thin && square_is_thin(g, cx, cy)) {
         /* Rings 0 and 1 cannot give ten others: the whole disc at once. */
@@ -409,19 +442,30 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
         test_disc(&s, &w, false, &best);
         return copy_found(&best, near);
     }
-    for (int32_t k = 0; k < (int32_t)CROWD_CELL_LIMIT; ++k) {
-        /* Nobody beyond the sense distances, nor beyond the tenth found. */
-        w.radius = farthest;
-        if (best.found == CROWD_AVOID_NEIGHBOURS)
-            w.radius = smaller(w.radius, sqrt((double)key_distance(best.key[CROWD_AVOID_NEIGHBOURS - 1])) * g->inverse_cell);
-        w.radius += RING_SLACK * (1.0 + w.radius);
-        if (k > 0) {
-            /* Ring k lies beyond the square of rings 0 .. k - 1. */
-            double gap = smaller(smaller(w.u - (double)(cx - k + 1), (double)(cx + k) - w.u),
-                                 smaller(w.v - (double)(cy - k + 1), (double)(cy + k) - w.v));
-            if (gap > w.radius)
-                break;
-        }
+    /* Rings 0 and 1 as three runs of three cells, the agent's own row
+       first (its own cell and the two beside it, the nearest), then the
+       rows above and below it, cut to the disc of what was found so far:
+       a packed crowd nearly always needs both rings, and three runs cost
+       less than the five pieces of the two rings. */
+    w.radius = search_radius(g, &best, farthest);
+    test_cells(&s, &w, cx - 1, cx + 1, cy, &best);
+    w.radius = search_radius(g, &best, farthest);
+    test_cells(&s, &w, cx - 1, cx + 1, cy - 1, &best);
+    w.radius = search_radius(g, &best, farthest);
+    test_cells(&s, &w, cx - 1, cx + 1, cy + 1, &best);
+    if (best.found < CROWD_AVOID_NEIGHBOURS) {
+        test_disc(&s, &w, true, &best);
+        return copy_found(&best, near);
+    }
+    for (int32_t k = 2; k < (int32_t)CROWD_CELL_LIMIT; ++k) {
+        if (g->dense && cx - k < g->min[0] && cx + k > g->max[0] && cy - k < g->min[1] && cy + k > g->max[1])
+            break; /* rings 0 .. k - 1 went round every occupied cell */
+        w.radius = search_radius(g, &best, farthest);
+        /* Ring k lies beyond the square of rings 0 .. k - 1. */
+        double gap = smaller(smaller(w.u - (double)(cx - k + 1), (double)(cx + k) - w.u),
+                             smaller(w.v - (double)(cy - k + 1), (double)(cy + k) - w.v));
+        if (gap > w.radius)
+            break;
         if (!g->dense && (uint64_t)(2 * k + 1) * (uint64_t)(2 * k + 1) > 2 * (uint64_t)g->count + 64) {
             /* More cells ahead than members (a few agents spread far,
                one much larger than the rest): every member instead. */
@@ -430,12 +474,6 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
             break;
         }
         test_ring(&s, &w, k, &best);
-        if (k == 1 && best.found < CROWD_AVOID_NEIGHBOURS) {
-            test_disc(&s, &w, true, &best);
-            break;
-        }
-        if (g->dense && cx - k <= g->min[0] && cx + k >= g->max[0] && cy - k <= g->min[1] && cy + k >= g->max[1])
-            break; /* the ring went round every occupied cell */
     }
     return copy_found(&best, near);
 }
