@@ -550,29 +550,6 @@ static inline void crowd_counts_to_offsets(size_t *begin, uint32_t n)
    crowd. Far enough ahead for a miss to come back before the agent's turn. */
 #define CROWD_PREFETCH_AHEAD 16
 
-/* Asks for what the plan (crowd_step.c, crowd_targets.c) and the last
-   phase read and write of agent id. A hint: it changes no result. */
-static inline void crowd_prefetch_agent(const skim_crowd *c, uint32_t id)
-{
-    __builtin_prefetch(&c->position[id], 1);
-    __builtin_prefetch(&c->velocity[id], 1);
-    __builtin_prefetch(&c->state[id], 1);
-    __builtin_prefetch(&c->body[id], 1);
-    __builtin_prefetch(&c->goal[id], 1);
-    __builtin_prefetch((const char *)&c->goal[id] + sizeof c->goal[id] - 1, 1);
-    __builtin_prefetch(&c->setting[id]);
-    __builtin_prefetch(&c->support[id], 1);
-}
-
-/* Asks for the waypoint agent id walks to, which its record points to:
-   called a few agents after crowd_prefetch_agent asked for the record. */
-static inline void crowd_prefetch_goal_point(const skim_crowd *c, uint32_t id)
-{
-    const crowd_goal *goal = &c->goal[id];
-    if (goal->next < goal->count)
-        __builtin_prefetch(&goal->points[goal->next]);
-}
-
 /* Agents per chunk of the step's per-agent phases: a few microseconds of
    work (team.h). */
 #define CROWD_AGENT_CHUNK 256
