@@ -101,6 +101,20 @@ float crowd_avoid_plan(skim_crowd *c, uint32_t i, uint32_t id, const float v[3],
     return sqrtf(across * across + c->along[i] * c->along[i]);
 }
 
+/* fmin and fmax as x86-64's libm computes them (the first argument when
+   it is the smaller or larger, or when the second is not a number; else
+   the second), without the call into libm, which the baseline target
+   makes for them: bitwise the same answer. */
+static inline double lesser(double x, double y)
+{
+    return x < y || y != y ? x : y;
+}
+
+static inline double greater(double x, double y)
+{
+    return x > y || y != y ? x : y;
+}
+
 /* Linear program on line k of lines (section 5.1, one dimension): the
    point of line k inside the disc of radius top and left of lines [0, k)
    nearest optimum (or farthest along it, when direction_only). */
@@ -125,9 +139,9 @@ static bool solve_on_line(const line2 *lines, uint32_t k, double top, const doub
         }
         double t = numerator / denominator;
         if (denominator >= 0.0)
-            hi = fmin(hi, t);
+            hi = lesser(hi, t);
         else
-            lo = fmax(lo, t);
+            lo = greater(lo, t);
         if (lo > hi)
             return false;
     }
@@ -136,7 +150,7 @@ static bool solve_on_line(const line2 *lines, uint32_t k, double top, const doub
         t = dot2(optimum, l->direction) > 0.0 ? hi : lo;
     else {
         double off[2] = { optimum[0] - l->point[0], optimum[1] - l->point[1] };
-        t = fmin(hi, fmax(lo, dot2(l->direction, off)));
+        t = lesser(hi, greater(lo, dot2(l->direction, off)));
     }
     result[0] = l->point[0] + t * l->direction[0];
     result[1] = l->point[1] + t * l->direction[1];
@@ -338,7 +352,7 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
     const uint32_t id = c->active[i];
     const float *pi = c->proj + 3 * (size_t)i;
     const double vel[2] = { c->avoid_velocity[2 * (size_t)i], c->avoid_velocity[2 * (size_t)i + 1] };
-    const double mass_i = c->body[id].inverse_mass;
+    const double mass_i = c->inverse_mass[i];
     const double pref[2] = { c->avoid_pref[2 * (size_t)i], c->avoid_pref[2 * (size_t)i + 1] };
     const bool greater_share = against_stream(c, i, near, count, pref);
     line2 lines[CROWD_AVOID_NEIGHBOURS];
@@ -349,7 +363,7 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
         double rel_vel[2] = { vel[0] - c->avoid_velocity[2 * (size_t)j], vel[1] - c->avoid_velocity[2 * (size_t)j + 1] };
         /* Shares as pushes are shared (inverse mass); all of it when the
            other will not move. */
-        double mass_j = c->body[c->active[j]].inverse_mass, share = 0.5;
+        double mass_j = c->inverse_mass[j], share = 0.5;
         if (c->avoid_top[j] == 0.0f)
             share = 1.0;
         else if (mass_i + mass_j > 0.0)
@@ -395,9 +409,12 @@ void crowd_avoid(skim_crowd *c, uint32_t n, float dt, team_cursor *cursor)
     for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, AVOID_CHUNK, n, &first, &last);
-        for (uint32_t i = first; i < last; ++i)
+        for (uint32_t i = first; i < last; ++i) {
+            if (i + CROWD_PREFETCH_AHEAD < last)
+                __builtin_prefetch(&c->goal[c->active[i + CROWD_PREFETCH_AHEAD]]);
             if (c->sense[i] > 0.0f)
                 avoid_agent(c, i, dt);
+        }
     }
     team_wait(phase, chunks);
 }

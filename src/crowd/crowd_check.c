@@ -49,9 +49,8 @@ static double cylinder_gap(const skim_crowd *c, uint32_t i, uint32_t j)
     double d[3] = { (double)fi[0] - fj[0], (double)fi[1] - fj[1], (double)fi[2] - fj[2] };
     double z = dot3d(d, c->up);
     double hx = d[0] - z * c->up[0], hy = d[1] - z * c->up[1], hz = d[2] - z * c->up[2];
-    uint32_t idi = c->active[i], idj = c->active[j];
-    double across = sqrt(hx * hx + hy * hy + hz * hz) - ((double)c->body[idi].radius + c->body[idj].radius);
-    double along = fabs(z) - ((double)c->body[idi].half_height + c->body[idj].half_height);
+    double across = sqrt(hx * hx + hy * hy + hz * hz) - ((double)c->radius[i] + c->radius[j]);
+    double along = fabs(z) - ((double)c->height[i] + c->height[j]);
     return across > along ? across : along;
 }
 
@@ -67,8 +66,7 @@ static float cylinder_gap_estimate(const skim_crowd *c, uint32_t i, uint32_t j, 
     float d[3] = { fi[0] - fj[0], fi[1] - fj[1], fi[2] - fj[2] };
     float z = d[0] * up[0] + d[1] * up[1] + d[2] * up[2];
     float hx = d[0] - z * up[0], hy = d[1] - z * up[1], hz = d[2] - z * up[2];
-    uint32_t idi = c->active[i], idj = c->active[j];
-    float radii = c->body[idi].radius + c->body[idj].radius, heights = c->body[idi].half_height + c->body[idj].half_height;
+    float radii = c->radius[i] + c->radius[j], heights = c->height[i] + c->height[j];
     float across = sqrtf(hx * hx + hy * hy + hz * hz) - radii;
     float along = fabsf(z) - heights;
     *error = 1e-5f * (fabsf(d[0]) + fabsf(d[1]) + fabsf(d[2]) + radii + heights);

@@ -104,22 +104,19 @@ typedef struct crowd_chunk_stats {
     uint32_t squeezed;
 } crowd_chunk_stats;
 
-/* An agent others may avoid, as the avoidance grid keeps it: what the
-   nearest-neighbour search reads of it, side by side. */
-typedef struct crowd_sense_member {
-    float    x, y, z;  /* proj: start along axis1, axis2, up */
-    float    sense, height;
-    uint32_t agent;    /* active index */
-    int32_t  cell[2];  /* its cell (for the hashed layout) */
-} crowd_sense_member;
-
 /* The avoidance grid (crowd_neighbours.c): agents with a sense distance,
    bucketed by the cell of this step's start across up, each bucket in
    index order. Square cells; row-major over the box of occupied cells when
-   it is small, else hashed. */
+   it is small, else hashed. What the search reads of a member is kept a
+   column per field, by bucket, so a run of members is tested four at a
+   time. */
 typedef struct crowd_sense_grid {
-    crowd_sense_member *members;     /* by bucket */
-    size_t    member_capacity;
+    float    *x, *y, *z;             /* per member: its start along axis1, axis2, up */
+    float    *sense, *height;        /* per member */
+    uint32_t *agent;                 /* per member: its active index */
+    int32_t  *member_cell;           /* 2 per member: its cell (for the hashed layout) */
+    float    *member_block;          /* the columns above, in one allocation */
+    size_t    member_capacity;       /* members the block holds, the padding included */
     uint32_t *bucket_start;          /* buckets + 1 */
     size_t    bucket_capacity;
     uint32_t *key;                   /* n: each agent's bucket, UINT32_MAX if not a member */
@@ -257,13 +254,15 @@ struct skim_crowd {
     float    *proj;          /* 3 per agent: start along axis1, axis2, up */
     float    *reach, *vreach, *margin; /* broadphase extents across and along up; push limit */
     float    *radius;        /* the agent's radius, from its record: read in order by the step */
+    float    *height;        /* its half height, from its record */
+    float    *inverse_mass;  /* from its record, read by its neighbours' avoidance and contacts */
+    uint8_t  *leaning;       /* it touched a wall in the last step (SKIM_AGENT_TOUCHED_WALL) */
     /* avoidance (crowd_avoid.c), per active index */
     float    *avoid_pref;    /* 2 per agent: preferred velocity across up (axis1, axis2) */
     float    *avoid_velocity; /* 2 per agent: last step's velocity across up */
     float    *avoid_top;     /* the fastest it may go across up, units/s */
     float    *along;         /* its planned displacement along up */
     float    *sense;         /* how far across up it looks for agents to avoid, from its center */
-    float    *height;        /* its half height */
     uint8_t  *pushed, *grounded, *check_changed;
     uint32_t *work;          /* the solver's agents after its first sweep */
     uint32_t *solver_mark;   /* stamp of the sweep after which the agent or a partner moved */
@@ -549,6 +548,12 @@ static inline void crowd_counts_to_offsets(size_t *begin, uint32_t n)
     for (uint32_t i = 0; i < n; ++i)
         begin[i + 1] += begin[i];
 }
+
+/* How many agents ahead a pass over the agents asks for the records it
+   will read by id: the pass goes in the grid's order, at random next to
+   the ids, and each record read cold is a miss to memory in a large
+   crowd. Far enough ahead for a miss to come back before the agent's turn. */
+#define CROWD_PREFETCH_AHEAD 16
 
 /* Agents per chunk of the step's per-agent phases: a few microseconds of
    work (team.h). */

@@ -4,9 +4,9 @@
    The grid (the collision chapter, "Eliminating Tests": a uniform grid
    where each object sits in the one cell of its center) is rebuilt every
    step by a counting sort of the agents that others may avoid (a sense
-   distance above 0), in index order within a bucket; each member is copied
-   into its bucket with what the search reads of it, so a cell is read as a
-   run of memory. Cells are a sense distance wide: in a packed crowd an
+   distance above 0), in index order within a bucket; what the search reads
+   of a member is copied into columns in bucket order, so a cell is read as
+   runs of memory, four members at a time. Cells are a sense distance wide: in a packed crowd an
    agent's ten nearest lie in its own cell and the ring around it.
 
    The search visits rings of cells around the agent's cell, the nearest
@@ -20,6 +20,7 @@
 #include "crowd/crowd_internal.h"
 
 #include <math.h>
+#include <simde/x86/sse2.h>
 #include <string.h>
 
 /* Cell width in the mean sense distance of the grid's members: narrower
@@ -40,6 +41,10 @@
    agents have fewer than ten others in the square of rings 0 and 1: the
    search asks first whether it can skip the rings. */
 #define THIN_MEMBERS_PER_CELL 2
+/* Members tested at once, and the padding after the last member that
+   lets a test of the last ones read a whole group. */
+#define MEMBER_LANES 4
+#define MEMBER_PADDING (MEMBER_LANES - 1)
 
 static inline uint32_t bucket_of(const crowd_sense_grid *g, int32_t cx, int32_t cy)
 {
@@ -106,8 +111,18 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
     crowd_sense_grid *g = &c->sense_grid;
     if (!crowd_reserve((void **)&g->key, &g->key_capacity, n ? n : 1, sizeof *g->key) ||
         !crowd_reserve((void **)&g->home, &g->home_capacity, n ? 2 * (size_t)n : 1, sizeof *g->home) ||
-        !crowd_reserve((void **)&g->members, &g->member_capacity, n ? n : 1, sizeof *g->members))
+        !crowd_reserve((void **)&g->member_block, &g->member_capacity, (size_t)n + MEMBER_PADDING,
+                       8 * sizeof *g->member_block))
         return false;
+    /* The columns, each member_capacity long (8 words a member). */
+    const size_t column = g->member_capacity;
+    g->x = g->member_block;
+    g->y = g->x + column;
+    g->z = g->y + column;
+    g->sense = g->z + column;
+    g->height = g->sense + column;
+    g->agent = (uint32_t *)(g->height + column);
+    g->member_cell = (int32_t *)(g->agent + column);
     const size_t buckets = lay_out(c, n);
     if (!crowd_reserve((void **)&g->bucket_start, &g->bucket_capacity, buckets + 1, sizeof *g->bucket_start))
         return false;
@@ -130,14 +145,24 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
         if (g->key[i] == UINT32_MAX)
             continue;
         const float *p = c->proj + 3 * (size_t)i;
-        crowd_sense_member *m = &g->members[start[g->key[i]]++];
-        *m = (crowd_sense_member){ p[0], p[1], p[2], c->sense[i], c->height[i], i,
-                                   { g->home[2 * (size_t)i], g->home[2 * (size_t)i + 1] } };
+        const uint32_t m = start[g->key[i]]++;
+        g->x[m] = p[0];
+        g->y[m] = p[1];
+        g->z[m] = p[2];
+        g->sense[m] = c->sense[i];
+        g->height[m] = c->height[i];
+        g->agent[m] = i;
+        g->member_cell[2 * (size_t)m] = g->home[2 * (size_t)i];
+        g->member_cell[2 * (size_t)m + 1] = g->home[2 * (size_t)i + 1];
     }
     for (size_t b = buckets; b > 0; --b)
         start[b] = start[b - 1];
     start[0] = 0;
     g->count = buckets ? start[buckets] : 0;
+    /* What a test of the last members reads past them: defined, and never
+       kept (the test masks it off). */
+    for (uint32_t m = g->count; m < g->count + MEMBER_PADDING; ++m)
+        g->x[m] = g->y[m] = g->z[m] = g->sense[m] = g->height[m] = 0.0f;
     g->thin = g->count <= THIN_MEMBERS_PER_CELL * occupied;
     return true;
 }
@@ -187,23 +212,71 @@ static inline void keep(nearest *best, float d, uint32_t j)
 typedef struct searcher {
     const skim_crowd *crowd;
     uint32_t i;
-    float    x, y, z, sense, height;
+    simde__m128 x, y, z, sense, height; /* in every lane */
 } searcher;
 
-/* Tests the members [first, last) against agent i. */
-static inline void test_members(const searcher *s, const crowd_sense_member *first, const crowd_sense_member *last,
-                                nearest *best)
+/* Whether agent i may avoid agent j, both active indices: not itself,
+   and their layers meet (else the broadphase never pairs them). */
+static inline bool may_avoid(const skim_crowd *c, uint32_t i, uint32_t j)
+{
+    return j != i && (!c->layered || crowd_layers_meet(c, c->active[i], c->active[j]));
+}
+
+/* Tests the members [first, last) against agent i one by one: a member is
+   kept unless d > reach * reach or |dz| >= the two half heights. For the
+   short runs of a thin crowd, where a group of lanes would be mostly
+   empty. */
+static void test_few_members(const searcher *s, uint32_t first, uint32_t last, nearest *best)
+{
+    const crowd_sense_grid *g = &s->crowd->sense_grid;
+    const float x = simde_mm_cvtss_f32(s->x), y = simde_mm_cvtss_f32(s->y), z = simde_mm_cvtss_f32(s->z);
+    const float sense = simde_mm_cvtss_f32(s->sense), height = simde_mm_cvtss_f32(s->height);
+    for (uint32_t m = first; m < last; ++m) {
+        float dx = g->x[m] - x, dy = g->y[m] - y, dz = g->z[m] - z;
+        float reach = sense + g->sense[m];
+        float d = dx * dx + dy * dy;
+        if (d > reach * reach || fabsf(dz) >= height + g->height[m] || !may_avoid(s->crowd, s->i, g->agent[m]))
+            continue;
+        keep(best, d, g->agent[m]);
+    }
+}
+
+/* The same, MEMBER_LANES at a time, each lane computing exactly what the
+   loop over the members does (the same float operations in the same
+   order), so the same members are kept with the same keys. */
+static inline void test_members(const searcher *s, uint32_t first, uint32_t last, nearest *best)
 {
     const skim_crowd *c = s->crowd;
-    for (const crowd_sense_member *m = first; m < last; ++m) {
-        float dx = m->x - s->x, dy = m->y - s->y, dz = m->z - s->z;
-        float reach = s->sense + m->sense;
-        float d = dx * dx + dy * dy;
-        if (d > reach * reach || fabsf(dz) >= s->height + m->height || m->agent == s->i)
+    const crowd_sense_grid *g = &c->sense_grid;
+    if (last - first < MEMBER_LANES) {
+        test_few_members(s, first, last, best);
+        return;
+    }
+    const simde__m128 x = s->x, y = s->y, z = s->z, sense = s->sense, height = s->height;
+    const simde__m128 sign = simde_mm_set1_ps(-0.0f);
+    for (uint32_t base = first; base < last; base += MEMBER_LANES) {
+        simde__m128 dx = simde_mm_sub_ps(simde_mm_loadu_ps(g->x + base), x);
+        simde__m128 dy = simde_mm_sub_ps(simde_mm_loadu_ps(g->y + base), y);
+        simde__m128 dz = simde_mm_sub_ps(simde_mm_loadu_ps(g->z + base), z);
+        simde__m128 reach = simde_mm_add_ps(sense, simde_mm_loadu_ps(g->sense + base));
+        simde__m128 d = simde_mm_add_ps(simde_mm_mul_ps(dx, dx), simde_mm_mul_ps(dy, dy));
+        simde__m128 far = simde_mm_cmpgt_ps(d, simde_mm_mul_ps(reach, reach));
+        /* Farther than the tenth kept: its key is larger, keep would drop it. */
+        if (best->found == CROWD_AVOID_NEIGHBOURS)
+            far = simde_mm_or_ps(far, simde_mm_cmpgt_ps(d, simde_mm_set1_ps(key_distance(best->key[CROWD_AVOID_NEIGHBOURS - 1]))));
+        simde__m128 apart = simde_mm_cmpge_ps(simde_mm_andnot_ps(sign, dz),
+                                              simde_mm_add_ps(height, simde_mm_loadu_ps(g->height + base)));
+        const uint32_t lanes = last - base < MEMBER_LANES ? (1u << (last - base)) - 1 : (1u << MEMBER_LANES) - 1;
+        uint32_t pass = ~(uint32_t)simde_mm_movemask_ps(simde_mm_or_ps(far, apart)) & lanes;
+        if (!pass)
             continue;
-        if (c->layered && !crowd_layers_meet(c, c->active[s->i], c->active[m->agent]))
-            continue; /* the broadphase never pairs them */
-        keep(best, d, m->agent);
+        float distance[MEMBER_LANES];
+        simde_mm_storeu_ps(distance, d);
+        for (; pass; pass &= pass - 1) {
+            const uint32_t lane = (uint32_t)__builtin_ctz(pass), j = g->agent[base + lane];
+            if (may_avoid(c, s->i, j))
+                keep(best, distance[lane], j);
+        }
     }
 }
 
@@ -215,8 +288,7 @@ static inline void test_row(const searcher *s, int32_t lo, int32_t hi, int32_t c
     hi = hi < g->max[0] ? hi : g->max[0];
     if (lo > hi || cy < g->min[1] || cy > g->max[1])
         return;
-    test_members(s, g->members + g->bucket_start[bucket_of(g, lo, cy)],
-                 g->members + g->bucket_start[bucket_of(g, hi, cy) + 1], best);
+    test_members(s, g->bucket_start[bucket_of(g, lo, cy)], g->bucket_start[bucket_of(g, hi, cy) + 1], best);
 }
 
 /* The members whose cell is (cx, cy) (hashed layout: a bucket holds
@@ -225,11 +297,9 @@ static void test_hashed_cell(const searcher *s, int32_t cx, int32_t cy, nearest 
 {
     const crowd_sense_grid *g = &s->crowd->sense_grid;
     const uint32_t b = bucket_of(g, cx, cy);
-    for (uint32_t k = g->bucket_start[b]; k < g->bucket_start[b + 1]; ++k) {
-        const crowd_sense_member *m = &g->members[k];
-        if (m->cell[0] == cx && m->cell[1] == cy)
-            test_members(s, m, m + 1, best);
-    }
+    for (uint32_t k = g->bucket_start[b]; k < g->bucket_start[b + 1]; ++k)
+        if (g->member_cell[2 * (size_t)k] == cx && g->member_cell[2 * (size_t)k + 1] == cy)
+            test_members(s, k, k + 1, best);
 }
 
 /* Where the search stands, in cells: the agent at (u, v) in cell (cx, cy),
@@ -272,14 +342,12 @@ static void test_cells(const searcher *s, const ring_walk *w, int32_t lo, int32_
         test_hashed_cell(s, col, row, best);
 }
 
-/* Ring k of cells around the walk's cell (the cells k away in either
+/* Ring k > 0 of cells around the walk's cell (the cells k away in either
    direction), cut to its disc. */
 static void test_ring(const searcher *s, const ring_walk *w, int32_t k, nearest *best)
 {
     const int32_t cx = w->cx, cy = w->cy;
     test_cells(s, w, cx - k, cx + k, cy - k, best);
-    if (k == 0)
-        return;
     for (int32_t row = cy - k + 1; row < cy + k; ++row) {
         test_cells(s, w, cx - k, cx - k, row, best);
         test_cells(s, w, cx + k, cx + k, row, best);
@@ -304,7 +372,7 @@ static void test_disc(const searcher *s, const ring_walk *w, bool seen, nearest 
         /* More cells than members (a few agents spread far, one much
            larger than the rest): every member instead. */
         best->found = 0;
-        test_members(s, g->members, g->members + g->count, best);
+        test_members(s, 0, g->count, best);
         return;
     }
     for (int32_t row = first; row <= last; ++row) {
@@ -334,6 +402,16 @@ static inline bool square_is_thin(const crowd_sense_grid *g, int32_t cx, int32_t
     return true;
 }
 
+/* How far, in cells, the search still has to look: nobody beyond the
+   sense distances, nor beyond the tenth found. */
+static inline double search_radius(const crowd_sense_grid *g, const nearest *best, double farthest)
+{
+    double radius = farthest;
+    if (best->found == CROWD_AVOID_NEIGHBOURS)
+        radius = smaller(radius, sqrt((double)key_distance(best->key[CROWD_AVOID_NEIGHBOURS - 1])) * g->inverse_cell);
+    return radius + RING_SLACK * (1.0 + radius);
+}
+
 static uint32_t copy_found(const nearest *best, uint32_t *near)
 {
     for (uint32_t k = 0; k < best->found; ++k)
@@ -345,7 +423,8 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
 {
     const crowd_sense_grid *g = &c->sense_grid;
     const float *p = c->proj + 3 * (size_t)i;
-    const searcher s = { c, i, p[0], p[1], p[2], c->sense[i], c->height[i] };
+    const searcher s = { c, i, simde_mm_set1_ps(p[0]), simde_mm_set1_ps(p[1]), simde_mm_set1_ps(p[2]),
+                         simde_mm_set1_ps(c->sense[i]), simde_mm_set1_ps(c->height[i]) };
     nearest best = { .found = 0 };
     if (g->count == 0)
         return 0;
@@ -355,7 +434,7 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
     w.v = crowd_clamp_cells((double)p[1] * g->inverse_cell);
     w.cx = crowd_floor_to_int(w.u);
     w.cy = crowd_floor_to_int(w.v);
-    const double farthest = ((double)s.sense + g->largest_sense) * g->inverse_cell;
+    const double farthest = ((double)c->sense[i] + g->largest_sense) * g->inverse_cell;
     const int32_t cx = w.cx, cy = w.cy;
     if (g->dense && g->thin && square_is_thin(g, cx, cy)) {
         /* Rings 0 and 1 cannot give ten others: the whole disc at once. */
@@ -363,33 +442,38 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
         test_disc(&s, &w, false, &best);
         return copy_found(&best, near);
     }
-    for (int32_t k = 0; k < (int32_t)CROWD_CELL_LIMIT; ++k) {
-        /* Nobody beyond the sense distances, nor beyond the tenth found. */
-        w.radius = farthest;
-        if (best.found == CROWD_AVOID_NEIGHBOURS)
-            w.radius = smaller(w.radius, sqrt((double)key_distance(best.key[CROWD_AVOID_NEIGHBOURS - 1])) * g->inverse_cell);
-        w.radius += RING_SLACK * (1.0 + w.radius);
-        if (k > 0) {
-            /* Ring k lies beyond the square of rings 0 .. k - 1. */
-            double gap = smaller(smaller(w.u - (double)(cx - k + 1), (double)(cx + k) - w.u),
-                                 smaller(w.v - (double)(cy - k + 1), (double)(cy + k) - w.v));
-            if (gap > w.radius)
-                break;
-        }
+    /* Rings 0 and 1 as three runs of three cells, the agent's own row
+       first (its own cell and the two beside it, the nearest), then the
+       rows above and below it, cut to the disc of what was found so far:
+       a packed crowd nearly always needs both rings, and three runs cost
+       less than the five pieces of the two rings. */
+    w.radius = search_radius(g, &best, farthest);
+    test_cells(&s, &w, cx - 1, cx + 1, cy, &best);
+    w.radius = search_radius(g, &best, farthest);
+    test_cells(&s, &w, cx - 1, cx + 1, cy - 1, &best);
+    w.radius = search_radius(g, &best, farthest);
+    test_cells(&s, &w, cx - 1, cx + 1, cy + 1, &best);
+    if (best.found < CROWD_AVOID_NEIGHBOURS) {
+        test_disc(&s, &w, true, &best);
+        return copy_found(&best, near);
+    }
+    for (int32_t k = 2; k < (int32_t)CROWD_CELL_LIMIT; ++k) {
+        if (g->dense && cx - k < g->min[0] && cx + k > g->max[0] && cy - k < g->min[1] && cy + k > g->max[1])
+            break; /* rings 0 .. k - 1 went round every occupied cell */
+        w.radius = search_radius(g, &best, farthest);
+        /* Ring k lies beyond the square of rings 0 .. k - 1. */
+        double gap = smaller(smaller(w.u - (double)(cx - k + 1), (double)(cx + k) - w.u),
+                             smaller(w.v - (double)(cy - k + 1), (double)(cy + k) - w.v));
+        if (gap > w.radius)
+            break;
         if (!g->dense && (uint64_t)(2 * k + 1) * (uint64_t)(2 * k + 1) > 2 * (uint64_t)g->count + 64) {
             /* More cells ahead than members (a few agents spread far,
                one much larger than the rest): every member instead. */
             best.found = 0;
-            test_members(&s, g->members, g->members + g->count, &best);
+            test_members(&s, 0, g->count, &best);
             break;
         }
         test_ring(&s, &w, k, &best);
-        if (k == 1 && best.found < CROWD_AVOID_NEIGHBOURS) {
-            test_disc(&s, &w, true, &best);
-            break;
-        }
-        if (g->dense && cx - k <= g->min[0] && cx + k >= g->max[0] && cy - k <= g->min[1] && cy + k >= g->max[1])
-            break; /* the ring went round every occupied cell */
     }
     return copy_found(&best, near);
 }

@@ -92,8 +92,8 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t a, uint32_t b, crowd_pair
     for (int k = 0; k < 3; ++k)
         h0[k] = d0[k] - z0 * c->up[k];
     double dist0 = sqrt(h0[0] * h0[0] + h0[1] * h0[1] + h0[2] * h0[2]);
-    double r = (double)c->body[ida].radius + c->body[idb].radius;
-    double h = (double)c->body[ida].half_height + c->body[idb].half_height;
+    double r = (double)c->radius[a] + c->radius[b];
+    double h = (double)c->height[a] + c->height[b];
     bool sep_h = dist0 >= r, sep_v = fabs(z0) >= h;
 
     bool vertical;
@@ -157,11 +157,11 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t a, uint32_t b, crowd_pair
 
     /* Shares of a push: by inverse mass; along up, an agent standing on
        the floor under another takes none (the floor holds it). */
-    double wa = c->body[ida].inverse_mass, wb = c->body[idb].inverse_mass;
+    double wa = c->inverse_mass[a], wb = c->inverse_mass[b];
     /* An agent that met a wall in the last step most likely still leans on
        it, and the world would stop a push into it and leave the pair
        overlapping for the check to undo: the other agent gives way. */
-    bool wall_a = (c->state[ida] & SKIM_AGENT_TOUCHED_WALL) != 0, wall_b = (c->state[idb] & SKIM_AGENT_TOUCHED_WALL) != 0;
+    bool wall_a = c->leaning[a], wall_b = c->leaning[b];
     if (wall_a != wall_b && wa > 0.0 && wb > 0.0) {
         if (wall_a)
             wa = 0.0;

@@ -34,6 +34,39 @@ static bool falls(const skim_crowd *c, uint32_t id)
     return c->def.gravity > 0.0f && !(c->body[id].flags & SKIM_AGENT_NO_GRAVITY);
 }
 
+/* Asks for what the plan (here and crowd_targets.c) and the last
+   phase read and write of agent id. A hint: it changes no result. */
+static inline void prefetch_agent(const skim_crowd *c, uint32_t id)
+{
+    __builtin_prefetch(&c->position[id], 1);
+    __builtin_prefetch(&c->velocity[id], 1);
+    __builtin_prefetch(&c->state[id], 1);
+    __builtin_prefetch(&c->body[id], 1);
+    __builtin_prefetch(&c->goal[id], 1);
+    __builtin_prefetch((const char *)&c->goal[id] + sizeof c->goal[id] - 1, 1);
+    __builtin_prefetch(&c->setting[id]);
+    __builtin_prefetch(&c->support[id], 1);
+}
+
+/* Asks for the waypoint agent id walks to, which its record points to:
+   called a few agents after prefetch_agent asked for the record. */
+static inline void prefetch_goal_point(const skim_crowd *c, uint32_t id)
+{
+    const crowd_goal *goal = &c->goal[id];
+    if (goal->next < goal->count)
+        __builtin_prefetch(&goal->points[goal->next]);
+}
+
+/* Asks for the records of the agents a pass over [.., last) reaches
+   next (prefetch_agent). */
+static inline void prefetch_ahead(const skim_crowd *c, size_t i, size_t last)
+{
+    if (i + CROWD_PREFETCH_AHEAD < last)
+        prefetch_agent(c, c->active[i + CROWD_PREFETCH_AHEAD]);
+    if (i + CROWD_PREFETCH_AHEAD / 2 < last)
+        prefetch_goal_point(c, c->active[i + CROWD_PREFETCH_AHEAD / 2]);
+}
+
 /* Phase 1: the displacement of agents [first, last) before they meet anyone. */
 static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
 {
@@ -42,6 +75,7 @@ static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
     const bool avoid = c->def.avoidance && c->def.agent_collisions;
     for (size_t i = first; i < last; ++i) {
         uint32_t id = c->active[i];
+        prefetch_ahead(c, i, last);
         float *start = c->start + 3 * i, *d = c->planned + 3 * i;
         /* Where the moving bodies left it (crowd_bodies.c), or where it stood. */
         const skim_vec3 from = c->bodies_moved ? c->shifted[id] : c->position[id];
@@ -76,6 +110,9 @@ static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
         if (avoid && !(c->body[id].flags & SKIM_AGENT_GHOST))
             moved = fmaxf(moved, crowd_avoid_plan(c, i, id, v, rise, dt));
         c->radius[i] = r;
+        c->height[i] = c->body[id].half_height;
+        c->inverse_mass[i] = c->body[id].inverse_mass;
+        c->leaning[i] = (c->state[id] & SKIM_AGENT_TOUCHED_WALL) != 0;
         c->margin[i] = PUSH_MARGIN * r;
         c->reach[i] = r + moved + c->margin[i] + WORLD_SLACK * r;
         c->vreach[i] = c->body[id].half_height + moved + c->margin[i] + WORLD_SLACK * r + world_extra;
@@ -101,12 +138,14 @@ void crowd_apply_order(skim_crowd *c, uint32_t n, const uint32_t *order)
     c->vreach = crowd_permute(c, c->vreach, sizeof *c->vreach, n, order);
     c->margin = crowd_permute(c, c->margin, sizeof *c->margin, n, order);
     c->radius = crowd_permute(c, c->radius, sizeof *c->radius, n, order);
+    c->height = crowd_permute(c, c->height, sizeof *c->height, n, order);
+    c->inverse_mass = crowd_permute(c, c->inverse_mass, sizeof *c->inverse_mass, n, order);
+    c->leaning = crowd_permute(c, c->leaning, sizeof *c->leaning, n, order);
     c->grounded = crowd_permute(c, c->grounded, sizeof *c->grounded, n, order);
     if (c->def.avoidance) {
         c->avoid_pref = crowd_permute(c, c->avoid_pref, 2 * sizeof *c->avoid_pref, n, order);
         c->avoid_velocity = crowd_permute(c, c->avoid_velocity, 2 * sizeof *c->avoid_velocity, n, order);
         c->avoid_top = crowd_permute(c, c->avoid_top, sizeof *c->avoid_top, n, order);
-        c->height = crowd_permute(c, c->height, sizeof *c->height, n, order);
         c->along = crowd_permute(c, c->along, sizeof *c->along, n, order);
     }
     c->sense = crowd_permute(c, c->sense, sizeof *c->sense, n, order);
@@ -192,6 +231,7 @@ static void finish_agents(skim_crowd *c, uint32_t n, float dt, team_cursor *curs
         crowd_chunk_range(k, CROWD_COMMIT_CHUNK, n, &first, &last);
         crowd_chunk_stats counts = { 0, 0, 0, 0, 0, INFINITY, 0 };
         for (uint32_t i = first; i < last; ++i) {
+            prefetch_ahead(c, i, last);
             bool reverted = false, on_agent = false;
             if (agents) {
                 reverted = c->lambda[i] == 0.0f;
