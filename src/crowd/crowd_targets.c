@@ -34,7 +34,10 @@
    without a floor the slowing would never quite get there. */
 #define SLOWEST 0.1f
 /* What float rounding leaves of a walk that ends exactly on its point,
-   as a fraction of the agent's radius: arrival counts within this too. */
+   as a fraction of the agent's radius: an arrival distance shorter than
+   this counts as this, so a distance of 0 can be met. A longer one is met
+   exactly: the slack would flag agents held just outside it as arrived,
+   and they would stand there short of it for good. */
 #define ARRIVAL_SLACK 1e-3f
 /* Stuck: not STUCK_PROGRESS radii nearer the waypoint in STUCK_SECONDS;
    it then steps aside for a body width, at most ASIDE_SECONDS, or starts
@@ -296,7 +299,7 @@ bool crowd_goal_after_move(skim_crowd *c, uint32_t id, const float f[3])
         goal->searches = 0;
     }
     if (goal->next + 1 == goal->count &&
-        across_to(c, f, goal->points[goal->next], to) <= goal->arrival + ARRIVAL_SLACK * radius) {
+        across_to(c, f, goal->points[goal->next], to) <= fmaxf(goal->arrival, ARRIVAL_SLACK * radius)) {
         goal->arrived = true;
         c->body[id].desired = (skim_vec3){ 0, 0, 0 };
     }

@@ -357,7 +357,7 @@ static uint64_t moving_bodies_hash(int threads)
     return hash;
 }
 
-#define PINNED_BODIES_HASH 0xdf055038df2d070dull
+#define PINNED_BODIES_HASH 0x30189c9220addf2bull
 
 Test(crowd_bodies, agents_among_moving_bodies_end_with_a_pinned_hash_for_1_2_and_3_threads)
 {

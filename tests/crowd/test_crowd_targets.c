@@ -1,6 +1,7 @@
 /* Targets and paths: bad input is refused with a message, an agent walks
    to its target, slows and arrives, a path is followed in order, and
-   setting a velocity gives up the target. Empty space, no gravity. */
+   setting a velocity gives up the target. Empty space, no gravity; but
+   one held by a wall a hair outside its arrival distance, on a floor. */
 #include "crowd_check.h"
 
 #include <criterion/criterion.h>
@@ -208,4 +209,44 @@ Test(crowd_targets, an_agent_held_from_its_target_steps_to_its_right)
     cr_expect_eq(y_held, 0.0f, "it left the line before it was stuck (y %g)", (double)y_held);
     cr_expect_lt(y_least, -16.0f, "it did not step to its right (y %g at the least)", (double)y_least);
     skim_crowd_destroy(crowd);
+}
+
+#include "crowd_scenarios.h"
+
+/* Where a wall at x = 100 holds an agent that walks at it from x = 0. */
+static float held_by_wall(const skim_world *world, float target_x, float arrival, float *closest)
+{
+    skim_crowd *crowd = goal_crowd(1);
+    uint32_t id = goal_agent(crowd, (skim_vec3){ 0, 0, AGENT_R + 1.0f });
+    cr_assert_eq(skim_crowd_set_target(crowd, id, (skim_vec3){ target_x, 0, 0 }, 160.0f, arrival), SKIM_OK);
+    *closest = INFINITY;
+    for (int frame = 0; frame < 120; ++frame) {
+        cr_assert_eq(skim_crowd_step(world, crowd, 1.0f / 60.0f), SKIM_OK);
+        const skim_vec3 at = skim_crowd_positions(crowd)[id];
+        const float left = hypotf(at.x - target_x, at.y);
+        *closest = fminf(*closest, left);
+        if (skim_crowd_states(crowd)[id] & SKIM_AGENT_ARRIVED)
+            cr_assert_leq(left, arrival, "arrived %g from its target, arrival distance %g", left, arrival);
+    }
+    const float x = skim_crowd_positions(crowd)[id].x;
+    skim_crowd_destroy(crowd);
+    return x;
+}
+
+/* Its target lies a hair beyond its reach, past a wall: held at the wall
+   a hair farther off than its arrival distance, it has not arrived. */
+Test(crowd_targets, an_agent_held_just_outside_its_arrival_distance_has_not_arrived)
+{
+    box_soup soup = { .boxes = 0 };
+    soup_add_box(&soup, -2000, -2000, -32, 2000, 2000, 0);
+    soup_add_box(&soup, 100, -400, 0, 116, 400, 128);
+    skim_world *world = soup_world(&soup);
+    const float arrival = 8.0f;
+    float closest;
+    const float reach = held_by_wall(world, 200.0f, arrival, &closest);
+    cr_assert_lt(reach, 100.0f - AGENT_R + 0.5f, "the wall did not hold it (at x = %g)", reach);
+    const float target_x = reach + arrival + 0.008f;
+    held_by_wall(world, target_x, arrival, &closest);
+    cr_expect_lt(closest, arrival + 0.01f, "it was never held a hair outside (closest %g)", closest);
+    skim_world_destroy(world);
 }
