@@ -14,10 +14,9 @@
 #include "gather/gather.h"
 #include "gather/bvh_ordered.h"
 #include "gather/body_gather.h"
+#include "move/slide_planes.h"
+#include "move/move_cache.h"
 
-/* Planes a single pass may hold at once (PM_SlideMove's MAX_CLIP_PLANES is
-   5; push-out can add several touching triangles at once). */
-#define SKIM_MOVE_MAX_PLANES 16
 /* Largest max_iterations accepted: more is a caller bug, not a wish. */
 #define SKIM_MOVE_MAX_ITERATIONS 64
 /* Largest |coordinate| (world units) of a position, displacement, gravity,
@@ -90,110 +89,6 @@ static inline void mv_mat3(const float m[3][3], const float v[3], float out[3])
 }
 /* Normalises in place; returns false (and leaves v) when v is ~zero. */
 bool skim_move_normalize(float v[3]);
-
-/* ---- the plane set of one pass (slide_planes.c) ----
-   Every surface met in a pass becomes a constraint "never move into it":
-   v . normal >= 0 for the motion v (unit space). Solving them together is
-   what PM_SlideMove (Quake) does with its clip planes and crease, and what
-   Box2D's b2SolvePlanes / b2ClipVector do for its mover: it is what keeps a
-   mover from ping-ponging in an acute corner. A plane stays in the set while
-   the mover is within 2 skins of where it touched (the contact is still
-   "on"); moving farther away retires it, so a long slide can follow a curved
-   wall. */
-typedef struct skim_move_plane {
-    float normal[3];        /* constraint normal, unit space, unit length */
-    float contact_normal[3];/* the contact's own normal (from the contact toward the center) */
-    float offset;           /* contact_normal . contact point (relative to the move's start) */
-    uint32_t lane;          /* candidate lane excluded from sweeps while this plane lives,
-                               UINT32_MAX for none */
-} skim_move_plane;
-
-typedef struct skim_move_planes {
-    int count;
-    skim_move_plane plane[SKIM_MOVE_MAX_PLANES];
-} skim_move_planes;
-
-/* Adds a constraint; a duplicate normal replaces the older plane. When the
-   set is full the oldest plane without an exclusion goes. */
-void skim_move_planes_add(skim_move_planes *set, const float normal[3],
-                          const float contact_normal[3], float offset, uint32_t lane);
-/* Retires planes the mover at pos has left by more than gap (returns true
-   when one that excluded a lane went, so the candidate view must change). */
-bool skim_move_planes_retire(skim_move_planes *set, const float pos[3], float gap);
-/* The motion closest to want (least squares, unit space) that moves into no
-   plane: the projection of want onto the cone { v : v . n_i >= 0 }, found
-   by trying want itself, each single plane and each crease (pair of planes,
-   PM_SlideMove's cross product) and keeping the closest feasible one; zero
-   when three or more planes pin the mover. */
-void skim_move_planes_clip(const skim_move_planes *set, const float want[3], float out[3]);
-
-/* The same projection in the world's metric, for an ellipsoid: the motion
-   v (unit space) whose world image M v is closest to M want. Unit space
-   stretches directions unequally, so its own projection can turn a slide
-   against the asked motion in the world; a projection in the world never
-   does (P(x) . x = |P(x)|^2 >= 0) nor lengthens it. For a sphere (M = r R)
-   the two are the same, and skim_move_planes_clip is used. */
-void skim_move_planes_clip_world(const skim_move_planes *set, const skim_ellipsoid_space *space,
-                                 const float want[3], float out[3]);
-
-/* b2SolvePlanes: a push p with p . n_i >= depth_i for every contact, by
-   projected Gauss-Seidel with accumulated pushes clamped at >= 0. Returns
-   false when no push moving away from every contact was found (the mover is
-   squeezed between contacts closer than its size). */
-bool skim_move_solve_push(int count, const float (*normals)[3], const float *depths,
-                          float push[3]);
-
-/* The triangles of a kept walk's leaves in the walk's order, copied into
-   one dense run with each triangle's box (move_walk_pack.c): the movers
-   that reuse the walk (most of a batch's) test four of them at a time
-   against their own box instead of leaf by leaf, and skip the corners of
-   those outside. World space, as stored; padded to a multiple of 8 with
-   lanes whose box overlaps nothing. */
-typedef struct skim_walk_pack {
-    float    *vertex[3][3]; /* [v][axis][k] */
-    float    *lo[3], *hi[3];
-    uint32_t *triangle;     /* the caller's index */
-    uint16_t *material;
-    uint32_t  count;        /* real triangles; padded to a multiple of 8 */
-    uint32_t  capacity;
-    void     *block;        /* the one allocation the arrays point into */
-} skim_walk_pack;
-
-/* ---- movers' kept leaves across batches (move_cache.c) ----
-   One entry per mover: the leaves of a walk for its gather box grown by a
-   slack, valid while its next gather boxes fit in the grown box. */
-enum { SKIM_MOVE_CACHE_LEAVES = 24 };
-typedef struct skim_move_cache_entry {
-    float    lo[3], hi[3];   /* the walked box, world */
-    uint32_t count;          /* leaves kept; 0 = none (walk on the next move) */
-    uint32_t triangles;      /* triangles in them */
-    uint32_t leaf[SKIM_MOVE_CACHE_LEAVES]; /* leaf refs in the walk's order */
-} skim_move_cache_entry;
-
-struct skim_move_cache {
-    skim_move_cache_entry *entries;
-    size_t capacity;
-    /* The world the entries were walked in: another empties them. */
-    const skim_world *world;
-    const void *bvh, *storage;
-    uint32_t triangle_count;
-    skim_vec3 bounds_min, bounds_max;
-    /* Counts over the cache's life: moves, their kernel calls, gathers
-       that used an entry, and walks. */
-    uint64_t moves, kernel_calls, gathers, walks;
-};
-
-/* Room for movers entries; empties them all when world is not the one
-   they were walked in. False when there is no memory for them: a batch
-   then runs without (the same results, only slower). */
-bool        skim_move_cache_prepare(skim_move_cache *cache, const skim_world *world,
-                                    size_t movers);
-void        skim_move_cache_release(skim_move_cache *cache);
-/* Makes entry hold a superset of the leaves a walk for [box_min, box_max]
-   gives (walking again when the box has left the kept one: *walked);
-   false when they do not fit in an entry (then the entry is empty). */
-bool        skim_move_cache_leaves(skim_move_cache_entry *entry, const skim_world *world,
-                                   const float box_min[3], const float box_max[3], bool *walked);
 
 /* ---- per-thread scratch (view.c) ---- */
 typedef struct skim_move_scratch {
