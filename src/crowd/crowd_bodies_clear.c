@@ -118,7 +118,7 @@ static bool build_cells(skim_crowd *c, uint32_t n, double cell, int threads)
         const uint32_t id = c->active[k];
         int32_t *r = s->range + 4 * (size_t)k;
         if (!collides(c, id)) {
-            r[0] = 1, r[1] = 0; /* no cells */
+            r[0] = 1, r[1] = 1, r[2] = 0, r[3] = 0; /* no cells: lo above hi on both axes */
             continue;
         }
         cells_of_way(c, id, cell, 0, r, r + 2);
