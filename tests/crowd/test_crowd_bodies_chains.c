@@ -217,3 +217,68 @@ Test(crowd_bodies_chains, a_door_pressing_agents_that_cannot_be_pushed_sinks_non
     skim_world_destroy(world);
     skim_world_destroy(door_shape);
 }
+
+/* Ghosts (agents that pass through other agents) taking the slots that
+   colliding agents held at the last body push: the clearing after the
+   next push must leave the ghosts out without reading what their slots
+   held before (the sanitizer pass catches a read past the clearing's
+   buffers), and the ghosts must not hold back the one colliding agent the
+   body pushes. Far from the origin, so a leftover cell range would be
+   wide. */
+Test(crowd_bodies_chains, ghosts_in_the_slots_of_pushed_agents_do_not_hold_back_a_push)
+{
+    box_soup soup = { .boxes = 0 };
+    soup_add_box(&soup, 2000, 2000, -32, 4000, 4000, 0);
+    skim_world *world = soup_world(&soup);
+    skim_world *pusher_shape = box_world(-16, -64, 0, 0, 64, 100); /* face at local x = 0 */
+    float x = 2900.0f;
+    uint32_t pusher;
+    cr_assert_eq(skim_world_add_body(world, pusher_shape, (skim_transform){ { x, 3000, 0 }, identity }, &pusher),
+                 SKIM_OK);
+    enum { AGENTS = 8 };
+    skim_crowd_def def = skim_crowd_def_default();
+    def.capacity = AGENTS;
+    def.move.threads = 1;
+    skim_crowd *crowd = NULL;
+    cr_assert_eq(skim_crowd_create(&def, &crowd), SKIM_OK, "%s", skim_last_error_message());
+    uint32_t id[AGENTS];
+    for (int k = 0; k < AGENTS; ++k) /* a row along +x ahead of the pusher, 1 unit apart */
+        id[k] = goal_agent(crowd, (skim_vec3){ 2940.0f + 33.0f * (float)k, 3000.0f, AGENT_R + 0.5f });
+    int frame = 0;
+    for (; frame < 20; ++frame)
+        step(world, crowd);
+    /* The pusher meets the first agent and moves it less than the gap to
+       the second: every colliding agent's slot gets its cells. */
+    skim_agent_info first, now;
+    skim_crowd_get_agent(crowd, id[0], &first);
+    const float meet = first.position.x - AGENT_R;
+    while (x < meet + 0.5f) {
+        x = fminf(x + 2.0f, meet + 0.5f);
+        move_body(world, pusher, (skim_vec3){ x, 3000, 0 });
+        step(world, crowd);
+        assert_apart(crowd, frame++);
+    }
+    skim_crowd_get_agent(crowd, id[0], &now);
+    cr_assert_gt(now.position.x, first.position.x, "the pusher did not move the first agent");
+    /* Every agent but the first becomes a ghost where it stands. */
+    for (int k = 1; k < AGENTS; ++k) {
+        skim_agent_info info;
+        cr_assert_eq(skim_crowd_get_agent(crowd, id[k], &info), SKIM_OK);
+        cr_assert_eq(skim_crowd_remove(crowd, id[k]), SKIM_OK, "%s", skim_last_error_message());
+        skim_agent_def ghost = skim_agent_def_default();
+        ghost.position = info.position;
+        ghost.flags = SKIM_AGENT_GHOST;
+        cr_assert_eq(skim_crowd_add(crowd, &ghost, &id[k]), SKIM_OK, "%s", skim_last_error_message());
+    }
+    for (int f = 0; f < 40; ++f, ++frame) {
+        x += 2.0f;
+        move_body(world, pusher, (skim_vec3){ x, 3000, 0 });
+        step(world, crowd);
+        skim_crowd_get_agent(crowd, id[0], &now);
+        cr_assert_geq(now.position.x - AGENT_R, x - 0.1f, "frame %d: the pusher at %.3f is into the agent at %.3f",
+                      frame, (double)x, (double)now.position.x);
+    }
+    skim_crowd_destroy(crowd);
+    skim_world_destroy(world);
+    skim_world_destroy(pusher_shape);
+}
