@@ -211,7 +211,7 @@ uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const floa
    the triangle's extent, times |e1| |e2| / |n| for a needle (whose plane is
    ill-conditioned, as the kernels' is from any corner); that allowance
    goes with the distance, so a doubtful triangle is left to the reference. */
-static bool clear_of_sphere(const float v[3][3], float clearance)
+bool skim_move_closest_with_allowance(const float v[3][3], float path, float closest[3], float *allowance)
 {
     const float e1[3] = { v[1][0] - v[0][0], v[1][1] - v[0][1], v[1][2] - v[0][2] };
     const float e2[3] = { v[2][0] - v[0][0], v[2][1] - v[0][1], v[2][2] - v[0][2] };
@@ -220,10 +220,17 @@ static bool clear_of_sphere(const float v[3][3], float clearance)
     const float nn = mv_dot(n, n), e1e1 = mv_dot(e1, e1), e2e2 = mv_dot(e2, e2);
     if (!(nn > 0.0f))
         return false;
-    float closest[3];
     skim_move_closest_point_to_origin(v[0], v[1], v[2], closest);
-    const float extent = sqrtf(mv_dot(v[0], v[0])) + sqrtf(e1e1) + sqrtf(e2e2);
-    const float allowance = 1e-6f * extent * (1.0f + sqrtf(e1e1 * e2e2 / nn));
+    const float extent = sqrtf(mv_dot(v[0], v[0])) + sqrtf(e1e1) + sqrtf(e2e2) + path;
+    *allowance = 1e-6f * extent * (1.0f + sqrtf(e1e1 * e2e2 / nn));
+    return true;
+}
+
+static bool clear_of_sphere(const float v[3][3], float clearance)
+{
+    float closest[3], allowance;
+    if (!skim_move_closest_with_allowance(v, 0.0f, closest, &allowance))
+        return false;
     const float reach = 1.0f + clearance + allowance;
     return mv_dot(closest, closest) > reach * reach;
 }

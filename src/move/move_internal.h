@@ -280,6 +280,11 @@ uint32_t skim_move_resolve_contacts(skim_move_ctx *ctx, float pos[3], const floa
    Detection 5.1.5). */
 void skim_move_closest_point_to_origin(const float a[3], const float b[3], const float c[3],
                                        float out[3]);
+/* That closest point of triangle v (relative to the center) and the
+   roundoff it may carry: a few units of roundoff times the triangle's
+   extent (grown by path), times |e1| |e2| / |n| for a needle. False for a
+   triangle without area. */
+bool skim_move_closest_with_allowance(const float v[3][3], float path, float closest[3], float *allowance);
 /* Whether a sweep from pos by delta against every gathered lane (no
    exclusions) would report a hit at t = 0: the exact answer of the
    kernels, found without a sweep (near lanes only, by the reference). */

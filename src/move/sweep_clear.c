@@ -86,17 +86,9 @@ static bool lane_clear(const skim_candidates *g, uint32_t lane, const float pos[
     for (int corner = 0; corner < 3; ++corner)
         for (int axis = 0; axis < 3; ++axis)
             v[corner][axis] = g->vertex[corner][axis][lane] - pos[axis];
-    const float e1[3] = { v[1][0] - v[0][0], v[1][1] - v[0][1], v[1][2] - v[0][2] };
-    const float e2[3] = { v[2][0] - v[0][0], v[2][1] - v[0][1], v[2][2] - v[0][2] };
-    float n[3];
-    mv_cross(n, e1, e2);
-    const float nn = mv_dot(n, n), e1e1 = mv_dot(e1, e1), e2e2 = mv_dot(e2, e2);
-    if (!(nn > 0.0f))
+    float closest[3], allowance;
+    if (!skim_move_closest_with_allowance((const float(*)[3])v, path, closest, &allowance))
         return false;
-    float closest[3];
-    skim_move_closest_point_to_origin(v[0], v[1], v[2], closest);
-    const float extent = sqrtf(mv_dot(v[0], v[0])) + sqrtf(e1e1) + sqrtf(e2e2) + path;
-    const float allowance = 1e-6f * extent * (1.0f + sqrtf(e1e1 * e2e2 / nn));
     const float distance = sqrtf(mv_dot(closest, closest));
     const float approach = mv_max(mv_dot(closest, delta), 0.0f);
     return distance * distance - approach > (1.0f + clearance + allowance) * distance;

@@ -232,4 +232,22 @@ static inline double rng_uniform(uint64_t *state) /* [0, 1) */
     return (double)(rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* A random triangle around the origin: a corner within 3 radii, edges from
+   0.05 to 60 radii, one in five a needle (third corner almost on the edge
+   between the other two). */
+static inline void random_triangle(uint64_t *rng, double t[9])
+{
+    double scale = 0.05 * pow(1200.0, rng_uniform(rng));
+    for (int k = 0; k < 3; ++k)
+        t[k] = -3.0 + 6.0 * rng_uniform(rng);
+    for (int corner = 1; corner < 3; ++corner)
+        for (int k = 0; k < 3; ++k)
+            t[3 * corner + k] = t[k] + scale * (2.0 * rng_uniform(rng) - 1.0);
+    if (rng_next(rng) % 5 == 0) {
+        double f = rng_uniform(rng);
+        for (int k = 0; k < 3; ++k)
+            t[6 + k] = t[k] + f * (t[3 + k] - t[k]) + 1e-3 * scale * (rng_uniform(rng) - 0.5);
+    }
+}
+
 #endif

@@ -10,23 +10,6 @@
 
 TestSuite(move_sweep_clear, .timeout = 120);
 
-/* A random triangle around the origin: a corner within 3 radii, edges from
-   0.05 to 60 radii, one in five a needle. */
-static void random_triangle(uint64_t *rng, double t[9])
-{
-    double scale = 0.05 * pow(1200.0, rng_uniform(rng));
-    for (int k = 0; k < 3; ++k)
-        t[k] = -3.0 + 6.0 * rng_uniform(rng);
-    for (int corner = 1; corner < 3; ++corner)
-        for (int k = 0; k < 3; ++k)
-            t[3 * corner + k] = t[k] + scale * (2.0 * rng_uniform(rng) - 1.0);
-    if (rng_next(rng) % 5 == 0) {
-        double f = rng_uniform(rng);
-        for (int k = 0; k < 3; ++k)
-            t[6 + k] = t[k] + f * (t[3 + k] - t[k]) + 1e-3 * scale * (rng_uniform(rng) - 0.5);
-    }
-}
-
 static void fill(skim_candidates *c, const double (*t)[9], uint32_t count, const float shift[3])
 {
     cr_assert_eq(skim_candidates_reserve(c, count + SKIM_MAX_PACKET_WIDTH), SKIM_OK);
