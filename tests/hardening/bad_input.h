@@ -1,5 +1,6 @@
-/* The bad-input table's shared parts (test_bad_input_table.c has the rows
-   and says what each row checks and where each runner lives): the kinds
+/* The bad-input table's shared parts (bad_input_rows_*.c have the rows;
+   test_bad_input_table.c says what each row checks and where each runner
+   lives): the kinds
    and functions a row names, the row itself, and each function's args
    struct with the macro that makes its rows: a row's offset points into
    that struct, so the table and the runner must see the same one. */
