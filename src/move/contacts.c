@@ -337,7 +337,7 @@ bool skim_move_starts_touching(const skim_move_ctx *ctx, const float pos[3],
    to list first decided whether a walker could get onto the step: a block
    whose riser came first could not be climbed below about 0.8 of the run
    speed, where the sphere's raised move ends over the edge rather than
-   over the tread (tests/move/test_move_behaviour.c). Every gathered
+   over the tread (tests/move/test_move_steps.c). Every gathered
    triangle through the contact point counts. "Through" allows for the
    rounding of the contact point (the kernel's finish, a few ulps of the
    coordinates) and of the closest point. */
