@@ -370,13 +370,13 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
             share = mass_i / (mass_i + mass_j);
         /* One that cannot be pushed takes no share, against a stream too. */
         if (greater_share && share > 0.0 && oncoming(c, j, pref))
-            share = fmax(share, AGAINST_SHARE);
+            share = greater(share, AGAINST_SHARE);
         /* Avoidance aims for the gap the solver leaves (the skin). A pair
            already inside it but not touching keeps its distance rather
            than being driven apart at once (section 5.3's case for
            colliding agents), which would make a dense crowd tremble. */
         double touching = (double)c->radius[i] + c->radius[j], dist = sqrt(dot2(rel_pos, rel_pos));
-        double combined = fmin(touching * (1.0 + c->def.agent_skin), fmax(touching, dist * (1.0 - 1e-3)));
+        double combined = lesser(touching * (1.0 + c->def.agent_skin), greater(touching, dist * (1.0 - 1e-3)));
         orca_line(rel_pos, rel_vel, vel, combined, c->def.avoidance_horizon, dt, share, &lines[k]);
     }
     const double top = c->avoid_top[i];
