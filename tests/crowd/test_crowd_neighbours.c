@@ -1,7 +1,8 @@
 /* The neighbours an agent avoids, as the crowd's grid search finds them,
    are the ones a scan of every agent finds: the nearest within the sense
    distances whose cylinders overlap along up and whose layers meet,
-   nearest first, equal distances by lower index. And a step's contacts,
+   nearest first, equal distances by lower index, also across steps where
+   agents are teleported and change speed. And a step's contacts,
    from half lists kept over several steps and made again when agents
    drift beyond them, are every pair whose reaches overlap. Checked after
    steps of a packed lattice (equal distances everywhere) on two floors
@@ -81,6 +82,33 @@ static void compare_contacts(const skim_crowd *c, int step)
     cr_assert_eq(c->pair_count, pairs, "step %d: %u contacts, a scan finds %u", step, c->pair_count, pairs);
 }
 
+/* Every agent's neighbours as the grid search finds them against a scan;
+   returns how many agents had two neighbours at the same distance. */
+static uint32_t compare_neighbours(const skim_crowd *c, int step, candidate *scratch)
+{
+    const uint32_t n = c->count;
+    uint32_t ties = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (c->sense[i] == 0.0f)
+            continue; /* a ghost avoids nobody */
+        uint32_t found[CROWD_AVOID_NEIGHBOURS], expected[CROWD_AVOID_NEIGHBOURS];
+        uint32_t count = crowd_nearest_neighbours(c, i, found);
+        uint32_t want = scan_every_agent(c, n, i, expected, scratch);
+        cr_assert_eq(count, want, "step %d, agent %u: %u neighbours, a scan finds %u", step, i, count, want);
+        for (uint32_t k = 0; k < count; ++k)
+            cr_assert_eq(found[k], expected[k], "step %d, agent %u, neighbour %u: %u, a scan finds %u", step, i, k,
+                         found[k], expected[k]);
+        for (uint32_t k = 1; k < count; ++k) {
+            const float *a = c->proj + 3 * (size_t)found[k - 1], *b = c->proj + 3 * (size_t)found[k];
+            const float *p = c->proj + 3 * (size_t)i;
+            float da = (a[0] - p[0]) * (a[0] - p[0]) + (a[1] - p[1]) * (a[1] - p[1]);
+            float db = (b[0] - p[0]) * (b[0] - p[0]) + (b[1] - p[1]) * (b[1] - p[1]);
+            ties += da == db;
+        }
+    }
+    return ties;
+}
+
 /* Where each agent walks (add_agent). */
 static skim_vec3 goals[2048];
 
@@ -101,25 +129,7 @@ static uint32_t compare_after_steps(const skim_world *world, skim_crowd *c, int 
         cr_assert_eq(skim_crowd_step(world, c, 1.0f / 60.0f), SKIM_OK, "%s", skim_last_error_message());
         cr_assert_eq(c->sense_grid.dense, dense, "the grid's layout is not the one this case is for");
         compare_contacts(c, step);
-        const uint32_t n = c->count;
-        for (uint32_t i = 0; i < n; ++i) {
-            if (c->sense[i] == 0.0f)
-                continue; /* a ghost avoids nobody */
-            uint32_t found[CROWD_AVOID_NEIGHBOURS], expected[CROWD_AVOID_NEIGHBOURS];
-            uint32_t count = crowd_nearest_neighbours(c, i, found);
-            uint32_t want = scan_every_agent(c, n, i, expected, scratch);
-            cr_assert_eq(count, want, "step %d, agent %u: %u neighbours, a scan finds %u", step, i, count, want);
-            for (uint32_t k = 0; k < count; ++k)
-                cr_assert_eq(found[k], expected[k], "step %d, agent %u, neighbour %u: %u, a scan finds %u", step, i,
-                             k, found[k], expected[k]);
-            for (uint32_t k = 1; k < count; ++k) {
-                const float *a = c->proj + 3 * (size_t)found[k - 1], *b = c->proj + 3 * (size_t)found[k];
-                const float *p = c->proj + 3 * (size_t)i;
-                float da = (a[0] - p[0]) * (a[0] - p[0]) + (a[1] - p[1]) * (a[1] - p[1]);
-                float db = (b[0] - p[0]) * (b[0] - p[0]) + (b[1] - p[1]) * (b[1] - p[1]);
-                ties += da == db;
-            }
-        }
+        ties += compare_neighbours(c, step, scratch);
     }
     free(scratch);
     return ties;
@@ -202,6 +212,43 @@ Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_a_thin_crowd
         add_agent(c, x, y, AGENT_R + 1.0f, 1u, 0, k % 2 ? x + 1000.0f : x - 1000.0f);
     }
     compare_after_steps(world, c, 40, true);
+    skim_crowd_destroy(c);
+    skim_world_destroy(world);
+}
+
+Test(crowd_neighbours, grid_search_matches_a_scan_across_teleports_and_changes_of_speed)
+{
+    skim_world *world = floor_world(4000.0f);
+    skim_crowd *c = goal_crowd(600);
+    rng r = { 23 };
+    /* A packed square 900 units wide, half walking each way across it. */
+    for (int k = 0; k < 600; ++k) {
+        float x = (float)rng_uniform(&r, -450, 450), y = (float)rng_uniform(&r, -450, 450);
+        add_agent(c, x, y, AGENT_R + 1.0f, 1u, 0, k % 2 ? 1500.0f : -1500.0f);
+    }
+    candidate *scratch = malloc(c->count * sizeof *scratch);
+    cr_assert_not_null(scratch);
+    for (int step = 0; step < 60; ++step) {
+        /* Slow enough that the sense distance follows the speed: it grows
+           and shrinks every tenth step. */
+        const float speed = step % 20 < 10 ? 30.0f : 40.0f;
+        for (uint32_t id = 0; id < c->count; ++id)
+            cr_assert_eq(skim_crowd_set_target(c, id, goals[id], speed, 4.0f), SKIM_OK);
+        if (step % 7 == 3) {
+            /* Teleported into the crowd from afar, and out of it. */
+            uint32_t id = (uint32_t)(step * 37) % c->count;
+            skim_vec3 to = { (float)rng_uniform(&r, -300, 300), (float)rng_uniform(&r, -300, 300), AGENT_R + 1.0f };
+            cr_assert_eq(skim_crowd_teleport(c, id, to), SKIM_OK, "%s", skim_last_error_message());
+            cr_assert_eq(skim_crowd_teleport(c, (id + 1) % c->count, (skim_vec3){ 1800.0f, 1800.0f, AGENT_R + 1.0f }),
+                         SKIM_OK, "%s", skim_last_error_message());
+        }
+        cr_assert_eq(skim_crowd_step(world, c, 1.0f / 60.0f), SKIM_OK, "%s", skim_last_error_message());
+        compare_neighbours(c, step, scratch);
+        /* The sense distance follows the speed (radius plus twice it). */
+        cr_assert_lt(fabsf(c->sense[0] - (AGENT_R + 2.0f * speed)), 1e-3f, "step %d: sense distance %g", step,
+                     (double)c->sense[0]);
+    }
+    free(scratch);
     skim_crowd_destroy(c);
     skim_world_destroy(world);
 }
