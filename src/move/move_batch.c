@@ -205,6 +205,12 @@ static bool prepare_movers(batch_call *b)
     return !atomic_load_explicit(&b->bad_movers, memory_order_relaxed);
 }
 
+/* Mover i's cache entry. */
+static inline uint32_t slot(const batch_call *b, uint32_t i)
+{
+    return b->slot_of ? b->slot_of[i] : i;
+}
+
 /* The moves: this thread's region of the order, CHUNK movers at a time,
    then help with the others' regions. */
 static void move_movers(batch_call *b)
@@ -240,12 +246,16 @@ static void move_movers(batch_call *b)
                     __builtin_prefetch(&b->positions[ahead]);
                     __builtin_prefetch(&b->displacements[ahead]);
                     __builtin_prefetch(&b->results[ahead], 1);
+                    if (b->cache)
+                        skim_move_cache_prefetch_leaves(&b->cache->entries[slot(b, ahead)], b->world);
                 }
+                if (b->cache && order && k + 2 * SKIM_MOVE_PREFETCH_AHEAD < n)
+                    skim_move_cache_prefetch_entry(
+                        &b->cache->entries[slot(b, order[k + 2 * SKIM_MOVE_PREFETCH_AHEAD])]);
                 if (mine) {
                     mine->ahead_at = k + 1;
                     if (b->cache)
-                        mine->cache_entry =
-                            &b->cache->entries[b->slot_of ? b->slot_of[i] : (uint32_t)i];
+                        mine->cache_entry = &b->cache->entries[slot(b, (uint32_t)i)];
                 }
                 const skim_move_def *def = b->def_of ? &b->defs[b->def_of[i]]
                                            : (size_t)i < b->split ? b->def : b->def_after;

@@ -129,3 +129,16 @@ bool skim_move_cache_leaves(skim_move_cache_entry *entry, const skim_world *worl
         return true;
     return refill(entry, world, box_min, box_max);
 }
+
+void skim_move_cache_prefetch_leaves(const skim_move_cache_entry *entry, const skim_world *world)
+{
+    const uint32_t count = entry->count;
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint32_t first = skim_bvh_leaf_first(entry->leaf[k]);
+        for (int v = 0; v < 3; ++v)
+            for (int axis = 0; axis < 3; ++axis)
+                __builtin_prefetch(world->vertex[v][axis] + first);
+        __builtin_prefetch(world->triangle_index + first);
+        __builtin_prefetch(world->material + first);
+    }
+}
