@@ -246,12 +246,19 @@ static void move_movers(batch_call *b)
                     __builtin_prefetch(&b->positions[ahead]);
                     __builtin_prefetch(&b->displacements[ahead]);
                     __builtin_prefetch(&b->results[ahead], 1);
+                    __builtin_prefetch(&b->shapes[ahead]);
+                    if (b->def_of)
+                        __builtin_prefetch(&b->def_of[ahead]);
                     if (b->cache)
                         skim_move_cache_prefetch_leaves(&b->cache->entries[slot(b, ahead)], b->world);
                 }
+                /* Farther ahead, what the prefetches above read: the
+                   entry, and before it the entry's index. */
                 if (b->cache && order && k + 2 * SKIM_MOVE_PREFETCH_AHEAD < n)
                     skim_move_cache_prefetch_entry(
                         &b->cache->entries[slot(b, order[k + 2 * SKIM_MOVE_PREFETCH_AHEAD])]);
+                if (b->slot_of && order && k + 3 * SKIM_MOVE_PREFETCH_AHEAD < n)
+                    __builtin_prefetch(&b->slot_of[order[k + 3 * SKIM_MOVE_PREFETCH_AHEAD]]);
                 if (mine) {
                     mine->ahead_at = k + 1;
                     if (b->cache)
