@@ -249,7 +249,10 @@ static void move_movers(batch_call *b)
                     __builtin_prefetch(&b->shapes[ahead]);
                     if (b->def_of)
                         __builtin_prefetch(&b->def_of[ahead]);
-                    if (b->cache)
+                    /* Reads the entry: only one of this thread's own
+                       claimed movers (another thread may be moving the
+                       others). */
+                    if (b->cache && k + SKIM_MOVE_PREFETCH_AHEAD < last)
                         skim_move_cache_prefetch_leaves(&b->cache->entries[slot(b, ahead)], b->world);
                 }
                 /* Farther ahead, what the prefetches above read: the
