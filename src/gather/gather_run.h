@@ -174,9 +174,9 @@ static inline void skim_gather_corner_bounds(const simde__m128 corner[3][3], sim
    (gather_clip.h) is clipped into up to SKIM_GATHER_CLIP_MAX_PIECES pieces,
    for which the slow path reserves more room itself (so out's arrays may
    move); SKIM_ERROR_OUT_OF_MEMORY if it cannot, SKIM_OK otherwise. */
-static inline skim_status skim_gather_run(const skim_world *world, const skim_path_gather *g,
-                                          uint32_t first, uint32_t count, bool cull_by_box,
-                                          float t_limit, skim_candidates *out)
+static inline __attribute__((always_inline)) skim_status
+skim_gather_run_inlined(const skim_world *world, const skim_path_gather *g, uint32_t first,
+                        uint32_t count, bool cull_by_box, float t_limit, skim_candidates *out)
 {
     const uint32_t end = first + count;
     for (uint32_t i = first; i < end; i += 4) {
@@ -229,6 +229,17 @@ static inline skim_status skim_gather_run(const skim_world *world, const skim_pa
         skim_gather_append_lanes(unit, keep, world->triangle_index + i, world->material + i, out);
     }
     return SKIM_OK;
+}
+
+/* skim_gather_run_inlined, left to the compiler to inline or not; loops
+   over many short leaves (a move's kept leaves, 2 to 4 triangles each)
+   call the inlined one, where a call per leaf is a large share of a
+   leaf's work. */
+static inline skim_status skim_gather_run(const skim_world *world, const skim_path_gather *g,
+                                          uint32_t first, uint32_t count, bool cull_by_box,
+                                          float t_limit, skim_candidates *out)
+{
+    return skim_gather_run_inlined(world, g, first, count, cull_by_box, t_limit, out);
 }
 
 #endif /* SKIM_GATHER_RUN_H */

@@ -271,7 +271,8 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
             if (status != SKIM_OK)
                 return status;
         }
-        status = skim_gather_run(world, g, first, count, true, 1.0f + SKIM_PATH_T_SLACK, out);
+        status = skim_gather_run_inlined(world, g, first, count, true, 1.0f + SKIM_PATH_T_SLACK,
+                                         out);
         if (status != SKIM_OK)
             return status;
     }
