@@ -209,6 +209,11 @@ skim_status skim_move_run_logged(const skim_kernel_set *kernels, const skim_worl
     mv_mat3(space->to_unit, displacement_world, delta);
     mv_mat3(space->to_unit, gravity_world, gravity);
 
+    /* The displacement's part across up: the snap rolls on only that way,
+       and the gather's kept leaves reach farther that way (move_cache.c). */
+    float rise = mv_dot(displacement_world, ctx.up);
+    mv_add_scaled(ctx.walk, displacement_world, ctx.up, -rise);
+
     /* The one gather (move_gather.c), and the skin's precision floor. */
     double unit_path = sqrt((double)mv_dot(delta, delta)) + sqrt((double)mv_dot(gravity, gravity));
     ctx.world = world;
@@ -218,8 +223,6 @@ skim_status skim_move_run_logged(const skim_kernel_set *kernels, const skim_worl
     if (status != SKIM_OK)
         return status;
 
-    float rise = mv_dot(displacement_world, ctx.up);
-    mv_add_scaled(ctx.walk, displacement_world, ctx.up, -rise);
     float gravity_rise = mv_dot(gravity_world, ctx.up);
 
     float pos[3] = { 0.0f, 0.0f, 0.0f };

@@ -51,10 +51,12 @@ bool        skim_move_cache_prepare(skim_move_cache *cache, const skim_world *wo
                                     size_t movers);
 void        skim_move_cache_release(skim_move_cache *cache);
 /* Makes entry hold a superset of the leaves a walk for [box_min, box_max]
-   gives (walking again when the box has left the kept one: *walked);
+   gives (walking again when the box has left the kept one: *walked, for a
+   box grown more on the side of lead, the mover's walk in the world);
    false when they do not fit in an entry (then the entry is empty). */
 bool        skim_move_cache_leaves(skim_move_cache_entry *entry, const skim_world *world,
-                                   const float box_min[3], const float box_max[3], bool *walked);
+                                   const float box_min[3], const float box_max[3],
+                                   const float lead[3], bool *walked);
 
 /* Prefetch hints for a batch's next movers (move_batch.c): a mover's entry
    (its slot in a crowd's order is a cache miss), and, once the entry is

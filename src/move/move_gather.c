@@ -212,7 +212,8 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
     const skim_move_cache_entry *kept = NULL;
     if (scratch->cache_entry) {
         bool walked = false;
-        if (skim_move_cache_leaves(scratch->cache_entry, world, box_min, box_max, &walked))
+        if (skim_move_cache_leaves(scratch->cache_entry, world, box_min, box_max, ctx->walk,
+                                   &walked))
             kept = scratch->cache_entry;
         scratch->cache_gathers++;
         scratch->cache_walks += walked;
