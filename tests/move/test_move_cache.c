@@ -208,3 +208,37 @@ Test(move_cache, a_mover_with_nothing_in_reach_makes_no_kernel_call)
                  (unsigned long long)cache->kernel_calls, (unsigned long long)cache->moves);
     skim_move_cache_destroy(cache);
 }
+
+Test(move_cache, movers_walking_straight_keep_their_leaves_for_several_moves)
+{
+    /* Landed movers walking one way at a run: their kept box reaches
+       ahead of them, so they walk the tree again at most one move in
+       five (a box grown only evenly by a quarter lasts about three). */
+    static crowd c;
+    crowd_init(&c, 13);
+    skim_move_def def = skim_move_def_default();
+    def.step_height = STEP;
+    def.snap_distance = 8;
+    skim_move_cache *cache = NULL;
+    cr_assert_eq(skim_move_cache_create(&cache), SKIM_OK);
+    for (int frame = 0; frame < 90; ++frame) {
+        for (int i = 0; i < MOVERS; ++i) {
+            c.fall[i] -= 800.0f / 60.0f;
+            c.displacements[i] = (skim_vec3){ RUN_PER_FRAME * cosf(c.heading[i]),
+                                              RUN_PER_FRAME * sinf(c.heading[i]), c.fall[i] / 60.0f };
+        }
+        if (frame == 60) /* landed (a fall of up to 190 units takes 41 frames) */
+            cache->moves = cache->walks = 0;
+        cr_assert_eq(skim_move_batch_cached(world.world, cache, MOVERS, c.shapes, c.positions, c.displacements,
+                                            &def, c.results),
+                     SKIM_OK, "%s", skim_last_error_message());
+        for (int i = 0; i < MOVERS; ++i) {
+            c.positions[i] = c.results[i].position;
+            if (c.results[i].touched & SKIM_TOUCH_FLOOR)
+                c.fall[i] = 0.0f;
+        }
+    }
+    cr_expect(cache->walks * 5 < cache->moves, "%llu walks in %llu moves", (unsigned long long)cache->walks,
+              (unsigned long long)cache->moves);
+    skim_move_cache_destroy(cache);
+}
