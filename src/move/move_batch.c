@@ -45,92 +45,8 @@ typedef struct region {
     int64_t end;
 } region;
 
-/* Movers checked at once by block_is_clean. */
-enum { CHECK_BLOCK = 256 };
-
-/* Whether movers [first, end) (first > 0) certainly pass the per-mover
-   check: every position and displacement coordinate within
-   SKIM_MOVE_MAX_COORDINATE, and every shape bitwise the one before it (so
-   valid once mover first - 1 is). Bit patterns, in loops the compiler
-   vectorises: with the sign bit cleared the unsigned order of finite
-   floats is their numeric order, and a NaN's pattern is above every
-   finite one, so it fails too. A block that is not clean goes through the
-   per-mover check, which names the first bad mover. (A serial
-   per-mover check would be a visible share of a batch's time, more so
-   on several threads.) */
-static bool block_is_clean(const skim_ellipsoid *shapes, const skim_vec3 *positions,
-                           const skim_vec3 *displacements, size_t first, size_t end)
-{
-    /* The precision rule (skim_position_resolves) for the shape of mover
-       first - 1, which every shape of a clean block equals: a quarter of
-       its limit on position and displacement alike keeps their sum's
-       rounding below the limit too. */
-    const float precision = 0.25f * skim_position_limit(skim_smallest_radius(shapes[first - 1].radii));
-    const float limit = precision > 0.0f && precision < SKIM_MOVE_MAX_COORDINATE
-                            ? precision
-                            : SKIM_MOVE_MAX_COORDINATE; /* (a bad shape fails its own check) */
-    uint32_t limit_bits;
-    memcpy(&limit_bits, &limit, sizeof limit_bits);
-    const size_t words = 3 * (end - first);
-    const unsigned char *p = (const unsigned char *)(positions + first);
-    const unsigned char *d = (const unsigned char *)(displacements + first);
-    uint32_t outside = 0;
-    for (size_t k = 0; k < words; ++k) {
-        uint32_t a, b;
-        memcpy(&a, p + 4 * k, sizeof a);
-        memcpy(&b, d + 4 * k, sizeof b);
-        outside |= (uint32_t)((a & 0x7fffffffu) > limit_bits) |
-                   (uint32_t)((b & 0x7fffffffu) > limit_bits);
-    }
-    /* Shape i against shape i - 1, word by word. */
-    enum { SHAPE_WORDS = sizeof(skim_ellipsoid) / sizeof(uint32_t) };
-    _Static_assert(sizeof(skim_ellipsoid) == SHAPE_WORDS * sizeof(uint32_t),
-                   "a shape is whole 32-bit words");
-    const unsigned char *s = (const unsigned char *)(shapes + first);
-    const size_t shape_words = SHAPE_WORDS * (end - first);
-    uint32_t differ = 0;
-    for (size_t k = 0; k < shape_words; ++k) {
-        uint32_t a, b;
-        memcpy(&a, s + 4 * k, sizeof a);
-        memcpy(&b, s + 4 * k - sizeof(skim_ellipsoid), sizeof b);
-        differ |= a ^ b;
-    }
-    return outside == 0 && differ == 0;
-}
-
 /* Movers checked at a time by one thread (whole check blocks). */
-enum { CHECK_CHUNK = 4 * CHECK_BLOCK };
-
-/* The check of movers [first, end) (first a multiple of CHECK_BLOCK): the
-   first bad mover's error, with its message recorded on this thread, or
-   SKIM_OK. Clean blocks (block_is_clean) skip the per-mover checks, and
-   a shape bitwise equal to the one before it needs only its motion
-   checked: a crowd repeats its shapes. */
-static skim_status check_movers(const skim_ellipsoid *shapes, const skim_vec3 *positions,
-                                const skim_vec3 *displacements, size_t first, size_t end,
-                                const char *who)
-{
-    for (size_t block = first; block < end; block += CHECK_BLOCK) {
-        const size_t block_end = end - block < CHECK_BLOCK ? end : block + CHECK_BLOCK;
-        if (block > 0 && block_is_clean(shapes, positions, displacements, block, block_end))
-            continue;
-        for (size_t i = block; i < block_end; ++i) {
-            skim_status status;
-            if (i > 0 && memcmp(&shapes[i], &shapes[i - 1], sizeof shapes[i]) == 0) {
-                status = skim_move_check_motion(positions[i], displacements[i], who, i, true);
-                if (status == SKIM_OK)
-                    status = skim_move_check_resolution(&shapes[i], positions[i],
-                                                        displacements[i], who, i, true);
-            } else {
-                status = skim_move_check_mover(&shapes[i], positions[i], displacements[i], who, i,
-                                               true);
-            }
-            if (status != SKIM_OK)
-                return status;
-        }
-    }
-    return SKIM_OK;
-}
+enum { CHECK_CHUNK = 4 * SKIM_MOVE_CHECK_BLOCK };
 
 /* One call of the batch, shared by its threads. */
 typedef struct batch_call {
@@ -194,7 +110,7 @@ static bool prepare_movers(batch_call *b)
         const size_t end = b->count - first < CHECK_CHUNK ? b->count : first + CHECK_CHUNK;
         /* A failure's message goes to this thread; the caller finds the
            first bad mover again, for its own message. */
-        if (check_movers(b->shapes, b->positions, b->displacements, first, end, b->who) !=
+        if (skim_move_check_movers(b->shapes, b->positions, b->displacements, first, end, b->who) !=
             SKIM_OK)
             atomic_store_explicit(&b->bad_movers, 1, memory_order_relaxed);
         team_finish(check);
@@ -491,7 +407,7 @@ static skim_status batch_run(batch_call *proto)
     if (atomic_load_explicit(&b.bad_movers, memory_order_relaxed)) {
         /* The first bad mover, found again on this thread for its message
            (the same check, so it fails here too). */
-        status = check_movers(shapes, positions, displacements, 0, count, who);
+        status = skim_move_check_movers(shapes, positions, displacements, 0, count, who);
         return status != SKIM_OK ? status
                                  : skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                                              "%s: a mover failed its check", who);

@@ -386,6 +386,13 @@ skim_status skim_move_check_resolution(const skim_ellipsoid *shape, skim_vec3 po
 /* The position and displacement half of skim_move_check_mover. */
 skim_status skim_move_check_motion(skim_vec3 position, skim_vec3 displacement, const char *who,
                                    size_t index, bool indexed);
+/* A batch's movers [first, end) checked (first a multiple of
+   SKIM_MOVE_CHECK_BLOCK, checked a block at a time): the first bad mover's
+   error, its message recorded on this thread, or SKIM_OK. */
+enum { SKIM_MOVE_CHECK_BLOCK = 256 };
+skim_status skim_move_check_movers(const skim_ellipsoid *shapes, const skim_vec3 *positions,
+                                   const skim_vec3 *displacements, size_t first, size_t end,
+                                   const char *who);
 
 /* move_order.c: a batch's movers along a Morton curve of their positions
    in the world's bounds. skim_move_order_reserve grows scratch->order for
