@@ -181,6 +181,10 @@ typedef struct nearest {
     uint32_t found;
 } nearest;
 
+/* The key of an empty slot: above the key of every distance (the bits of
+   an infinite distance are 0x7f800000). */
+#define NO_NEIGHBOUR UINT64_MAX
+
 static inline uint64_t nearest_key(float d, uint32_t j)
 {
     uint32_t bits;
@@ -198,14 +202,29 @@ static inline float key_distance(uint64_t key)
 
 static inline void keep(nearest *best, float d, uint32_t j)
 {
-    const uint32_t most = CROWD_AVOID_NEIGHBOURS;
     const uint64_t key = nearest_key(d, j);
-    if (best->found == most && key >= best->key[most - 1])
+    if (key >= best->key[CROWD_AVOID_NEIGHBOURS - 1])
         return;
-    uint32_t at = best->found < most ? best->found++ : most - 1;
-    for (; at > 0 && key < best->key[at - 1]; --at)
-        best->key[at] = best->key[at - 1];
-    best->key[at] = key;
+    /* Every slot takes the lesser of what it holds and what the slots
+       before it pushed on, the greater moving on: an insertion whose place,
+       at random, costs no mispredicted branch. The empty slots hold
+       NO_NEIGHBOUR, above every key, so the last one drops out. */
+    uint64_t carried = key;
+    for (uint32_t at = 0; at < CROWD_AVOID_NEIGHBOURS; ++at) {
+        const uint64_t held = best->key[at];
+        const bool before = carried < held;
+        best->key[at] = before ? carried : held;
+        carried = before ? held : carried;
+    }
+    best->found += best->found < CROWD_AVOID_NEIGHBOURS;
+}
+
+/* Nobody kept yet. */
+static inline void forget_all(nearest *best)
+{
+    best->found = 0;
+    for (uint32_t at = 0; at < CROWD_AVOID_NEIGHBOURS; ++at)
+        best->key[at] = NO_NEIGHBOUR;
 }
 
 /* What agent i's search needs to test a member. */
@@ -371,7 +390,7 @@ static void test_disc(const searcher *s, const ring_walk *w, bool seen, nearest 
     } else if ((uint64_t)(2 * (int64_t)reach + 1) * (uint64_t)(2 * (int64_t)reach + 1) > 2 * (uint64_t)g->count + 64) {
         /* More cells than members (a few agents spread far, one much
            larger than the rest): every member instead. */
-        best->found = 0;
+        forget_all(best);
         test_members(s, 0, g->count, best);
         return;
     }
@@ -425,9 +444,10 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
     const float *p = c->proj + 3 * (size_t)i;
     const searcher s = { c, i, simde_mm_set1_ps(p[0]), simde_mm_set1_ps(p[1]), simde_mm_set1_ps(p[2]),
                          simde_mm_set1_ps(c->sense[i]), simde_mm_set1_ps(c->height[i]) };
-    nearest best = { .found = 0 };
     if (g->count == 0)
         return 0;
+    nearest best;
+    forget_all(&best);
     /* In cells: where the agent is, and how far anyone it may avoid can be. */
     ring_walk w;
     w.u = crowd_clamp_cells((double)p[0] * g->inverse_cell);
@@ -469,7 +489,7 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
         if (!g->dense && (uint64_t)(2 * k + 1) * (uint64_t)(2 * k + 1) > 2 * (uint64_t)g->count + 64) {
             /* More cells ahead than members (a few agents spread far,
                one much larger than the rest): every member instead. */
-            best.found = 0;
+            forget_all(&best);
             test_members(&s, 0, g->count, &best);
             break;
         }
