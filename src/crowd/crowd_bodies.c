@@ -5,7 +5,7 @@
    cannot clear of the body without entering static geometry stays clear of
    the static geometry, keeps what overlap the squeeze leaves and is marked
    SKIM_AGENT_SQUEEZED for the step. docs/bodies.md says how and why. */
-#include "crowd/crowd_internal.h"
+#include "crowd/crowd_bodies.h"
 #include "world/world.h"
 
 #include <math.h>
@@ -133,11 +133,8 @@ void crowd_bodies_note_floor(skim_crowd *c, uint32_t id, bool reverted, bool on_
         ride->body = SKIM_STATIC;
 }
 
-/* Moves the agent from x by d against the static triangles alone (a slide,
-   neither stepping nor snapping); whether it fell short (squeezed). Counts
-   into *moves one per straight move, two per slide. */
-static skim_status move_clear_of_static(const skim_world *statics, const skim_crowd *c, uint32_t id, double x[3],
-                                        const double d[3], bool *squeezed, int *moves)
+skim_status crowd_move_clear_of_static(const skim_world *statics, const skim_crowd *c, uint32_t id, double x[3],
+                                       const double d[3], bool *squeezed, int *moves)
 {
     ++*moves;
     skim_move_def def = c->def.move;
@@ -216,6 +213,25 @@ static skim_status push(const skim_world *statics, const skim_crowd *c, uint32_t
     if (delta.x * hit.normal.x + delta.y * hit.normal.y + delta.z * hit.normal.z >= 0.0f)
         return SKIM_OK;
     const float largest = fmaxf(local.radii.x, fmaxf(local.radii.y, local.radii.z));
+    if (hit.t == 0.0f) {
+        /* It starts inside the body (an earlier squeeze left it there):
+           swept again from a diameter further back along its way, the push
+           takes it out of the body rather than keep the overlap. */
+        const double way[3] = { p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2] };
+        const double back = 2.0 * largest / sqrt(way[0] * way[0] + way[1] * way[1] + way[2] * way[2]);
+        const double from[3] = { p0[0] - back * way[0], p0[1] - back * way[1], p0[2] - back * way[2] };
+        const skim_vec3 again_start = { (float)from[0], (float)from[1], (float)from[2] };
+        const skim_vec3 again_delta = { (float)(p1[0] - from[0]), (float)(p1[1] - from[1]), (float)(p1[2] - from[2]) };
+        skim_hit again;
+        status = skim_sweep(body->shape, &local, again_start, again_delta, NULL, &again);
+        if (status != SKIM_OK)
+            return status;
+        if (again.hit && again.t > 0.0f) {
+            hit = again;
+            for (int k = 0; k < 3; ++k)
+                p0[k] = from[k];
+        }
+    }
     const double skin = (double)c->def.move.skin_width * (double)largest;
     /* The contact is taken on the double way, not on the floats rounded for
        the sweep: GCC 12's straight-line vectoriser folds a float rounding
@@ -228,7 +244,7 @@ static skim_status push(const skim_world *statics, const skim_crowd *c, uint32_t
     double goal[3];
     skim_body_point_to_world(body, contact, goal);
     const double d[3] = { goal[0] - x[0], goal[1] - x[1], goal[2] - x[2] };
-    return move_clear_of_static(statics, c, id, x, d, squeezed, moves);
+    return crowd_move_clear_of_static(statics, c, id, x, d, squeezed, moves);
 }
 
 /* Most moved bodies an agent's search marks in a bitset on the stack. */
@@ -278,7 +294,7 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
             to_local(m, p, x0, local);
             skim_body_point_to_world(body, local, goal);
             const double d[3] = { goal[0] - x0[0], goal[1] - x0[1], goal[2] - x0[2] };
-            skim_status status = move_clear_of_static(statics, c, id, x, d, &squeezed, &moves);
+            skim_status status = crowd_move_clear_of_static(statics, c, id, x, d, &squeezed, &moves);
             if (status != SKIM_OK)
                 return status;
             carried_by = ride->body;
@@ -299,7 +315,7 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
     const bool marked = c->moved_count <= MARKED_BODIES;
     if (marked && !skim_box_index_query(&c->moved_boxes, lo, hi, meets)) {
         c->shifted[id] = (skim_vec3){ (float)x[0], (float)x[1], (float)x[2] };
-        c->squeezed[id] = squeezed;
+        c->squeezed[id] = squeezed ? CROWD_SQUEEZED_BY_LEVEL : 0;
         c->clear.bent[id] = moves > 1;
         return SKIM_OK;
     }
@@ -329,7 +345,7 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
         grown = true;
     }
     c->shifted[id] = (skim_vec3){ (float)x[0], (float)x[1], (float)x[2] };
-    c->squeezed[id] = squeezed;
+    c->squeezed[id] = squeezed ? CROWD_SQUEEZED_BY_LEVEL : 0;
     c->clear.bent[id] = moves > 1;
     return SKIM_OK;
 }
@@ -358,9 +374,7 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
     if (failed)
         return skim_fail(first, "skim_crowd_step: carrying or pushing an agent by a moving body failed (%s)",
                          skim_status_string(first));
-    if (!crowd_bodies_clear_agents(c, n, threads))
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
-    return SKIM_OK;
+    return crowd_bodies_clear_agents(&statics, c, n, threads);
 }
 
 void crowd_static_view(const skim_world *world, skim_world *out)

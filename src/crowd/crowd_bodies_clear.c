@@ -1,16 +1,17 @@
-/* After the bodies' carries and pushes (crowd_bodies.c), before the plan:
-   no agent a body moved may end that shift closer to another agent than
-   the pair allows (touching less a ten-thousandth of the touching
+/* After the bodies' carries and pushes (crowd_bodies.c) and the pushes
+   they hand on along rows of agents (crowd_bodies_chain.c), before the
+   plan: no agent the bodies phase moved may end it closer to another agent
+   than the pair allows (touching less a ten-thousandth of the touching
    distance, or, for a pair already deeper, as close as it stood: never
-   deeper from step to step). A shift that would gives up part
-   of itself, or all of it, as the check after the world move does
-   (crowd_check.c), and the agent is marked squeezed: it stays between the
-   body and the agent it was pressed against, overlapping the body rather
-   than the agent. The agents a body moves are the only ones that change
-   place here, so starting every shift over from where the agents stood
-   (which was allowed) always ends the rounds. docs/bodies.md says why the
-   crowd prefers this to pushing the agents behind. */
-#include "crowd/crowd_internal.h"
+   deeper from step to step). A shift that would gives up part of itself,
+   or all of it, as the check after the world move does (crowd_check.c),
+   and the agent is marked squeezed: a row the push could not move (against
+   the level, or agents that cannot be pushed) stays where it stood, and
+   the agent the body pressed into it overlaps the body rather than the
+   row. The phase's shifts are the only changes of place here, so starting
+   every shift over from where the agents stood (which was allowed) always
+   ends the rounds. docs/bodies.md says more. */
+#include "crowd/crowd_bodies.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -23,14 +24,8 @@
    does the work: waking the others would cost more than it saves. */
 #define PARALLEL_AGENTS 2048
 #define PARALLEL_MOVED 256
-/* How far inside touching a shift may bring a pair, as a fraction of the
-   touching distance (the crowd's own check allows the same). A pair that
-   stood deeper than that may end no deeper at all: a tolerance taken from
-   where the pair stood would add up, step after step, while a body keeps
-   pressing, until the pair counted as placed overlapping. */
-#define CLEAR_TOLERANCE 1e-4
 
-static void cell_of(const skim_crowd *c, const double p[3], double cell, int32_t out[2])
+void crowd_clear_cell_of(const skim_crowd *c, const double p[3], double cell, int32_t out[2])
 {
     const double a = p[0] * c->axis1[0] + p[1] * c->axis1[1] + p[2] * c->axis1[2];
     const double b = p[0] * c->axis2[0] + p[1] * c->axis2[1] + p[2] * c->axis2[2];
@@ -62,13 +57,13 @@ static void cells_of_way(const skim_crowd *c, uint32_t id, double cell, int32_t 
     double a[3], b[3];
     int32_t ca[2], cb[2];
     place(c, id, 0.0f, a);
-    cell_of(c, a, cell, ca);
+    crowd_clear_cell_of(c, a, cell, ca);
     if (c->clear.slot[id] == UINT32_MAX) { /* not moved: one point */
         cb[0] = ca[0];
         cb[1] = ca[1];
     } else {
         place(c, id, 1.0f, b);
-        cell_of(c, b, cell, cb);
+        crowd_clear_cell_of(c, b, cell, cb);
     }
     for (int k = 0; k < 2; ++k) {
         lo[k] = (ca[k] < cb[k] ? ca[k] : cb[k]) - grow;
@@ -76,8 +71,7 @@ static void cells_of_way(const skim_crowd *c, uint32_t id, double cell, int32_t 
     }
 }
 
-/* The signed gap between two agents' cylinders (negative: overlapping). */
-static double cylinder_gap(const skim_crowd *c, uint32_t a, uint32_t b, const double pa[3], const double pb[3])
+double crowd_clear_gap(const skim_crowd *c, uint32_t a, uint32_t b, const double pa[3], const double pb[3])
 {
     const double d[3] = { pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2] };
     const double z = d[0] * c->up[0] + d[1] * c->up[1] + d[2] * c->up[2];
@@ -86,6 +80,15 @@ static double cylinder_gap(const skim_crowd *c, uint32_t a, uint32_t b, const do
                           ((double)c->body[a].radius + c->body[b].radius);
     const double along = fabs(z) - ((double)c->body[a].half_height + c->body[b].half_height);
     return across > along ? across : along;
+}
+
+double crowd_clear_allowed(const skim_crowd *c, uint32_t a, uint32_t b)
+{
+    double pa[3], pb[3];
+    place(c, a, 0.0f, pa);
+    place(c, b, 0.0f, pb);
+    const double touching = (double)c->body[a].radius + c->body[b].radius;
+    return fmin(crowd_clear_gap(c, a, b, pa, pb), -CROWD_CLEAR_TOLERANCE * touching);
 }
 
 /* How much rounding the two places to float (as they are stored) can
@@ -181,40 +184,40 @@ static bool too_close(const skim_crowd *c, uint32_t id, double cell, const float
                 place(c, other, theirs, q);
                 place(c, other, 0.0f, q0);
                 const double touching = (double)c->body[id].radius + c->body[other].radius;
-                const double before = cylinder_gap(c, id, other, p0, q0);
-                const double allowed = fmin(before, -CLEAR_TOLERANCE * touching);
+                const double before = crowd_clear_gap(c, id, other, p0, q0);
+                const double allowed = fmin(before, -CROWD_CLEAR_TOLERANCE * touching);
                 const bool part_way = (own != 1.0f && own != 0.0f) || (theirs != 1.0f && theirs != 0.0f);
-                if (cylinder_gap(c, id, other, p, q) - (part_way ? rounding(p, q) : 0.0) < allowed)
+                if (crowd_clear_gap(c, id, other, p, q) - (part_way ? rounding(p, q) : 0.0) < allowed)
                     return true;
             }
         }
     return false;
 }
 
-bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n, int threads)
+/* Lists the colliding agents the phase moved (slot, moved, their fractions
+   at 1) and returns how many; *largest is the widest colliding agent's
+   radius, *longest the longest shift (summed over the axes). False if out
+   of memory. */
+static bool list_moved(skim_crowd *c, uint32_t n, uint32_t *count, float *largest, double *longest)
 {
-    (void)threads;
     crowd_clear *s = &c->clear;
-    if (!c->def.agent_collisions)
-        return true;
-    if (!crowd_reserve((void **)&s->slot, &s->slot_capacity, c->capacity, sizeof *s->slot))
-        return false;
     uint32_t moved = 0;
-    float largest = 0.0f;
-    double longest = 0.0;
+    *largest = 0.0f;
+    *longest = 0.0;
     for (uint32_t k = 0; k < n; ++k) {
         const uint32_t id = c->active[k];
         const skim_vec3 a = c->position[id], b = c->shifted[id];
         s->slot[id] = UINT32_MAX;
         if (!collides(c, id))
             continue;
-        largest = fmaxf(largest, c->body[id].radius);
+        *largest = fmaxf(*largest, c->body[id].radius);
         if (a.x != b.x || a.y != b.y || a.z != b.z) {
             s->slot[id] = moved++;
             const double d[3] = { (double)b.x - a.x, (double)b.y - a.y, (double)b.z - a.z };
-            longest = fmax(longest, fabs(d[0]) + fabs(d[1]) + fabs(d[2]));
+            *longest = fmax(*longest, fabs(d[0]) + fabs(d[1]) + fabs(d[2]));
         }
     }
+    *count = moved;
     if (!moved)
         return true;
     if (!crowd_reserve((void **)&s->moved, &s->moved_capacity, moved, sizeof *s->moved) ||
@@ -227,12 +230,42 @@ bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n, int threads)
             s->fraction[s->slot[id]] = 1.0f;
         }
     }
-    /* Cells as wide as the widest pair's touching distance, so a pair that
-       can meet is in neighbouring cells, and as the longest shift, so a way
-       covers at most two cells a side. */
-    const double cell = fmax(2.0 * (double)largest, longest);
-    if (!build_cells(c, n, cell, threads))
+    return true;
+}
+
+/* Lists what the phase moved and builds the grid of every colliding
+   agent's way: cells as wide as the widest pair's touching distance, so a
+   pair that can meet is in neighbouring cells, and as the longest shift,
+   so a way covers at most two cells a side. False if out of memory. */
+static bool list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t *moved, double *cell)
+{
+    float largest;
+    double longest;
+    if (!list_moved(c, n, moved, &largest, &longest))
         return false;
+    *cell = fmax(2.0 * (double)largest, longest);
+    return !*moved || build_cells(c, n, *cell, threads);
+}
+
+skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *c, uint32_t n, int threads)
+{
+    crowd_clear *s = &c->clear;
+    if (!c->def.agent_collisions)
+        return SKIM_OK;
+    if (!crowd_reserve((void **)&s->slot, &s->slot_capacity, c->capacity, sizeof *s->slot))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
+    uint32_t moved, pushed = 0;
+    double cell;
+    if (!list_and_grid(c, n, threads, &moved, &cell))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
+    if (!moved)
+        return SKIM_OK;
+    skim_status status = crowd_bodies_push_chains(statics, c, n, moved, cell, threads, &pushed);
+    if (status != SKIM_OK)
+        return status;
+    /* The agents the chains moved have ways of their own. */
+    if (pushed && !list_and_grid(c, n, threads, &moved, &cell))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     /* Rounds, each deciding from the last round's fractions alone (so the
        same for any order); a bent shift (slid along static geometry) is
        free of it only at its ends, so it is kept whole or not at all. */
@@ -260,9 +293,10 @@ bool crowd_bodies_clear_agents(skim_crowd *c, uint32_t n, int threads)
         double p[3];
         place(c, id, now[m], p);
         c->shifted[id] = (skim_vec3){ (float)p[0], (float)p[1], (float)p[2] };
-        c->squeezed[id] = 1;
+        if (!c->squeezed[id])
+            c->squeezed[id] = CROWD_SQUEEZED_BY_AGENTS;
     }
-    return true;
+    return SKIM_OK;
 }
 
 void crowd_clear_release(crowd_clear *s)
@@ -274,4 +308,8 @@ void crowd_clear_release(crowd_clear *s)
     free(s->bucket_start);
     free(s->items);
     free(s->range);
+    free(s->depth);
+    free(s->pairs);
+    free(s->frontier);
+    free(s->pushed_to);
 }

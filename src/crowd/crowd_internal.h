@@ -49,7 +49,7 @@ struct skim_crowd {
     /* ---- moving bodies (crowd_bodies.c) ---- */
     crowd_ride      *ride;           /* per id */
     skim_vec3       *shifted;        /* per id: where the bodies left it, this step */
-    uint8_t         *squeezed;       /* per id: this step */
+    uint8_t         *squeezed;       /* per id: this step, 0 or a crowd_squeeze */
     crowd_seen_body *seen;           /* the last step's bodies, increasing id */
     size_t           seen_capacity;
     uint32_t         seen_count;
@@ -349,10 +349,7 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *crowd, uint3
 void        crowd_bodies_note_floor(skim_crowd *crowd, uint32_t id, bool reverted, bool on_floor,
                                     uint32_t floor_body);
 bool        crowd_bodies_remember(const skim_world *world, skim_crowd *crowd);
-/* Gives up what of the bodies' shifts would bring agents closer than their
-   pairs allow, marking those agents squeezed (crowd_bodies_clear.c); false
-   if out of memory. */
-bool crowd_bodies_clear_agents(skim_crowd *crowd, uint32_t n, int threads);
+/* The clearing's scratch (crowd_bodies_clear.c). */
 void crowd_clear_release(crowd_clear *clear);
 /* The world without its bodies: its own triangles (a shallow copy). */
 void        crowd_static_view(const skim_world *world, skim_world *out);

@@ -180,6 +180,12 @@ typedef struct crowd_moved_body {
     float  lo[3], hi[3];
 } crowd_moved_body;
 
+/* Why the bodies phase squeezed an agent (crowd_bodies*.c). */
+typedef enum crowd_squeeze {
+    CROWD_SQUEEZED_BY_AGENTS = 1, /* pressed against agents that could not give way */
+    CROWD_SQUEEZED_BY_LEVEL = 2,  /* pressed against static geometry */
+} crowd_squeeze;
+
 /* Scratch of the clearing between agents after the bodies' shifts
    (crowd_bodies_clear.c), grown as needed. */
 typedef struct crowd_clear {
@@ -191,6 +197,11 @@ typedef struct crowd_clear {
     int32_t  *range;                 /* per active index: its way's cells, lo x, lo y, hi x, hi y */
     uint32_t  bucket_mask;
     size_t    range_capacity, slot_capacity, bent_capacity, moved_capacity, fraction_capacity, bucket_capacity, item_capacity;
+    uint8_t  *depth;                 /* per id: the round of the chain that moved it (crowd_bodies_chain.c) */
+    uint32_t *pairs;                 /* a chain round's (pushed, pusher) ids, then where each pushed one's start */
+    uint32_t *frontier;              /* the agents the last chain round moved */
+    skim_vec3 *pushed_to;            /* where a chain round leaves each agent it pushes, before all move */
+    size_t    depth_capacity, pair_capacity, frontier_capacity, pushed_to_capacity;
 } crowd_clear;
 
 #endif

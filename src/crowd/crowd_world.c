@@ -83,13 +83,16 @@ skim_status crowd_move_world(const skim_world *world, skim_crowd *c, uint32_t n,
     }
     if (status != SKIM_OK || !c->bodies_moved)
         return status;
-    /* A squeezed agent overlaps the body that pressed it: its own move
-       this step is against the static triangles alone, so that the move's
-       push-out cannot take it out of the body into static geometry. */
+    /* An agent squeezed against static geometry overlaps the body that
+       pressed it: its own move this step is against the static triangles
+       alone, so that the move's push-out cannot take it out of the body
+       into static geometry. One squeezed against agents moves against the
+       whole world, so that nothing (the agents' own pushes included)
+       takes it deeper into the body. */
     skim_world statics;
     crowd_static_view(world, &statics);
     for (uint32_t e = 0; e < n && status == SKIM_OK; ++e) {
-        if (!c->squeezed[c->active[c->group_index[e]]])
+        if (c->squeezed[c->active[c->group_index[e]]] != CROWD_SQUEEZED_BY_LEVEL)
             continue;
         const skim_move_def *def = c->setting_count > 1 ? &c->setting_defs[c->batch_def_of[e]]
                                    : e < standing        ? &on_floor

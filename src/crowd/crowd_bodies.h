@@ -1,0 +1,46 @@
+/* What the bodies phase's files share: crowd_bodies.c (carries and
+   pushes), crowd_bodies_chain.c (pushes handed on along rows of agents)
+   and crowd_bodies_clear.c (the grid of the agents' ways and the rounds
+   that give up what no push could clear). */
+#ifndef SKIM_CROWD_BODIES_H
+#define SKIM_CROWD_BODIES_H
+
+#include "crowd/crowd_internal.h"
+
+/* How far inside touching a shift may bring a pair, as a fraction of the
+   touching distance (the crowd's own check allows the same). A pair that
+   stood deeper than that may end no deeper at all: a tolerance taken from
+   where the pair stood would add up, step after step, while a body keeps
+   pressing, until the pair counted as placed overlapping. */
+#define CROWD_CLEAR_TOLERANCE 1e-4
+
+/* Moves agent id from x by d against the static triangles alone (a slide,
+   neither stepping nor snapping); sets *squeezed when they stop it short
+   of the goal by more than the skin. Counts into *moves one per straight
+   move, two per slide. */
+skim_status crowd_move_clear_of_static(const skim_world *statics, const skim_crowd *crowd, uint32_t id, double x[3],
+                                       const double d[3], bool *squeezed, int *moves);
+
+/* The cell of a point across up, for cells `cell` wide. */
+void crowd_clear_cell_of(const skim_crowd *crowd, const double p[3], double cell, int32_t out[2]);
+/* The signed gap between two agents' cylinders at pa and pb (negative:
+   overlapping). */
+double crowd_clear_gap(const skim_crowd *crowd, uint32_t a, uint32_t b, const double pa[3], const double pb[3]);
+/* The closest a shift may bring agents a and b: touching less the
+   tolerance, or as close as they stood when that was closer. */
+double crowd_clear_allowed(const skim_crowd *crowd, uint32_t a, uint32_t b);
+
+/* Hands the pushes of the agents the bodies moved on to the agents they
+   were pushed into, round after round (crowd_bodies_chain.c); the list
+   of the `moved` agents the bodies moved and the grid of every colliding
+   agent's way (`cell` wide) must be built. Sets *pushed to how many
+   agents it moved. */
+skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *crowd, uint32_t n, uint32_t moved,
+                                     double cell, int threads, uint32_t *pushed);
+
+/* Hands pushes on along rows, then gives up what of the bodies' shifts
+   would still bring agents closer than their pairs allow, marking those
+   agents squeezed (crowd_bodies_clear.c). */
+skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *crowd, uint32_t n, int threads);
+
+#endif

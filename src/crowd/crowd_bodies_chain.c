@@ -1,0 +1,270 @@
+/* Pushes handed on along rows of agents (the bodies phase, after the
+   bodies' carries and pushes of crowd_bodies.c, before the clearing's
+   rounds of crowd_bodies_clear.c). An agent the phase moved into another
+   agent pushes that one out of its way: across up, straight away from it,
+   to touching, by a move against the level's own triangles. The agent
+   pushed so pushes the ones it now meets in the next round, and so on, so
+   a door shoves a queue and a platform a crowd, as a kinematic body does.
+   An agent is pushed along at most once a step, in the first round that
+   reaches it, by every agent of the round before that it meets (round 0:
+   the agents the bodies moved, which push each other apart half each);
+   each round reads only where the rounds before left the agents and
+   writes only the agents it pushes, so the result is the same for any
+   thread count. What a round
+   leaves too close (a row against the level, a chain longer than the
+   rounds, agents that cannot be pushed, two agents pushed into each other
+   in one round) is the clearing's to give up, which squeezes the agents
+   pressed. docs/bodies.md says more. */
+#include "crowd/crowd_bodies.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The longest row a push travels along in one step. */
+#define CHAIN_ROUNDS 32
+/* Passes over one agent's pushers: each pass moves it out of each in
+   turn (a projection per pusher), which settles an agent pushed by two
+   agents of a lattice at 60 degrees in a few passes. */
+#define CHAIN_PASSES 8
+/* The round of an agent no round has reached. */
+#define NOT_PUSHED UINT8_MAX
+/* Below this many agents in a round one thread pushes them. */
+#define PARALLEL_PUSHED 64
+
+static void stored(skim_vec3 v, double p[3])
+{
+    p[0] = v.x;
+    p[1] = v.y;
+    p[2] = v.z;
+}
+
+/* Appends the pair (pushed, pusher); false if out of memory. */
+static bool add_pair(crowd_clear *s, size_t *count, uint32_t pushed, uint32_t pusher)
+{
+    if (!crowd_reserve((void **)&s->pairs, &s->pair_capacity, 2 * (*count + 1), sizeof *s->pairs))
+        return false;
+    s->pairs[2 * *count] = pushed;
+    s->pairs[2 * *count + 1] = pusher;
+    ++*count;
+    return true;
+}
+
+/* Whether agent id may be pushed in round `round`: one a body moved only
+   by the others a body moved (the body holds it after). */
+static bool may_push(const skim_crowd *c, uint32_t id, uint8_t round)
+{
+    return c->body[id].inverse_mass > 0.0f && (round == 1 || c->clear.depth[id] != 0);
+}
+
+/* The pairs of round `round`: every agent of the frontier (moved by the
+   round before) with every agent it now stands closer to than the pair
+   allows and that it may push, or, when it may not, that pushes it. The grid holds every agent where it stood
+   and along the way a body moved it; the search reaches two cells out,
+   which finds an agent an earlier round pushed by up to a cell (one it
+   does not find is the clearing's). False if out of memory. */
+static bool collect_pairs(skim_crowd *c, const uint32_t *frontier, uint32_t count, double cell, uint8_t round,
+                          size_t *pairs)
+{
+    crowd_clear *s = &c->clear;
+    *pairs = 0;
+    for (uint32_t f = 0; f < count; ++f) {
+        const uint32_t a = frontier[f];
+        double pa[3];
+        stored(c->shifted[a], pa);
+        int32_t at[2];
+        crowd_clear_cell_of(c, pa, cell, at);
+        for (int32_t x = at[0] - 2; x <= at[0] + 2; ++x)
+            for (int32_t y = at[1] - 2; y <= at[1] + 2; ++y) {
+                const uint32_t b = crowd_hash_cell(x, y) & s->bucket_mask;
+                for (uint32_t e = s->bucket_start[b]; e < s->bucket_start[b + 1]; ++e) {
+                    const uint32_t other = s->items[e];
+                    if (other == a || !crowd_layers_meet(c, a, other))
+                        continue;
+                    double pb[3];
+                    stored(c->shifted[other], pb);
+                    if (crowd_clear_gap(c, a, other, pa, pb) >= crowd_clear_allowed(c, a, other))
+                        continue;
+                    /* The other gives way; or, when it may not, this one. */
+                    const bool pushed = may_push(c, other, round);
+                    if ((pushed || may_push(c, a, round)) && !add_pair(s, pairs, pushed ? other : a, pushed ? a : other))
+                        return false;
+                }
+            }
+    }
+    return true;
+}
+
+static int by_pushed_then_pusher(const void *x, const void *y)
+{
+    const uint32_t *a = x, *b = y;
+    if (a[0] != b[0])
+        return a[0] < b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Pushes agent pair[0] out of the way of its `count` pushers (pair[1],
+   pair[3], ..., in increasing id) and moves it there against the static
+   triangles: where it ends into *to (shifted changes only after the whole
+   round), whether the level stopped it into squeezed. Two agents the
+   last round moved push each other, and each takes half. */
+static skim_status push_on(const skim_world *statics, skim_crowd *c, const uint32_t *pair, uint32_t count,
+                           uint8_t round, skim_vec3 *to)
+{
+    const uint32_t id = pair[0];
+    const crowd_clear *s = &c->clear;
+    double start[3], v[3] = { 0, 0, 0 };
+    stored(c->shifted[id], start);
+    *to = c->shifted[id];
+    for (int pass = 0; pass < CHAIN_PASSES; ++pass) {
+        bool moved = false;
+        for (uint32_t k = 0; k < count; ++k) {
+            const uint32_t a = pair[2 * k + 1];
+            double pa[3], d[3];
+            stored(c->shifted[a], pa);
+            for (int i = 0; i < 3; ++i)
+                d[i] = start[i] + v[i] - pa[i];
+            const double z = d[0] * c->up[0] + d[1] * c->up[1] + d[2] * c->up[2];
+            double h[3] = { d[0] - z * c->up[0], d[1] - z * c->up[1], d[2] - z * c->up[2] };
+            const double apart = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+            const double touching = (double)c->body[a].radius + c->body[id].radius;
+            const double across = apart - touching;
+            const double along = fabs(z) - ((double)c->body[a].half_height + c->body[id].half_height);
+            /* They meet as much along up as across: one stands on the
+               other, which a push across would not part by a step's way. */
+            if (along >= across)
+                continue;
+            /* To the gap the crowd keeps between agents (its solver's
+               target), or, for a pair placed deeper, no deeper than it
+               stood. */
+            const double allowed = crowd_clear_allowed(c, a, id);
+            const double target = allowed < -CROWD_CLEAR_TOLERANCE * touching
+                                      ? allowed + CROWD_CLEAR_TOLERANCE * touching
+                                      : (double)c->def.agent_skin * touching;
+            if (across >= target)
+                continue;
+            const double share = s->depth[id] == round - 1 && may_push(c, a, round) ? 0.5 : 1.0;
+            if (!(apart > 1e-9 * touching)) { /* centres in line: along the pusher's own shift across up */
+                double p0[3];
+                stored(c->position[a], p0);
+                for (int i = 0; i < 3; ++i)
+                    d[i] = pa[i] - p0[i];
+                const double w = d[0] * c->up[0] + d[1] * c->up[1] + d[2] * c->up[2];
+                for (int i = 0; i < 3; ++i)
+                    h[i] = d[i] - w * c->up[i];
+                const double length = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+                if (!(length > 0.0))
+                    continue;
+                for (int i = 0; i < 3; ++i)
+                    v[i] += share * (target - across) * h[i] / length;
+            } else {
+                for (int i = 0; i < 3; ++i)
+                    v[i] += share * (target - across) * h[i] / apart;
+            }
+            moved = true;
+        }
+        if (!moved)
+            break;
+    }
+    if (v[0] == 0.0 && v[1] == 0.0 && v[2] == 0.0)
+        return SKIM_OK;
+    double x[3] = { start[0], start[1], start[2] };
+    bool squeezed = false;
+    int moves = 0;
+    skim_status status = crowd_move_clear_of_static(statics, c, id, x, v, &squeezed, &moves);
+    if (status != SKIM_OK)
+        return status;
+    /* Pushes one after the other, or a slide, are not a straight way: the
+       clearing keeps such a shift whole or not at all. */
+    const skim_vec3 p = c->position[id];
+    const bool moved_before = p.x != start[0] || p.y != start[1] || p.z != start[2];
+    *to = (skim_vec3){ (float)x[0], (float)x[1], (float)x[2] };
+    if (squeezed)
+        c->squeezed[id] = CROWD_SQUEEZED_BY_LEVEL;
+    c->clear.bent[id] = c->clear.bent[id] || moves > 1 || moved_before;
+    return SKIM_OK;
+}
+
+/* One round's pushes, pair ranges [first[u], first[u + 1]) for each
+   pushed agent u, each from where the rounds before left the agents; the
+   ones that moved become the frontier, and their count *moved. */
+static skim_status push_round(const skim_world *statics, skim_crowd *c, const uint32_t *first, uint32_t pushed,
+                              uint8_t round, int threads, uint32_t *moved)
+{
+    int failed = 0;
+    skim_status worst = SKIM_OK;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 8) if (pushed >= PARALLEL_PUSHED)
+    for (uint32_t u = 0; u < pushed; ++u) {
+        skim_status status = push_on(statics, c, c->clear.pairs + 2 * (size_t)first[u], first[u + 1] - first[u], round,
+                                     &c->clear.pushed_to[u]);
+        if (status != SKIM_OK) {
+#pragma omp critical(skim_crowd_chain_failure)
+            {
+                if (!failed || status < worst)
+                    worst = status;
+                failed = 1;
+            }
+        }
+    }
+    (void)threads;
+    crowd_clear *s = &c->clear;
+    *moved = 0;
+    for (uint32_t u = 0; u < pushed && !failed; ++u) {
+        const uint32_t id = s->pairs[2 * (size_t)first[u]];
+        const skim_vec3 to = s->pushed_to[u], was = c->shifted[id];
+        if (to.x == was.x && to.y == was.y && to.z == was.z)
+            continue;
+        c->shifted[id] = to;
+        s->depth[id] = round;
+        s->frontier[(*moved)++] = id;
+    }
+    return failed ? skim_fail(worst, "skim_crowd_step: a push handed on along a row of agents failed (%s)",
+                              skim_status_string(worst))
+                  : SKIM_OK;
+}
+
+skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *c, uint32_t n, uint32_t moved,
+                                     double cell, int threads, uint32_t *pushed)
+{
+    crowd_clear *s = &c->clear;
+    *pushed = 0;
+    if (!crowd_reserve((void **)&s->depth, &s->depth_capacity, c->capacity, sizeof *s->depth) ||
+        !crowd_reserve((void **)&s->frontier, &s->frontier_capacity, n, sizeof *s->frontier) ||
+        !crowd_reserve((void **)&s->pushed_to, &s->pushed_to_capacity, n, sizeof *s->pushed_to))
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t id = c->active[k];
+        s->depth[id] = s->slot[id] != UINT32_MAX ? 0 : NOT_PUSHED;
+    }
+    const uint32_t *frontier = s->moved;
+    uint32_t count = moved;
+    for (uint8_t round = 1; round <= CHAIN_ROUNDS && count; ++round) {
+        size_t pairs;
+        if (!collect_pairs(c, frontier, count, cell, round, &pairs))
+            return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
+        if (!pairs)
+            break;
+        /* In increasing ids, once each (two cells can share a bucket). */
+        qsort(s->pairs, pairs, 2 * sizeof *s->pairs, by_pushed_then_pusher);
+        size_t kept = 1;
+        for (size_t p = 1; p < pairs; ++p)
+            if (s->pairs[2 * p] != s->pairs[2 * kept - 2] || s->pairs[2 * p + 1] != s->pairs[2 * kept - 1]) {
+                s->pairs[2 * kept] = s->pairs[2 * p];
+                s->pairs[2 * kept + 1] = s->pairs[2 * p + 1];
+                ++kept;
+            }
+        if (!crowd_reserve((void **)&s->pairs, &s->pair_capacity, 3 * kept + 1, sizeof *s->pairs))
+            return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
+        uint32_t *first = s->pairs + 2 * kept, unique = 0;
+        for (size_t p = 0; p < kept; ++p)
+            if (p == 0 || s->pairs[2 * p] != s->pairs[2 * p - 2])
+                first[unique++] = (uint32_t)p;
+        first[unique] = (uint32_t)kept;
+        skim_status status = push_round(statics, c, first, unique, round, threads, &count);
+        if (status != SKIM_OK)
+            return status;
+        frontier = s->frontier;
+        *pushed += count;
+    }
+    return SKIM_OK;
+}
