@@ -90,8 +90,8 @@ Test(crowd_bodies_chains, a_door_closing_on_a_row_of_agents_overlaps_the_door_no
         }
     }
     /* The row is 16 units longer than the gap: the door, not the agents,
-       takes it. It overlaps the agent it meets (by the row's 16 and the gaps
-       the agents stood apart, which its push does not close) and no other. */
+       takes it. It pushes the row up against the wall and then overlaps
+       the agent it meets by the row's 16, and no other agent. */
     skim_agent_info last, middle;
     skim_crowd_get_agent(crowd, 2, &last);
     skim_crowd_get_agent(crowd, 1, &middle);
