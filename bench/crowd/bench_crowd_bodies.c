@@ -143,6 +143,8 @@ int main(int argc, char **argv)
     double *ms_moving = malloc(frames * sizeof(double)), *ms_frozen = malloc(frames * sizeof(double));
     uint64_t random = 12345, squeezed = 0;
     double world_ms[2] = { 0, 0 }, agents_ms[2] = { 0, 0 };
+    /* Per frame, means: what the agents' part does, moving and frozen. */
+    double pairs[2] = { 0, 0 }, contacts[2] = { 0, 0 }, rounds[2] = { 0, 0 }, shortened[2] = { 0, 0 };
     for (uint32_t frame = 0; frame < frames; ++frame) {
         for (uint32_t i = 0; i < agents; ++i)
             if ((frame + i) % 60 == 0) {
@@ -164,11 +166,16 @@ int main(int argc, char **argv)
         ms_frozen[frame] = 1e3 * (t2 - t1);
         skim_crowd_stats stats;
         skim_crowd_get_stats(still, &stats);
-        world_ms[1] += 1e3 * stats.seconds_world / frames;
-        agents_ms[1] += 1e3 * stats.seconds_agents / frames;
-        skim_crowd_get_stats(moving, &stats);
-        world_ms[0] += 1e3 * stats.seconds_world / frames;
-        agents_ms[0] += 1e3 * stats.seconds_agents / frames;
+        for (int k = 1; k >= 0; --k) {
+            if (k == 0)
+                skim_crowd_get_stats(moving, &stats);
+            world_ms[k] += 1e3 * stats.seconds_world / frames;
+            agents_ms[k] += 1e3 * stats.seconds_agents / frames;
+            pairs[k] += (double)stats.pairs / frames;
+            contacts[k] += (double)stats.contacts / frames;
+            rounds[k] += (double)stats.check_rounds / frames;
+            shortened[k] += (double)(stats.shortened + stats.blocked) / frames;
+        }
         squeezed += stats.squeezed;
     }
     uint32_t riding = 0;
@@ -183,10 +190,12 @@ int main(int argc, char **argv)
     const double load = bench_load_average();
     printf("{\"bench\":\"crowd_bodies\",\"agents\":%u,\"bodies\":%d,\"frames\":%u,\"threads\":%d,\"isa\":\"%s\","
            "\"ms_per_frame_moving_median\":%.4f,\"ms_per_frame_frozen_median\":%.4f,\"ratio_moving_to_frozen\":%.4f,"
-           "\"ms_world_mean\":[%.4f,%.4f],\"ms_agents_mean\":[%.4f,%.4f],"
+           "\"ms_world_mean\":[%.4f,%.4f],\"ms_agents_mean\":[%.4f,%.4f],\"pairs_mean\":[%.1f,%.1f],"
+           "\"contacts_mean\":[%.1f,%.1f],\"check_rounds_mean\":[%.2f,%.2f],\"cut_moves_mean\":[%.1f,%.1f],"
            "\"riding_at_end\":%u,\"squeezed_agent_steps\":%llu,\"moving_hash\":\"%016llx\",\"load_average\":%.2f}\n",
            agents, SLABS, frames, omp_get_max_threads(), skim_isa_name(), moving_median, frozen_median,
-           moving_median / frozen_median, world_ms[0], world_ms[1], agents_ms[0], agents_ms[1], riding, (unsigned long long)squeezed,
+           moving_median / frozen_median, world_ms[0], world_ms[1], agents_ms[0], agents_ms[1], pairs[0], pairs[1],
+           contacts[0], contacts[1], rounds[0], rounds[1], shortened[0], shortened[1], riding, (unsigned long long)squeezed,
            (unsigned long long)skim_crowd_hash(moving), load);
     skim_crowd_destroy(moving);
     skim_crowd_destroy(still);

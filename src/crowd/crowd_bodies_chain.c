@@ -29,7 +29,9 @@
 #define CHAIN_PASSES 8
 /* The round of an agent no round has reached. */
 #define NOT_PUSHED UINT8_MAX
-/* Below this many agents in a round one thread pushes them. */
+/* Below this many agents in a round (pushing, pushed) one thread does
+   the work: waking the others would cost more than it saves. */
+#define PARALLEL_FRONTIER 256
 #define PARALLEL_PUSHED 64
 
 static void stored(skim_vec3 v, double p[3])
@@ -39,17 +41,6 @@ static void stored(skim_vec3 v, double p[3])
     p[2] = v.z;
 }
 
-/* Appends the pair (pushed, pusher); false if out of memory. */
-static bool add_pair(crowd_clear *s, size_t *count, uint32_t pushed, uint32_t pusher)
-{
-    if (!crowd_reserve((void **)&s->pairs, &s->pair_capacity, 2 * (*count + 1), sizeof *s->pairs))
-        return false;
-    s->pairs[2 * *count] = pushed;
-    s->pairs[2 * *count + 1] = pusher;
-    ++*count;
-    return true;
-}
-
 /* Whether agent id may be pushed in round `round`: one a body moved only
    by the others a body moved (the body holds it after). */
 static bool may_push(const skim_crowd *c, uint32_t id, uint8_t round)
@@ -57,41 +48,84 @@ static bool may_push(const skim_crowd *c, uint32_t id, uint8_t round)
     return c->body[id].inverse_mass > 0.0f && (round == 1 || c->clear.depth[id] != 0);
 }
 
-/* The pairs of round `round`: every agent of the frontier (moved by the
-   round before) with every agent it now stands closer to than the pair
-   allows and that it may push, or, when it may not, that pushes it. The grid holds every agent where it stood
-   and along the way a body moved it; the search reaches two cells out,
-   which finds an agent an earlier round pushed by up to a cell (one it
-   does not find is the clearing's). False if out of memory. */
+/* Whether the cylinders at pa and pb overlap at all: a test without a
+   root that rules out nearly every pair the search meets. */
+static bool cylinders_meet(const skim_crowd *c, uint32_t a, uint32_t b, const double pa[3], const double pb[3])
+{
+    const double d[3] = { pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2] };
+    const double z = d[0] * c->up[0] + d[1] * c->up[1] + d[2] * c->up[2];
+    if (fabs(z) >= (double)c->body[a].half_height + c->body[b].half_height)
+        return false;
+    const double touching = (double)c->body[a].radius + c->body[b].radius;
+    return d[0] * d[0] + d[1] * d[1] + d[2] * d[2] - z * z < touching * touching;
+}
+
+/* The pairs (pushed, pusher) of frontier agent a in round `round` into
+   out, when not NULL; returns how many. Its partners are the agents it
+   now stands closer to than the pair allows: each one it may push, or,
+   when it may not, pushes a. The grid holds every agent where it stood
+   and along the way a body moved it: in the first round a search a cell
+   out finds every partner; later ones reach two cells out, which finds an
+   agent an earlier round pushed by up to a cell (one they miss is the
+   clearing's). */
+static uint32_t pairs_of(const skim_crowd *c, uint32_t a, double cell, uint8_t round, uint32_t *out)
+{
+    const crowd_clear *s = &c->clear;
+    double pa[3];
+    stored(c->shifted[a], pa);
+    int32_t at[2];
+    crowd_clear_cell_of(c, pa, cell, at);
+    const int32_t reach = round == 1 ? 1 : 2;
+    uint32_t count = 0;
+    for (int32_t x = at[0] - reach; x <= at[0] + reach; ++x)
+        for (int32_t y = at[1] - reach; y <= at[1] + reach; ++y) {
+            const uint32_t b = crowd_hash_cell(x, y) & s->bucket_mask;
+            for (uint32_t e = s->bucket_start[b]; e < s->bucket_start[b + 1]; ++e) {
+                const uint32_t other = s->items[e];
+                double pb[3];
+                stored(c->shifted[other], pb);
+                if (other == a || !cylinders_meet(c, a, other, pa, pb) || !crowd_layers_meet(c, a, other) ||
+                    crowd_clear_gap(c, a, other, pa, pb) >= crowd_clear_allowed(c, a, other))
+                    continue;
+                const bool pushed = may_push(c, other, round);
+                if (!pushed && !may_push(c, a, round))
+                    continue;
+                if (out) {
+                    out[2 * count] = pushed ? other : a;
+                    out[2 * count + 1] = pushed ? a : other;
+                }
+                ++count;
+            }
+        }
+    return count;
+}
+
+/* The pairs of round `round` of every agent of the frontier (moved by the
+   round before), counted and then written by many threads, each agent's
+   at its own place. False if out of memory. */
 static bool collect_pairs(skim_crowd *c, const uint32_t *frontier, uint32_t count, double cell, uint8_t round,
-                          size_t *pairs)
+                          int threads, size_t *pairs)
 {
     crowd_clear *s = &c->clear;
-    *pairs = 0;
+    uint32_t *start = s->pair_start;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 32) if (count >= PARALLEL_FRONTIER)
+    for (uint32_t f = 0; f < count; ++f)
+        start[f] = pairs_of(c, frontier[f], cell, round, NULL);
+    (void)threads;
+    size_t total = 0;
     for (uint32_t f = 0; f < count; ++f) {
-        const uint32_t a = frontier[f];
-        double pa[3];
-        stored(c->shifted[a], pa);
-        int32_t at[2];
-        crowd_clear_cell_of(c, pa, cell, at);
-        for (int32_t x = at[0] - 2; x <= at[0] + 2; ++x)
-            for (int32_t y = at[1] - 2; y <= at[1] + 2; ++y) {
-                const uint32_t b = crowd_hash_cell(x, y) & s->bucket_mask;
-                for (uint32_t e = s->bucket_start[b]; e < s->bucket_start[b + 1]; ++e) {
-                    const uint32_t other = s->items[e];
-                    if (other == a || !crowd_layers_meet(c, a, other))
-                        continue;
-                    double pb[3];
-                    stored(c->shifted[other], pb);
-                    if (crowd_clear_gap(c, a, other, pa, pb) >= crowd_clear_allowed(c, a, other))
-                        continue;
-                    /* The other gives way; or, when it may not, this one. */
-                    const bool pushed = may_push(c, other, round);
-                    if ((pushed || may_push(c, a, round)) && !add_pair(s, pairs, pushed ? other : a, pushed ? a : other))
-                        return false;
-                }
-            }
+        const uint32_t mine = start[f];
+        start[f] = (uint32_t)total;
+        total += mine;
     }
+    *pairs = total;
+    /* Room for the pairs and, after them, where each pushed agent's start. */
+    if (!total || !crowd_reserve((void **)&s->pairs, &s->pair_capacity, 3 * total + 1, sizeof *s->pairs))
+        return !total;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 32) if (count >= PARALLEL_FRONTIER)
+    for (uint32_t f = 0; f < count; ++f)
+        if ((f + 1 < count ? start[f + 1] : total) > start[f])
+            pairs_of(c, frontier[f], cell, round, s->pairs + 2 * (size_t)start[f]);
     return true;
 }
 
@@ -230,7 +264,8 @@ skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *c, u
     *pushed = 0;
     if (!crowd_reserve((void **)&s->depth, &s->depth_capacity, c->capacity, sizeof *s->depth) ||
         !crowd_reserve((void **)&s->frontier, &s->frontier_capacity, n, sizeof *s->frontier) ||
-        !crowd_reserve((void **)&s->pushed_to, &s->pushed_to_capacity, n, sizeof *s->pushed_to))
+        !crowd_reserve((void **)&s->pushed_to, &s->pushed_to_capacity, n, sizeof *s->pushed_to) ||
+        !crowd_reserve((void **)&s->pair_start, &s->pair_start_capacity, n, sizeof *s->pair_start))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     for (uint32_t k = 0; k < n; ++k) {
         const uint32_t id = c->active[k];
@@ -240,7 +275,7 @@ skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *c, u
     uint32_t count = moved;
     for (uint8_t round = 1; round <= CHAIN_ROUNDS && count; ++round) {
         size_t pairs;
-        if (!collect_pairs(c, frontier, count, cell, round, &pairs))
+        if (!collect_pairs(c, frontier, count, cell, round, threads, &pairs))
             return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
         if (!pairs)
             break;
@@ -253,8 +288,6 @@ skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *c, u
                 s->pairs[2 * kept + 1] = s->pairs[2 * p + 1];
                 ++kept;
             }
-        if (!crowd_reserve((void **)&s->pairs, &s->pair_capacity, 3 * kept + 1, sizeof *s->pairs))
-            return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
         uint32_t *first = s->pairs + 2 * kept, unique = 0;
         for (size_t p = 0; p < kept; ++p)
             if (p == 0 || s->pairs[2 * p] != s->pairs[2 * p - 2])

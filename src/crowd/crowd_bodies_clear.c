@@ -108,8 +108,11 @@ static bool collides(const skim_crowd *c, uint32_t id)
 }
 
 /* Hashed cells of every colliding agent's way; false if out of memory.
-   The cells of each way are worked out by many threads (each writes its
-   own), the buckets filled by one, in active order. */
+   Many threads work out the cells of each way (each writes its own) and
+   fill the buckets, taking places in them by atomic counts: the order
+   within a bucket then depends on the threads, but nothing read from the
+   grid does (a round asks whether any agent is too close; the chains
+   sort their pairs). */
 static bool build_cells(skim_crowd *c, uint32_t n, double cell, int threads)
 {
     crowd_clear *s = &c->clear;
@@ -135,23 +138,26 @@ static bool build_cells(skim_crowd *c, uint32_t n, double cell, int threads)
         return false;
     s->bucket_mask = (uint32_t)(buckets - 1);
     memset(s->bucket_start, 0, (buckets + 1) * sizeof *s->bucket_start);
-    /* Counted, summed, then filled in active order. */
+    /* Counted, summed, then filled. */
+    uint32_t *start = s->bucket_start, *slots = s->items;
+    const uint32_t mask = s->bucket_mask;
     for (int pass = 0; pass < 2; ++pass) {
+#pragma omp parallel for num_threads(threads) schedule(static) if (n >= PARALLEL_AGENTS)
         for (uint32_t k = 0; k < n; ++k) {
             const uint32_t id = c->active[k];
             const int32_t *lo = s->range + 4 * (size_t)k, *hi = lo + 2;
             for (int32_t x = lo[0]; x <= hi[0]; ++x)
                 for (int32_t y = lo[1]; y <= hi[1]; ++y) {
-                    const uint32_t b = crowd_hash_cell(x, y) & s->bucket_mask;
+                    const uint32_t b = crowd_hash_cell(x, y) & mask;
                     if (pass == 0)
-                        s->bucket_start[b + 1]++;
+                        __atomic_fetch_add(&start[b + 1], 1u, __ATOMIC_RELAXED);
                     else
-                        s->items[s->bucket_start[b]++] = id;
+                        slots[__atomic_fetch_add(&start[b], 1u, __ATOMIC_RELAXED)] = id;
                 }
         }
         if (pass == 0)
             for (size_t b = 1; b <= buckets; ++b)
-                s->bucket_start[b] += s->bucket_start[b - 1];
+                start[b] += start[b - 1];
     }
     /* The fill moved each start to its bucket's end: back by one. */
     for (size_t b = buckets; b > 0; --b)
@@ -312,4 +318,5 @@ void crowd_clear_release(crowd_clear *s)
     free(s->pairs);
     free(s->frontier);
     free(s->pushed_to);
+    free(s->pair_start);
 }

@@ -201,7 +201,8 @@ typedef struct crowd_clear {
     uint32_t *pairs;                 /* a chain round's (pushed, pusher) ids, then where each pushed one's start */
     uint32_t *frontier;              /* the agents the last chain round moved */
     skim_vec3 *pushed_to;            /* where a chain round leaves each agent it pushes, before all move */
-    size_t    depth_capacity, pair_capacity, frontier_capacity, pushed_to_capacity;
+    uint32_t *pair_start;            /* per frontier agent: where its pairs start in pairs */
+    size_t    depth_capacity, pair_capacity, frontier_capacity, pushed_to_capacity, pair_start_capacity;
 } crowd_clear;
 
 #endif
