@@ -24,6 +24,8 @@
    does the work: waking the others would cost more than it saves. */
 #define PARALLEL_AGENTS 2048
 #define PARALLEL_MOVED 256
+/* A slot's mark for an agent the phase moved, before it is numbered. */
+#define UNNUMBERED (UINT32_MAX - 1)
 
 void crowd_clear_cell_of(const skim_crowd *c, const double p[3], double cell, int32_t out[2])
 {
@@ -200,42 +202,49 @@ static bool too_close(const skim_crowd *c, uint32_t id, double cell, const float
     return false;
 }
 
-/* Lists the colliding agents the phase moved (slot, moved, their fractions
-   at 1) and returns how many; *largest is the widest colliding agent's
-   radius, *longest the longest shift (summed over the axes). False if out
-   of memory. */
-static bool list_moved(skim_crowd *c, uint32_t n, uint32_t *count, float *largest, double *longest)
+/* Marks the colliding agents the phase moved in slot, then numbers them
+   in active order (slot, moved, their fractions at 1); *count is how
+   many, *largest the widest colliding agent's radius, *longest the
+   longest shift (summed over the axes). The marks and the largest of
+   each are taken by many threads (a largest does not depend on the
+   order), the numbering by one. False if out of memory. */
+static bool list_moved(skim_crowd *c, uint32_t n, int threads, uint32_t *count, float *largest, double *longest)
 {
     crowd_clear *s = &c->clear;
-    uint32_t moved = 0;
-    *largest = 0.0f;
-    *longest = 0.0;
+    if (!crowd_reserve((void **)&s->moved, &s->moved_capacity, n, sizeof *s->moved) ||
+        !crowd_reserve((void **)&s->fraction, &s->fraction_capacity, 2 * (size_t)n, sizeof *s->fraction))
+        return false;
+    float widest = 0.0f;
+    double farthest = 0.0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(max : widest, farthest) \
+    if (n >= PARALLEL_AGENTS)
     for (uint32_t k = 0; k < n; ++k) {
         const uint32_t id = c->active[k];
         const skim_vec3 a = c->position[id], b = c->shifted[id];
         s->slot[id] = UINT32_MAX;
         if (!collides(c, id))
             continue;
-        *largest = fmaxf(*largest, c->body[id].radius);
+        const float r = c->body[id].radius;
+        widest = r > widest ? r : widest;
         if (a.x != b.x || a.y != b.y || a.z != b.z) {
-            s->slot[id] = moved++;
-            const double d[3] = { (double)b.x - a.x, (double)b.y - a.y, (double)b.z - a.z };
-            *longest = fmax(*longest, fabs(d[0]) + fabs(d[1]) + fabs(d[2]));
+            s->slot[id] = UNNUMBERED;
+            const double way = fabs((double)b.x - a.x) + fabs((double)b.y - a.y) + fabs((double)b.z - a.z);
+            farthest = way > farthest ? way : farthest;
+        }
+    }
+    (void)threads;
+    uint32_t moved = 0;
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t id = c->active[k];
+        if (s->slot[id] == UNNUMBERED) {
+            s->slot[id] = moved;
+            s->moved[moved] = id;
+            s->fraction[moved++] = 1.0f;
         }
     }
     *count = moved;
-    if (!moved)
-        return true;
-    if (!crowd_reserve((void **)&s->moved, &s->moved_capacity, moved, sizeof *s->moved) ||
-        !crowd_reserve((void **)&s->fraction, &s->fraction_capacity, 2 * (size_t)moved, sizeof *s->fraction))
-        return false;
-    for (uint32_t k = 0; k < n; ++k) {
-        const uint32_t id = c->active[k];
-        if (s->slot[id] != UINT32_MAX) {
-            s->moved[s->slot[id]] = id;
-            s->fraction[s->slot[id]] = 1.0f;
-        }
-    }
+    *largest = widest;
+    *longest = farthest;
     return true;
 }
 
@@ -247,7 +256,7 @@ static bool list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t *move
 {
     float largest;
     double longest;
-    if (!list_moved(c, n, moved, &largest, &longest))
+    if (!list_moved(c, n, threads, moved, &largest, &longest))
         return false;
     *cell = fmax(2.0 * (double)largest, longest);
     return !*moved || build_cells(c, n, *cell, threads);
