@@ -301,11 +301,14 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
         }
     }
     const skim_ellipsoid *shape = &c->shape[id];
-    const float reach = 1.01f * fmaxf(shape->radii.x, fmaxf(shape->radii.y, shape->radii.z));
+    /* Comparisons rather than fmin and fmax, which GCC calls in libm
+       unless it may ignore NaNs (none here: places are finite). */
+    const skim_vec3 r = shape->radii;
+    const float reach = 1.01f * (r.x > r.y ? (r.x > r.z ? r.x : r.z) : (r.y > r.z ? r.y : r.z));
     float lo[3], hi[3];
     for (int a = 0; a < 3; ++a) {
-        lo[a] = (float)fmin(x0[a], x[a]) - reach;
-        hi[a] = (float)fmax(x0[a], x[a]) + reach;
+        lo[a] = (float)(x0[a] < x[a] ? x0[a] : x[a]) - reach;
+        hi[a] = (float)(x0[a] > x[a] ? x0[a] : x[a]) + reach;
     }
     /* The bodies whose swept boxes meet the agent's box, in increasing id
        (the index finds them); a push grows the box, so the ones after it
@@ -339,8 +342,9 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
         if (status != SKIM_OK)
             return status;
         for (int a = 0; a < 3; ++a) { /* the box of where it has been pushed to */
-            lo[a] = fminf(lo[a], (float)x[a] - reach);
-            hi[a] = fmaxf(hi[a], (float)x[a] + reach);
+            const float below = (float)x[a] - reach, above = (float)x[a] + reach;
+            lo[a] = below < lo[a] ? below : lo[a];
+            hi[a] = above > hi[a] ? above : hi[a];
         }
         grown = true;
     }

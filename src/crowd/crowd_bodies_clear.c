@@ -32,7 +32,9 @@ void crowd_clear_cell_of(const skim_crowd *c, const double p[3], double cell, in
     const double a = p[0] * c->axis1[0] + p[1] * c->axis1[1] + p[2] * c->axis1[2];
     const double b = p[0] * c->axis2[0] + p[1] * c->axis2[1] + p[2] * c->axis2[2];
     /* Held within int32 for any radius and place (far cells share buckets). */
-    const double ca = fmin(fmax(a / cell, -1e9), 1e9), cb = fmin(fmax(b / cell, -1e9), 1e9);
+    /* Compared, not fmin and fmax (libm calls here); a NaN goes low. */
+    const double ua = a / cell, ub = b / cell;
+    const double ca = ua > -1e9 ? (ua < 1e9 ? ua : 1e9) : -1e9, cb = ub > -1e9 ? (ub < 1e9 ? ub : 1e9) : -1e9;
     out[0] = (int32_t)ca - (ca < (double)(int32_t)ca); /* floor, without a call */
     out[1] = (int32_t)cb - (cb < (double)(int32_t)cb);
 }

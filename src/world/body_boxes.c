@@ -14,11 +14,16 @@ bool skim_box_index_reserve(skim_box_index *index, uint32_t count)
         capacity *= 2;
     float *block = malloc(6 * (size_t)capacity * sizeof *block);
     uint64_t *sorted = malloc((size_t)capacity * sizeof *sorted);
-    if (!block || !sorted) {
+    uint32_t *covering = index->covering ? index->covering
+                                         : calloc((size_t)SKIM_BOX_MAP * SKIM_BOX_MAP, sizeof *covering);
+    if (!block || !sorted || !covering) {
         free(block);
         free(sorted);
+        if (covering != index->covering)
+            free(covering);
         return false;
     }
+    index->covering = covering;
     for (int a = 0; a < 3; ++a) {
         if (index->count) {
             memcpy(block + (size_t)a * capacity, index->lo[a], index->count * sizeof *block);
@@ -53,21 +58,67 @@ static int by_key(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The map's cell of coordinate v on axis a. A function of v that never
+   decreases as v grows (a float difference, a product by a positive
+   scale, held to the map), so two boxes that meet on the axis have cell
+   ranges that meet, wherever the map's bounds lie; a NaN goes to cell 0. */
+static uint32_t map_cell(const skim_box_index *index, int a, float v)
+{
+    const float u = (v - index->map_lo[a]) * index->map_scale[a];
+    if (!(u > 0.0f))
+        return 0;
+    return u < (float)(SKIM_BOX_MAP - 1) ? (uint32_t)u : SKIM_BOX_MAP - 1;
+}
+
+/* Adds step (+1 or -1) to the count of every cell the box [lo, hi] covers. */
+static void map_box(skim_box_index *index, const float lo[3], const float hi[3], uint32_t step)
+{
+    const uint32_t x0 = map_cell(index, 0, lo[0]), x1 = map_cell(index, 0, hi[0]);
+    const uint32_t y0 = map_cell(index, 1, lo[1]), y1 = map_cell(index, 1, hi[1]);
+    for (uint32_t y = y0; y <= y1; ++y)
+        for (uint32_t x = x0; x <= x1; ++x)
+            index->covering[y * SKIM_BOX_MAP + x] += step;
+}
+
 void skim_box_index_sort(skim_box_index *index, uint32_t count)
 {
     index->count = count;
     double widest = 0.0;
+    float low[2] = { INFINITY, INFINITY }, high[2] = { -INFINITY, -INFINITY };
     for (uint32_t k = 0; k < count; ++k) {
         index->sorted[k] = (uint64_t)order_key(index->lo[0][k]) << 32 | k;
         widest = fmax(widest, (double)index->hi[0][k] - index->lo[0][k]);
+        for (int a = 0; a < 2; ++a) {
+            low[a] = index->lo[a][k] < low[a] ? index->lo[a][k] : low[a];
+            high[a] = index->hi[a][k] > high[a] ? index->hi[a][k] : high[a];
+        }
     }
     index->widest = widest;
     if (count > 1)
         qsort(index->sorted, count, sizeof *index->sorted, by_key);
+    if (!index->covering)
+        return; /* no room was ever reserved: no boxes */
+    /* The map spans the boxes as they stand; boxes that move out later
+       count in its edge cells (map_cell holds them there). */
+    for (int a = 0; a < 2; ++a) {
+        const double extent = (double)high[a] - low[a];
+        index->map_lo[a] = count ? low[a] : 0.0f;
+        index->map_scale[a] = count && extent > 0.0 && extent < INFINITY ? (float)(SKIM_BOX_MAP / extent) : 0.0f;
+    }
+    memset(index->covering, 0, (size_t)SKIM_BOX_MAP * SKIM_BOX_MAP * sizeof *index->covering);
+    for (uint32_t k = 0; k < count; ++k) {
+        const float lo[3] = { index->lo[0][k], index->lo[1][k], index->lo[2][k] };
+        const float hi[3] = { index->hi[0][k], index->hi[1][k], index->hi[2][k] };
+        map_box(index, lo, hi, 1u);
+    }
 }
 
 void skim_box_index_update(skim_box_index *index, uint32_t k, const float lo[3], const float hi[3])
 {
+    const float was_lo[3] = { index->lo[0][k], index->lo[1][k], index->lo[2][k] };
+    const float was_hi[3] = { index->hi[0][k], index->hi[1][k], index->hi[2][k] };
+    map_box(index, was_lo, was_hi, UINT32_MAX); /* -1, wrapping */
+    map_box(index, lo, hi, 1u);
     skim_box_index_set(index, k, lo, hi);
     index->widest = fmax(index->widest, (double)hi[0] - lo[0]); /* may stay wider than needed: still safe */
     uint32_t at = 0;
@@ -103,6 +154,15 @@ uint32_t skim_box_index_query(const skim_box_index *index, const float lo[3], co
     if (!count)
         return 0;
     memset(bits, 0, skim_box_words(count) * sizeof *bits);
+    /* No box over any cell the query covers: none meets it. */
+    const uint32_t x0 = map_cell(index, 0, lo[0]), x1 = map_cell(index, 0, hi[0]);
+    const uint32_t y0 = map_cell(index, 1, lo[1]), y1 = map_cell(index, 1, hi[1]);
+    bool covered = false;
+    for (uint32_t y = y0; y <= y1 && !covered; ++y)
+        for (uint32_t x = x0; x <= x1 && !covered; ++x)
+            covered = index->covering[y * SKIM_BOX_MAP + x] != 0;
+    if (!covered)
+        return 0;
     /* Every box that meets has lo.x in [lo[0] - widest, hi[0]]; the start
        is taken in double and rounded down one more float to stay safe. */
     const float start = float_below((float)((double)lo[0] - index->widest));
@@ -131,5 +191,6 @@ void skim_box_index_free(skim_box_index *index)
 {
     free(index->lo[0]);
     free(index->sorted);
+    free(index->covering);
     memset(index, 0, sizeof *index);
 }

@@ -2,8 +2,11 @@
    bodies' boxes, the boxes a crowd's moved bodies swept): the boxes sorted
    by their low x, and the widest box's x extent, so a query looks only at
    the boxes whose low x lies within [lo.x - widest, hi.x] (sweep and
-   prune along one axis). It answers with a bitset in the boxes' own order,
-   so callers visit what it finds in that order whatever the sort did. */
+   prune along one axis). A coarse map across x and y counts the boxes
+   over each of its cells, so a query over cells no box covers (most of the
+   agents of a crowd) answers at once. It answers with a bitset in the
+   boxes' own order, so callers visit what it finds in that order whatever
+   the sort did. */
 #ifndef SKIM_BODY_BOXES_H
 #define SKIM_BODY_BOXES_H
 
@@ -11,11 +14,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Cells of the coarse map on each of x and y. */
+#define SKIM_BOX_MAP 64
+
 typedef struct skim_box_index {
     float    *lo[3], *hi[3];  /* box k's bounds on each axis; one block */
     uint64_t *sorted;         /* by low x: the low x's order-preserving bits << 32 | k */
     uint32_t  count, capacity;
     double    widest;         /* the largest hi.x - lo.x */
+    uint32_t *covering;       /* SKIM_BOX_MAP^2 cells, y major: how many boxes cover each */
+    float     map_lo[2], map_scale[2]; /* cell of x: (x - map_lo[0]) * map_scale[0], held to the map */
 } skim_box_index;
 
 /* Room for count boxes; false if out of memory (the index keeps what it had). */

@@ -1,6 +1,8 @@
 /* The sorted box index that finds the bodies a query meets: it marks
    exactly the boxes a test of every box finds, for boxes of mixed sizes,
-   after boxes move one at a time and when all are sorted again. */
+   after boxes move one at a time and when all are sorted again, also when
+   boxes move far out of where its coarse map was laid and for a single
+   box (a map of no extent). */
 #include <criterion/criterion.h>
 
 #include "world/body_boxes.h"
@@ -20,22 +22,28 @@ static float uniform(uint64_t *state, float lo, float hi)
     return lo + (hi - lo) * (float)((double)next(state) / 9007199254740992.0);
 }
 
-static void random_box(uint64_t *state, float lo[3], float hi[3])
+static void box_within(uint64_t *state, float reach, float lo[3], float hi[3])
 {
     const float size = next(state) % 8 == 0 ? 400.0f : 40.0f; /* a few wide ones */
     for (int a = 0; a < 3; ++a) {
-        lo[a] = uniform(state, -1000.0f, 1000.0f);
+        lo[a] = uniform(state, -reach, reach);
         hi[a] = lo[a] + uniform(state, 0.0f, size);
     }
 }
 
-/* Every query's marks against a test of every box. */
-static void check_queries(const skim_box_index *index, uint64_t *state, int queries)
+static void random_box(uint64_t *state, float lo[3], float hi[3])
+{
+    box_within(state, 1000.0f, lo, hi);
+}
+
+/* Every query's marks against a test of every box, for queries within
+   reach of the origin. */
+static void check_queries_within(const skim_box_index *index, uint64_t *state, int queries, float reach)
 {
     uint64_t bits[4];
     for (int q = 0; q < queries; ++q) {
         float lo[3], hi[3];
-        random_box(state, lo, hi);
+        box_within(state, reach, lo, hi);
         uint32_t found = skim_box_index_query(index, lo, hi, bits);
         uint32_t expected = 0;
         for (uint32_t k = 0; k < index->count; ++k) {
@@ -48,6 +56,11 @@ static void check_queries(const skim_box_index *index, uint64_t *state, int quer
         }
         cr_assert_eq(found, expected, "query %d: %u found, %u meet", q, found, expected);
     }
+}
+
+static void check_queries(const skim_box_index *index, uint64_t *state, int queries)
+{
+    check_queries_within(index, state, queries, 1000.0f);
 }
 
 Test(bodies_boxes, the_index_marks_exactly_the_boxes_a_query_meets_as_boxes_move)
@@ -83,5 +96,31 @@ Test(bodies_boxes, the_index_marks_exactly_the_boxes_a_query_meets_as_boxes_move
     check_queries(&index, &state, 2000);
     skim_box_index_sort(&index, BOXES / 2);
     check_queries(&index, &state, 500);
+    skim_box_index_free(&index);
+}
+
+Test(bodies_boxes, boxes_that_leave_where_the_map_was_laid_are_still_found)
+{
+    enum { BOXES = 100 };
+    skim_box_index index = { 0 };
+    cr_assert(skim_box_index_reserve(&index, BOXES));
+    uint64_t state = 11;
+    for (uint32_t k = 0; k < BOXES; ++k) {
+        float lo[3], hi[3];
+        box_within(&state, 1000.0f, lo, hi);
+        skim_box_index_set(&index, k, lo, hi);
+    }
+    skim_box_index_sort(&index, BOXES);
+    /* Half the boxes go up to eight times as far out, one at a time. */
+    for (int round = 0; round < 300; ++round) {
+        float lo[3], hi[3];
+        box_within(&state, 8000.0f, lo, hi);
+        skim_box_index_update(&index, (uint32_t)(next(&state) % (BOXES / 2)), lo, hi);
+    }
+    check_queries_within(&index, &state, 3000, 9000.0f);
+    check_queries(&index, &state, 1000);
+    /* One box: the map spans nothing. */
+    skim_box_index_sort(&index, 1);
+    check_queries_within(&index, &state, 500, 9000.0f);
     skim_box_index_free(&index);
 }
