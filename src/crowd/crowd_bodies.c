@@ -247,6 +247,9 @@ static skim_status push(const skim_world *statics, const skim_crowd *c, uint32_t
     return crowd_move_clear_of_static(statics, c, id, x, d, squeezed, moves);
 }
 
+/* Agents a chunk of the carries and pushes covers. */
+#define SHIFT_CHUNK 64
+
 /* Most moved bodies an agent's search marks in a bitset on the stack. */
 #define MARKED_BODIES 4096
 
@@ -360,24 +363,43 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     skim_world statics;
     crowd_static_view(world, &statics);
-    int failed = 0;
-    skim_status first = SKIM_OK;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
-    for (uint32_t k = 0; k < n; ++k) {
-        skim_status status = shift_agent(world, &statics, c, c->active[k]);
-        if (status != SKIM_OK) {
-#pragma omp critical(skim_crowd_bodies_failure)
-            {
-                if (!failed || status < first)
-                    first = status;
-                failed = 1;
+    /* One region of team phases (src/base/team.h): threads take chunks of
+       agents rather than meet at a barrier, so one the system has not
+       scheduled holds nobody up. The worst failure (the lowest status)
+       does not depend on which thread met it. */
+    const uint32_t chunks = team_chunks(n, SHIFT_CHUNK);
+    const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
+    atomic_int first = SKIM_OK;
+    uint32_t used = 0;
+#pragma omp parallel num_threads(threads)
+    {
+        team_enter_region(passive);
+        team_cursor cursor = { c->phases, 0 };
+        team_phase *phase = team_phase_next(&cursor);
+        for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
+            uint32_t from, to;
+            crowd_chunk_range(k, SHIFT_CHUNK, n, &from, &to);
+            for (uint32_t i = from; i < to; ++i) {
+                const skim_status status = shift_agent(world, &statics, c, c->active[i]);
+                for (int was = atomic_load(&first); status != SKIM_OK && (was == SKIM_OK || (int)status < was);)
+                    if (atomic_compare_exchange_weak(&first, &was, (int)status))
+                        break;
             }
         }
+        team_wait(phase, chunks);
+#ifdef _OPENMP
+        if (omp_get_thread_num() == 0)
+#endif
+            used = cursor.at;
+        team_leave_region(&c->shared.left);
     }
     (void)threads;
-    if (failed)
-        return skim_fail(first, "skim_crowd_step: carrying or pushing an agent by a moving body failed (%s)",
-                         skim_status_string(first));
+    memset(c->phases, 0, used * sizeof *c->phases);
+    memset(&c->shared, 0, sizeof c->shared);
+    const skim_status failed = (skim_status)atomic_load(&first);
+    if (failed != SKIM_OK)
+        return skim_fail(failed, "skim_crowd_step: carrying or pushing an agent by a moving body failed (%s)",
+                         skim_status_string(failed));
     return crowd_bodies_clear_agents(&statics, c, n, threads);
 }
 

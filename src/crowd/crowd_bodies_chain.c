@@ -100,33 +100,83 @@ static uint32_t pairs_of(const skim_crowd *c, uint32_t a, double cell, uint8_t r
     return count;
 }
 
+/* Frontier agents a chunk of a pair search covers. */
+#define PAIR_CHUNK 32
+
+/* Counts (out NULL) or writes the pairs of chunk k of the frontier. */
+static void pairs_of_chunk(skim_crowd *c, const uint32_t *frontier, uint32_t count, uint32_t k, double cell,
+                           uint8_t round, bool write)
+{
+    crowd_clear *s = &c->clear;
+    uint32_t first, last;
+    crowd_chunk_range(k, PAIR_CHUNK, count, &first, &last);
+    for (uint32_t f = first; f < last; ++f) {
+        if (!write)
+            s->pair_start[f] = pairs_of(c, frontier[f], cell, round, NULL);
+        else if (s->pair_start[f + 1] > s->pair_start[f])
+            pairs_of(c, frontier[f], cell, round, s->pairs + 2 * (size_t)s->pair_start[f]);
+    }
+}
+
+/* The counts summed into starts (one more at the end: the total) and room
+   for the pairs and, after them, where each pushed agent's pairs start;
+   false if out of memory. */
+static bool sum_pairs(crowd_clear *s, uint32_t count, size_t *pairs)
+{
+    size_t total = 0;
+    for (uint32_t f = 0; f < count; ++f) {
+        const uint32_t mine = s->pair_start[f];
+        s->pair_start[f] = (uint32_t)total;
+        total += mine;
+    }
+    s->pair_start[count] = (uint32_t)total;
+    *pairs = total;
+    return !total || crowd_reserve((void **)&s->pairs, &s->pair_capacity, 3 * total + 1, sizeof *s->pairs);
+}
+
 /* The pairs of round `round` of every agent of the frontier (moved by the
    round before), counted and then written by many threads, each agent's
-   at its own place. False if out of memory. */
+   at its own place, in one region of team phases (src/base/team.h). False
+   if out of memory. */
 static bool collect_pairs(skim_crowd *c, const uint32_t *frontier, uint32_t count, double cell, uint8_t round,
                           int threads, size_t *pairs)
 {
     crowd_clear *s = &c->clear;
-    uint32_t *start = s->pair_start;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 32) if (count >= PARALLEL_FRONTIER)
-    for (uint32_t f = 0; f < count; ++f)
-        start[f] = pairs_of(c, frontier[f], cell, round, NULL);
-    (void)threads;
-    size_t total = 0;
-    for (uint32_t f = 0; f < count; ++f) {
-        const uint32_t mine = start[f];
-        start[f] = (uint32_t)total;
-        total += mine;
+    const uint32_t chunks = team_chunks(count, PAIR_CHUNK);
+    const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
+    bool room = true;
+    uint32_t used = 0;
+    *pairs = 0;
+#pragma omp parallel num_threads(threads) if (count >= PARALLEL_FRONTIER)
+    {
+        team_enter_region(passive);
+        team_cursor cursor = { c->phases, 0 };
+        team_phase *phase = team_phase_next(&cursor);
+        for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase))
+            pairs_of_chunk(c, frontier, count, k, cell, round, false);
+        team_wait(phase, chunks);
+        phase = team_phase_next(&cursor);
+        if (team_serial(phase)) {
+            room = sum_pairs(s, count, pairs);
+            team_finish(phase);
+        }
+        team_wait(phase, 1);
+        if (room && *pairs) {
+            phase = team_phase_next(&cursor);
+            for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase))
+                pairs_of_chunk(c, frontier, count, k, cell, round, true);
+            team_wait(phase, chunks);
+        }
+#ifdef _OPENMP
+        if (omp_get_thread_num() == 0)
+#endif
+            used = cursor.at;
+        team_leave_region(&c->shared.left);
     }
-    *pairs = total;
-    /* Room for the pairs and, after them, where each pushed agent's start. */
-    if (!total || !crowd_reserve((void **)&s->pairs, &s->pair_capacity, 3 * total + 1, sizeof *s->pairs))
-        return !total;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 32) if (count >= PARALLEL_FRONTIER)
-    for (uint32_t f = 0; f < count; ++f)
-        if ((f + 1 < count ? start[f + 1] : total) > start[f])
-            pairs_of(c, frontier[f], cell, round, s->pairs + 2 * (size_t)start[f]);
-    return true;
+    (void)threads;
+    memset(c->phases, 0, used * sizeof *c->phases);
+    memset(&c->shared, 0, sizeof c->shared);
+    return room;
 }
 
 static int by_pushed_then_pusher(const void *x, const void *y)
@@ -265,7 +315,7 @@ skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *c, u
     if (!crowd_reserve((void **)&s->depth, &s->depth_capacity, c->capacity, sizeof *s->depth) ||
         !crowd_reserve((void **)&s->frontier, &s->frontier_capacity, n, sizeof *s->frontier) ||
         !crowd_reserve((void **)&s->pushed_to, &s->pushed_to_capacity, n, sizeof *s->pushed_to) ||
-        !crowd_reserve((void **)&s->pair_start, &s->pair_start_capacity, n, sizeof *s->pair_start))
+        !crowd_reserve((void **)&s->pair_start, &s->pair_start_capacity, (size_t)n + 1, sizeof *s->pair_start))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     for (uint32_t k = 0; k < n; ++k) {
         const uint32_t id = c->active[k];

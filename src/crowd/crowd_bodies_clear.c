@@ -24,6 +24,8 @@
    does the work: waking the others would cost more than it saves. */
 #define PARALLEL_AGENTS 2048
 #define PARALLEL_MOVED 256
+/* Moved agents a chunk of a round covers. */
+#define ROUND_CHUNK 32
 /* A slot's mark for an agent the phase moved, before it is numbered. */
 #define UNNUMBERED (UINT32_MAX - 1)
 
@@ -111,22 +113,48 @@ static bool collides(const skim_crowd *c, uint32_t id)
     return !(c->body[id].flags & SKIM_AGENT_GHOST);
 }
 
-/* Hashed cells of every colliding agent's way; false if out of memory.
-   Many threads work out the cells of each way (each writes its own) and
-   fill the buckets, taking places in them by atomic counts: the order
-   within a bucket then depends on the threads, but nothing read from the
-   grid does (a round asks whether any agent is too close; the chains
-   sort their pairs). */
-static bool build_cells(skim_crowd *c, uint32_t n, double cell, int threads)
+/* Agents a chunk of the list and grid phases covers. */
+#define LIST_CHUNK 256
+
+/* Chunk k of the agents: marks in slot the colliding agents the phase
+   moved, its widest radius and longest shift (summed over the axes) into
+   its slot. */
+static void mark_moved(skim_crowd *c, uint32_t n, uint32_t k, crowd_clear_chunk *out)
 {
     crowd_clear *s = &c->clear;
-    if (!crowd_reserve((void **)&s->range, &s->range_capacity, 4 * (size_t)n, sizeof *s->range))
-        return false;
+    uint32_t first, last;
+    crowd_chunk_range(k, LIST_CHUNK, n, &first, &last);
+    float widest = 0.0f;
+    double farthest = 0.0;
+    for (uint32_t i = first; i < last; ++i) {
+        const uint32_t id = c->active[i];
+        const skim_vec3 a = c->position[id], b = c->shifted[id];
+        s->slot[id] = UINT32_MAX;
+        if (!collides(c, id))
+            continue;
+        const float r = c->body[id].radius;
+        widest = r > widest ? r : widest;
+        if (a.x != b.x || a.y != b.y || a.z != b.z) {
+            s->slot[id] = UNNUMBERED;
+            const double way = fabs((double)b.x - a.x) + fabs((double)b.y - a.y) + fabs((double)b.z - a.z);
+            farthest = way > farthest ? way : farthest;
+        }
+    }
+    out->widest = widest;
+    out->longest = farthest;
+}
+
+/* The cells of the ways of chunk k's colliding agents into range, how
+   many into its slot. */
+static void range_chunk(skim_crowd *c, uint32_t n, uint32_t k, double cell, crowd_clear_chunk *out)
+{
+    crowd_clear *s = &c->clear;
+    uint32_t first, last;
+    crowd_chunk_range(k, LIST_CHUNK, n, &first, &last);
     size_t items = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : items) if (n >= PARALLEL_AGENTS)
-    for (uint32_t k = 0; k < n; ++k) {
-        const uint32_t id = c->active[k];
-        int32_t *r = s->range + 4 * (size_t)k;
+    for (uint32_t i = first; i < last; ++i) {
+        const uint32_t id = c->active[i];
+        int32_t *r = s->range + 4 * (size_t)i;
         if (!collides(c, id)) {
             r[0] = 1, r[1] = 1, r[2] = 0, r[3] = 0; /* no cells: lo above hi on both axes */
             continue;
@@ -134,6 +162,86 @@ static bool build_cells(skim_crowd *c, uint32_t n, double cell, int threads)
         cells_of_way(c, id, cell, 0, r, r + 2);
         items += (size_t)(r[2] - r[0] + 1) * (size_t)(r[3] - r[1] + 1);
     }
+    out->items = items;
+}
+
+/* Chunk k's agents counted into their buckets (fill false) or written to
+   their places (fill true), by atomic counts. */
+static void bucket_chunk(skim_crowd *c, uint32_t n, uint32_t k, bool fill)
+{
+    crowd_clear *s = &c->clear;
+    uint32_t first, last;
+    crowd_chunk_range(k, LIST_CHUNK, n, &first, &last);
+    uint32_t *start = s->bucket_start, *slots = s->items;
+    const uint32_t mask = s->bucket_mask;
+    for (uint32_t i = first; i < last; ++i) {
+        const uint32_t id = c->active[i];
+        const int32_t *lo = s->range + 4 * (size_t)i, *hi = lo + 2;
+        for (int32_t x = lo[0]; x <= hi[0]; ++x)
+            for (int32_t y = lo[1]; y <= hi[1]; ++y) {
+                const uint32_t b = crowd_hash_cell(x, y) & mask;
+                if (!fill)
+                    __atomic_fetch_add(&start[b + 1], 1u, __ATOMIC_RELAXED);
+                else
+                    slots[__atomic_fetch_add(&start[b], 1u, __ATOMIC_RELAXED)] = id;
+            }
+    }
+}
+
+/* A phase of chunks over the agents, each by work(k). */
+#define CHUNK_PHASE(cursor, chunks, work)                                                                      \
+    do {                                                                                                       \
+        team_phase *phase_ = team_phase_next(cursor);                                                          \
+        for (uint32_t k; team_claim(phase_, (chunks), &k); team_finish(phase_))                                \
+            work;                                                                                              \
+        team_wait(phase_, (chunks));                                                                           \
+    } while (0)
+
+/* A serial step, by one thread, before every thread goes on. */
+#define SERIAL_PHASE(cursor, work)                                                                             \
+    do {                                                                                                       \
+        team_phase *phase_ = team_phase_next(cursor);                                                          \
+        if (team_serial(phase_)) {                                                                             \
+            work;                                                                                              \
+            team_finish(phase_);                                                                               \
+        }                                                                                                      \
+        team_wait(phase_, 1);                                                                                  \
+    } while (0)
+
+/* Sums the chunks' maxima and numbers the marked agents in active order
+   (slot, moved, their fractions at 1); the grid's cell width: as wide as
+   the widest pair's touching distance, so a pair that can meet is in
+   neighbouring cells, and as the longest shift, so a way covers at most
+   two cells a side. */
+static void number_moved(skim_crowd *c, uint32_t n, uint32_t chunks, uint32_t *moved, double *cell)
+{
+    crowd_clear *s = &c->clear;
+    float widest = 0.0f;
+    double farthest = 0.0;
+    for (uint32_t k = 0; k < chunks; ++k) {
+        widest = s->chunk[k].widest > widest ? s->chunk[k].widest : widest;
+        farthest = s->chunk[k].longest > farthest ? s->chunk[k].longest : farthest;
+    }
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t id = c->active[i];
+        if (s->slot[id] == UNNUMBERED) {
+            s->slot[id] = count;
+            s->moved[count] = id;
+            s->fraction[count++] = 1.0f;
+        }
+    }
+    *moved = count;
+    *cell = fmax(2.0 * (double)widest, farthest);
+}
+
+/* Room for the buckets of the chunks' cells, cleared; false if out of memory. */
+static bool size_buckets(skim_crowd *c, uint32_t chunks)
+{
+    crowd_clear *s = &c->clear;
+    size_t items = 0;
+    for (uint32_t k = 0; k < chunks; ++k)
+        items += s->chunk[k].items;
     size_t buckets = 64;
     while (buckets < 2 * items)
         buckets *= 2;
@@ -142,32 +250,73 @@ static bool build_cells(skim_crowd *c, uint32_t n, double cell, int threads)
         return false;
     s->bucket_mask = (uint32_t)(buckets - 1);
     memset(s->bucket_start, 0, (buckets + 1) * sizeof *s->bucket_start);
-    /* Counted, summed, then filled. */
-    uint32_t *start = s->bucket_start, *slots = s->items;
-    const uint32_t mask = s->bucket_mask;
-    for (int pass = 0; pass < 2; ++pass) {
-#pragma omp parallel for num_threads(threads) schedule(static) if (n >= PARALLEL_AGENTS)
-        for (uint32_t k = 0; k < n; ++k) {
-            const uint32_t id = c->active[k];
-            const int32_t *lo = s->range + 4 * (size_t)k, *hi = lo + 2;
-            for (int32_t x = lo[0]; x <= hi[0]; ++x)
-                for (int32_t y = lo[1]; y <= hi[1]; ++y) {
-                    const uint32_t b = crowd_hash_cell(x, y) & mask;
-                    if (pass == 0)
-                        __atomic_fetch_add(&start[b + 1], 1u, __ATOMIC_RELAXED);
-                    else
-                        slots[__atomic_fetch_add(&start[b], 1u, __ATOMIC_RELAXED)] = id;
-                }
-        }
-        if (pass == 0)
-            for (size_t b = 1; b <= buckets; ++b)
-                start[b] += start[b - 1];
+    return true;
+}
+
+/* Counts summed into starts; after the fill, each start moved to its
+   bucket's end: back by one. */
+static void sum_buckets(crowd_clear *s, bool after_fill)
+{
+    const size_t buckets = (size_t)s->bucket_mask + 1;
+    if (!after_fill) {
+        for (size_t b = 1; b <= buckets; ++b)
+            s->bucket_start[b] += s->bucket_start[b - 1];
+        return;
     }
-    /* The fill moved each start to its bucket's end: back by one. */
     for (size_t b = buckets; b > 0; --b)
         s->bucket_start[b] = s->bucket_start[b - 1];
     s->bucket_start[0] = 0;
-    return true;
+}
+
+/* Lists what the phase moved (slot, moved) and builds the hashed grid of
+   every colliding agent's way, in one region of team phases
+   (src/base/team.h): threads take chunks rather than meet at barriers, so
+   one the system has not scheduled holds nobody up. The buckets are
+   filled by atomic counts: the order within a bucket then depends on the
+   threads, but nothing read from the grid does (a round asks whether any
+   agent is too close; the chains sort their pairs). False if out of
+   memory. */
+static bool list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t *moved, double *cell)
+{
+    crowd_clear *s = &c->clear;
+    const uint32_t chunks = team_chunks(n, LIST_CHUNK);
+    if (!crowd_reserve((void **)&s->moved, &s->moved_capacity, n, sizeof *s->moved) ||
+        !crowd_reserve((void **)&s->fraction, &s->fraction_capacity, 2 * (size_t)n, sizeof *s->fraction) ||
+        !crowd_reserve((void **)&s->range, &s->range_capacity, 4 * (size_t)n, sizeof *s->range) ||
+        !crowd_reserve((void **)&s->chunk, &s->chunk_capacity, chunks, sizeof *s->chunk))
+        return false;
+    const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
+    uint32_t count = 0, used = 0;
+    double width = 0.0;
+    bool room = true;
+#pragma omp parallel num_threads(threads) if (n >= PARALLEL_AGENTS)
+    {
+        team_enter_region(passive);
+        team_cursor cursor = { c->phases, 0 };
+        CHUNK_PHASE(&cursor, chunks, mark_moved(c, n, k, &s->chunk[k]));
+        SERIAL_PHASE(&cursor, number_moved(c, n, chunks, &count, &width));
+        if (count) {
+            CHUNK_PHASE(&cursor, chunks, range_chunk(c, n, k, width, &s->chunk[k]));
+            SERIAL_PHASE(&cursor, room = size_buckets(c, chunks));
+            if (room) {
+                CHUNK_PHASE(&cursor, chunks, bucket_chunk(c, n, k, false));
+                SERIAL_PHASE(&cursor, sum_buckets(s, false));
+                CHUNK_PHASE(&cursor, chunks, bucket_chunk(c, n, k, true));
+                SERIAL_PHASE(&cursor, sum_buckets(s, true));
+            }
+        }
+#ifdef _OPENMP
+        if (omp_get_thread_num() == 0)
+#endif
+            used = cursor.at;
+        team_leave_region(&c->shared.left);
+    }
+    (void)threads;
+    memset(c->phases, 0, used * sizeof *c->phases);
+    memset(&c->shared, 0, sizeof c->shared);
+    *moved = count;
+    *cell = width;
+    return room;
 }
 
 /* Whether moved agent id, keeping fraction[slot of id], stands closer to
@@ -204,64 +353,79 @@ static bool too_close(const skim_crowd *c, uint32_t id, double cell, const float
     return false;
 }
 
-/* Marks the colliding agents the phase moved in slot, then numbers them
-   in active order (slot, moved, their fractions at 1); *count is how
-   many, *largest the widest colliding agent's radius, *longest the
-   longest shift (summed over the axes). The marks and the largest of
-   each are taken by many threads (a largest does not depend on the
-   order), the numbering by one. False if out of memory. */
-static bool list_moved(skim_crowd *c, uint32_t n, int threads, uint32_t *count, float *largest, double *longest)
+/* The moved agents m of chunk k of the rounds: next[m] from the round's
+   fractions now; whether any gave up part of its shift. A bent shift
+   (slid along static geometry, or pushed more than once) is free of it
+   only at its ends, so it is kept whole or not at all. */
+static bool give_up_chunk(const skim_crowd *c, uint32_t moved, uint32_t k, double cell, const float *now,
+                          float *next)
 {
-    crowd_clear *s = &c->clear;
-    if (!crowd_reserve((void **)&s->moved, &s->moved_capacity, n, sizeof *s->moved) ||
-        !crowd_reserve((void **)&s->fraction, &s->fraction_capacity, 2 * (size_t)n, sizeof *s->fraction))
-        return false;
-    float widest = 0.0f;
-    double farthest = 0.0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(max : widest, farthest) \
-    if (n >= PARALLEL_AGENTS)
-    for (uint32_t k = 0; k < n; ++k) {
-        const uint32_t id = c->active[k];
-        const skim_vec3 a = c->position[id], b = c->shifted[id];
-        s->slot[id] = UINT32_MAX;
-        if (!collides(c, id))
+    const crowd_clear *s = &c->clear;
+    uint32_t first, last;
+    crowd_chunk_range(k, ROUND_CHUNK, moved, &first, &last);
+    bool again = false;
+    for (uint32_t m = first; m < last; ++m) {
+        const uint32_t id = s->moved[m];
+        next[m] = now[m];
+        if (now[m] == 0.0f || !too_close(c, id, cell, now))
             continue;
-        const float r = c->body[id].radius;
-        widest = r > widest ? r : widest;
-        if (a.x != b.x || a.y != b.y || a.z != b.z) {
-            s->slot[id] = UNNUMBERED;
-            const double way = fabs((double)b.x - a.x) + fabs((double)b.y - a.y) + fabs((double)b.z - a.z);
-            farthest = way > farthest ? way : farthest;
-        }
+        again = true;
+        const bool halve = !s->bent[id] && now[m] > SMALLEST_FRACTION;
+        next[m] = halve ? 0.5f * now[m] : 0.0f;
     }
-    (void)threads;
-    uint32_t moved = 0;
-    for (uint32_t k = 0; k < n; ++k) {
-        const uint32_t id = c->active[k];
-        if (s->slot[id] == UNNUMBERED) {
-            s->slot[id] = moved;
-            s->moved[moved] = id;
-            s->fraction[moved++] = 1.0f;
-        }
-    }
-    *count = moved;
-    *largest = widest;
-    *longest = farthest;
-    return true;
+    return again;
 }
 
-/* Lists what the phase moved and builds the grid of every colliding
-   agent's way: cells as wide as the widest pair's touching distance, so a
-   pair that can meet is in neighbouring cells, and as the longest shift,
-   so a way covers at most two cells a side. False if out of memory. */
-static bool list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t *moved, double *cell)
+/* Rounds, each deciding from the last round's fractions alone (so the same
+   for any order), until one gives up nothing; returns the fractions they
+   end with. One region of team phases (src/base/team.h), a round a phase,
+   each round's news in a flag of its own; rounds past the flags run on
+   one thread. */
+static const float *give_up(skim_crowd *c, uint32_t moved, double cell, int threads)
 {
-    float largest;
-    double longest;
-    if (!list_moved(c, n, threads, moved, &largest, &longest))
-        return false;
-    *cell = fmax(2.0 * (double)largest, longest);
-    return !*moved || build_cells(c, n, *cell, threads);
+    crowd_clear *s = &c->clear;
+    const uint32_t chunks = team_chunks(moved, ROUND_CHUNK);
+    const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
+    float *buffer[2] = { s->fraction, s->fraction + moved };
+    uint32_t rounds = 0, used = 0;
+#pragma omp parallel num_threads(threads) if (moved >= PARALLEL_MOVED)
+    {
+        team_enter_region(passive);
+        team_cursor cursor = { c->phases, 0 };
+        uint32_t round = 0;
+        for (;; ++round) {
+            const float *now = buffer[round % 2];
+            float *next = buffer[(round + 1) % 2];
+            if (round + 1 == CROWD_ROUNDS) {
+                SERIAL_PHASE(&cursor, {
+                    for (bool again = true; again; ++round) {
+                        again = false;
+                        for (uint32_t k = 0; k < chunks; ++k)
+                            again |= give_up_chunk(c, moved, k, cell, buffer[round % 2], buffer[(round + 1) % 2]);
+                    }
+                    rounds = round;
+                });
+                break;
+            }
+            CHUNK_PHASE(&cursor, chunks, {
+                if (give_up_chunk(c, moved, k, cell, now, next))
+                    atomic_store_explicit(&c->shared.violated[round], 1, memory_order_relaxed);
+            });
+            if (!atomic_load_explicit(&c->shared.violated[round], memory_order_relaxed)) {
+                rounds = round + 1;
+                break;
+            }
+        }
+#ifdef _OPENMP
+        if (omp_get_thread_num() == 0)
+#endif
+            used = cursor.at;
+        team_leave_region(&c->shared.left);
+    }
+    (void)threads;
+    memset(c->phases, 0, used * sizeof *c->phases);
+    memset(&c->shared, 0, sizeof c->shared);
+    return buffer[rounds % 2];
 }
 
 skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *c, uint32_t n, int threads)
@@ -283,26 +447,7 @@ skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *c, 
     /* The agents the chains moved have ways of their own. */
     if (pushed && !list_and_grid(c, n, threads, &moved, &cell))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
-    /* Rounds, each deciding from the last round's fractions alone (so the
-       same for any order); a bent shift (slid along static geometry) is
-       free of it only at its ends, so it is kept whole or not at all. */
-    float *now = s->fraction, *next = s->fraction + moved;
-    for (bool again = true; again;) {
-        again = false;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 32) reduction(|| : again) if (moved >= PARALLEL_MOVED)
-        for (uint32_t m = 0; m < moved; ++m) {
-            const uint32_t id = s->moved[m];
-            next[m] = now[m];
-            if (now[m] == 0.0f || !too_close(c, id, cell, now))
-                continue;
-            again = true;
-            const bool halve = !s->bent[id] && now[m] > SMALLEST_FRACTION;
-            next[m] = halve ? 0.5f * now[m] : 0.0f;
-        }
-        float *t = now;
-        now = next;
-        next = t;
-    }
+    const float *now = give_up(c, moved, cell, threads);
     for (uint32_t m = 0; m < moved; ++m) {
         const uint32_t id = s->moved[m];
         if (now[m] == 1.0f)
@@ -330,4 +475,5 @@ void crowd_clear_release(crowd_clear *s)
     free(s->frontier);
     free(s->pushed_to);
     free(s->pair_start);
+    free(s->chunk);
 }

@@ -186,6 +186,13 @@ typedef enum crowd_squeeze {
     CROWD_SQUEEZED_BY_LEVEL = 2,  /* pressed against static geometry */
 } crowd_squeeze;
 
+/* A chunk's share of the clearing's list and grid (crowd_bodies_clear.c). */
+typedef struct crowd_clear_chunk {
+    double longest; /* the longest shift of its agents, summed over the axes */
+    size_t items;   /* cells of its agents' ways */
+    float  widest;  /* the widest radius among its colliding agents */
+} crowd_clear_chunk;
+
 /* Scratch of the clearing between agents after the bodies' shifts
    (crowd_bodies_clear.c), grown as needed. */
 typedef struct crowd_clear {
@@ -202,6 +209,8 @@ typedef struct crowd_clear {
     uint32_t *frontier;              /* the agents the last chain round moved */
     skim_vec3 *pushed_to;            /* where a chain round leaves each agent it pushes, before all move */
     uint32_t *pair_start;            /* per frontier agent: where its pairs start in pairs */
+    crowd_clear_chunk *chunk;        /* per chunk of agents, the list and grid's figures */
+    size_t    chunk_capacity;
     size_t    depth_capacity, pair_capacity, frontier_capacity, pushed_to_capacity, pair_start_capacity;
 } crowd_clear;
 
