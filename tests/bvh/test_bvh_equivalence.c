@@ -7,7 +7,7 @@
    ellipsoids, starts touching or embedded, moves from nothing to longer
    than the level, culling and material masks; plus random triangle soups
    far from the origin and every builder setting. Sanitizer builds compare
-   a quarter of the sweeps on the default scene and the levels
+   a sixteenth of the sweeps on the default scene and the levels
    (SKIM_BVH_TEST_SCALE): the brute-force oracle is most of the time. */
 #include "bvh_scenes.h"
 #include "swept_sweep.h"

@@ -3,9 +3,10 @@
    1, 2 and 3 threads and with every available SIMD kernel set. The
    reference set (scalar, src/kernel/sweep_sphere_triangle.c) only has to agree with itself across
    thread counts: it agrees with the packet kernels within a tolerance, not
-   bitwise. Sanitizer builds run a quarter of the frames
-   (SKIM_MOVE_TEST_SCALE); so does every set but the default one, whose
-   full-length run is compared across thread counts. */
+   bitwise. Sanitizer builds run fewer frames (SKIM_MOVE_TEST_SCALE) against
+   a hash pinned for that length; every set but the default one runs a
+   quarter of the frames, as the default one's full-length run is compared
+   across thread counts. */
 #include "move_test_util.h"
 #include "move/move_internal.h"
 
@@ -16,14 +17,23 @@
 #endif
 
 enum { MOVERS = 10000, FRAMES = 300 / SKIM_MOVE_TEST_SCALE };
-_Static_assert(FRAMES == 300 || FRAMES == 75, "a pinned hash for this many frames");
+_Static_assert(FRAMES == 300 || FRAMES == 75 || FRAMES == 37, "a pinned hash for this many frames");
 
-/* The crowd's hash with every packet kernel set, pinned: a change to what
-   a move computes changes these, and the commit that does so says why.
-   (The reference set agrees with the packet sets within a tolerance, not
-   bitwise, so only its agreement across thread counts is checked.) */
-#define PINNED_HASH_75_FRAMES 0x4c4d5b7ec76065f4ull
-#define PINNED_HASH_300_FRAMES 0x4d10e5c961e5789cull
+/* The crowd's hash with every packet kernel set, pinned for each length a
+   build runs: a change to what a move computes changes these, and the
+   commit that does so says why. (The reference set agrees with the packet
+   sets within a tolerance, not bitwise, so only its agreement across
+   thread counts is checked.) 0: no hash pinned for that length. */
+static uint64_t pinned_hash(int frames)
+{
+    switch (frames) {
+    case 300: return 0x4d10e5c961e5789cull;
+    case 75: return 0x4c4d5b7ec76065f4ull;
+    case 37: return 0xb61f141a84e6b607ull;
+    case 9: return 0x3aded8b1e3ab5fcaull;
+    default: return 0;
+    }
+}
 
 static scene world;
 
@@ -107,7 +117,7 @@ Test(move_determinism, same_hash_for_1_2_3_threads)
     fprintf(stderr, "%s, %d movers x %d frames: %016llx for 1, 2 and 3 threads\n", chosen->name,
             MOVERS, FRAMES, (unsigned long long)full[0]);
     if (strcmp(chosen->name, "reference") != 0) {
-        const uint64_t pinned = FRAMES == 300 ? PINNED_HASH_300_FRAMES : PINNED_HASH_75_FRAMES;
+        const uint64_t pinned = pinned_hash(FRAMES);
         cr_expect_eq(full[0], pinned, "%s, %d frames: hash %016llx, pinned %016llx", chosen->name,
                      FRAMES, (unsigned long long)full[0], (unsigned long long)pinned);
     }
@@ -138,9 +148,10 @@ Test(move_determinism, same_hash_for_every_kernel_set)
                 have_packet_hash = true;
             }
             cr_expect_eq(one, packet_hash, "%s differs from the first packet set", name);
-            if (short_frames == 75)
-                cr_expect_eq(one, PINNED_HASH_75_FRAMES, "%s, 75 frames: hash %016llx, pinned %016llx",
-                             name, (unsigned long long)one, (unsigned long long)PINNED_HASH_75_FRAMES);
+            if (pinned_hash(short_frames) != 0)
+                cr_expect_eq(one, pinned_hash(short_frames), "%s, %d frames: hash %016llx, pinned %016llx",
+                             name, short_frames, (unsigned long long)one,
+                             (unsigned long long)pinned_hash(short_frames));
             sets++;
         }
         fprintf(stderr, "%s, %d frames: %016llx\n", name,
