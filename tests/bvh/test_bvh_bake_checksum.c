@@ -3,7 +3,10 @@
    3 bits in its first 64 bytes (the counts, sizes and the checksum field):
    tried exhaustively against the loader's own check. A bake is at least
    960 bytes (7,680 bits); trying all 7.5e10 three-bit errors of it would
-   take hours, so those are tried where the header's fields lie. */
+   take hours, so those are tried where the header's fields lie. Sanitizer
+   builds, which check the loader's memory accesses rather than the
+   arithmetic, try the errors whose first bit is every SKIM_BVH_TEST_SCALE-th
+   one; the plain build tries them all. */
 #include "world/bake_format.h"
 
 #include <criterion/criterion.h>
@@ -11,6 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#ifndef SKIM_BVH_TEST_SCALE
+#define SKIM_BVH_TEST_SCALE 1
+#endif
+enum { FIRST_BIT_STEP = SKIM_BVH_TEST_SCALE };
 
 /* The smallest bake: a world without triangles (brute force, no nodes):
    the header, the section table and one packet of each array. */
@@ -47,7 +55,7 @@ Test(bvh_bake_checksum, every_one_and_two_bit_error_is_detected, .timeout = 120)
     cr_assert(checksum_holds(file, size));
     const size_t bits = 8 * size;
     uint64_t missed = 0;
-    for (size_t i = 0; i < bits; ++i) {
+    for (size_t i = 0; i < bits; i += FIRST_BIT_STEP) {
         flip(file, i);
         missed += checksum_holds(file, size);
         for (size_t j = i + 1; j < bits; ++j) {
@@ -57,8 +65,8 @@ Test(bvh_bake_checksum, every_one_and_two_bit_error_is_detected, .timeout = 120)
         }
         flip(file, i);
     }
-    cr_expect_eq(missed, 0, "%llu of the %zu one- and two-bit errors of a %zu-byte bake pass the checksum",
-                 (unsigned long long)missed, bits + bits * (bits - 1) / 2, size);
+    cr_expect_eq(missed, 0, "%llu one- and two-bit errors of a %zu-byte bake pass the checksum",
+                 (unsigned long long)missed, size);
     free(file);
 }
 
@@ -70,7 +78,7 @@ Test(bvh_bake_checksum, every_burst_of_up_to_64_bits_is_detected)
     uint64_t missed = 0, tried = 0, random = 0x9E3779B97F4A7C15u;
     /* A burst of length n starts and ends with a flipped bit; between them
        any pattern: all flipped, and three patterns from a fixed generator. */
-    for (size_t start = 0; start < bits; ++start)
+    for (size_t start = 0; start < bits; start += FIRST_BIT_STEP)
         for (size_t length = 1; length <= 64 && start + length <= bits; ++length)
             for (int pattern = 0; pattern < 4; ++pattern) {
                 random ^= random << 13, random ^= random >> 7, random ^= random << 17;
@@ -97,7 +105,7 @@ Test(bvh_bake_checksum, every_three_bit_error_in_the_header_fields_is_detected, 
     unsigned char *file = smallest_bake(&size);
     const size_t bits = 8 * 64;
     uint64_t missed = 0;
-    for (size_t i = 0; i < bits; ++i) {
+    for (size_t i = 0; i < bits; i += FIRST_BIT_STEP) {
         flip(file, i);
         for (size_t j = i + 1; j < bits; ++j) {
             flip(file, j);
