@@ -165,25 +165,26 @@ static void range_chunk(skim_crowd *c, uint32_t n, uint32_t k, double cell, crow
     out->items = items;
 }
 
-/* Chunk k's agents counted into their buckets (fill false) or written to
-   their places (fill true), by atomic counts. */
-static void bucket_chunk(skim_crowd *c, uint32_t n, uint32_t k, bool fill)
+/* Every colliding agent counted into its buckets (fill false) or written
+   to its places (fill true), in active order. On one thread: done by
+   every thread at once with atomic counts, the buckets' cache lines went
+   back and forth between the cores and the two threads took longer than
+   one. */
+static void bucket_agents(skim_crowd *c, uint32_t n, bool fill)
 {
     crowd_clear *s = &c->clear;
-    uint32_t first, last;
-    crowd_chunk_range(k, LIST_CHUNK, n, &first, &last);
     uint32_t *start = s->bucket_start, *slots = s->items;
     const uint32_t mask = s->bucket_mask;
-    for (uint32_t i = first; i < last; ++i) {
+    for (uint32_t i = 0; i < n; ++i) {
         const uint32_t id = c->active[i];
         const int32_t *lo = s->range + 4 * (size_t)i, *hi = lo + 2;
         for (int32_t x = lo[0]; x <= hi[0]; ++x)
             for (int32_t y = lo[1]; y <= hi[1]; ++y) {
                 const uint32_t b = crowd_hash_cell(x, y) & mask;
                 if (!fill)
-                    __atomic_fetch_add(&start[b + 1], 1u, __ATOMIC_RELAXED);
+                    ++start[b + 1];
                 else
-                    slots[__atomic_fetch_add(&start[b], 1u, __ATOMIC_RELAXED)] = id;
+                    slots[start[b]++] = id;
             }
     }
 }
@@ -272,10 +273,7 @@ static void sum_buckets(crowd_clear *s, bool after_fill)
    every colliding agent's way, in one region of team phases
    (src/base/team.h): threads take chunks rather than meet at barriers, so
    one the system has not scheduled holds nobody up. The buckets are
-   filled by atomic counts: the order within a bucket then depends on the
-   threads, but nothing read from the grid does (a round asks whether any
-   agent is too close; the chains sort their pairs). False if out of
-   memory. */
+   filled on one thread (bucket_agents). False if out of memory. */
 static bool list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t *moved, double *cell)
 {
     crowd_clear *s = &c->clear;
@@ -299,10 +297,12 @@ static bool list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t *move
             CHUNK_PHASE(&cursor, chunks, range_chunk(c, n, k, width, &s->chunk[k]));
             SERIAL_PHASE(&cursor, room = size_buckets(c, chunks));
             if (room) {
-                CHUNK_PHASE(&cursor, chunks, bucket_chunk(c, n, k, false));
-                SERIAL_PHASE(&cursor, sum_buckets(s, false));
-                CHUNK_PHASE(&cursor, chunks, bucket_chunk(c, n, k, true));
-                SERIAL_PHASE(&cursor, sum_buckets(s, true));
+                SERIAL_PHASE(&cursor, {
+                    bucket_agents(c, n, false);
+                    sum_buckets(s, false);
+                    bucket_agents(c, n, true);
+                    sum_buckets(s, true);
+                });
             }
         }
 #ifdef _OPENMP
