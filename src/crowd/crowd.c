@@ -149,7 +149,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(chunk_stats, team_chunks(c->capacity, CROWD_COMMIT_CHUNK));
 #undef ALLOC
     ok = ok && (c->phases = aligned_alloc(64, TEAM_PHASES * sizeof *c->phases)) != NULL;
-    if (ok) /* zero between regions (crowd_step.c) */
+    if (ok) /* zero between regions (crowd_clear_region) */
         memset(c->phases, 0, TEAM_PHASES * sizeof *c->phases);
     if (!ok) {
         skim_crowd_destroy(c);

@@ -394,8 +394,7 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
         team_leave_region(&c->shared.left);
     }
     (void)threads;
-    memset(c->phases, 0, used * sizeof *c->phases);
-    memset(&c->shared, 0, sizeof c->shared);
+    crowd_clear_region(c, used);
     const skim_status failed = (skim_status)atomic_load(&first);
     if (failed != SKIM_OK)
         return skim_fail(failed, "skim_crowd_step: carrying or pushing an agent by a moving body failed (%s)",

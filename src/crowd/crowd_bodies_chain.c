@@ -174,8 +174,7 @@ static bool collect_pairs(skim_crowd *c, const uint32_t *frontier, uint32_t coun
         team_leave_region(&c->shared.left);
     }
     (void)threads;
-    memset(c->phases, 0, used * sizeof *c->phases);
-    memset(&c->shared, 0, sizeof c->shared);
+    crowd_clear_region(c, used);
     return room;
 }
 

@@ -312,8 +312,7 @@ static bool list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t *move
         team_leave_region(&c->shared.left);
     }
     (void)threads;
-    memset(c->phases, 0, used * sizeof *c->phases);
-    memset(&c->shared, 0, sizeof c->shared);
+    crowd_clear_region(c, used);
     *moved = count;
     *cell = width;
     return room;
@@ -423,8 +422,7 @@ static const float *give_up(skim_crowd *c, uint32_t moved, double cell, int thre
         team_leave_region(&c->shared.left);
     }
     (void)threads;
-    memset(c->phases, 0, used * sizeof *c->phases);
-    memset(&c->shared, 0, sizeof c->shared);
+    crowd_clear_region(c, used);
     return buffer[rounds % 2];
 }
 

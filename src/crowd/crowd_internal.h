@@ -18,6 +18,8 @@
 #include "move/move_internal.h"
 #include "crowd/crowd_types.h"
 
+#include <string.h>
+
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -155,6 +157,16 @@ struct skim_crowd {
 
     skim_crowd_stats stats;
 };
+
+/* After a region of team phases: its phases and what its threads told
+   each other back to zero for the next. The master's cursor says how many
+   phases were used (every thread takes the same path; only a failure can
+   part them, and then all are cleared). */
+static inline void crowd_clear_region(skim_crowd *c, uint32_t used)
+{
+    memset(c->phases, 0, used * sizeof *c->phases);
+    memset(&c->shared, 0, sizeof c->shared);
+}
 
 /* Items [first, last) of chunk k of size items over n. */
 static inline void crowd_chunk_range(uint32_t k, uint32_t size, uint32_t n, uint32_t *first, uint32_t *last)

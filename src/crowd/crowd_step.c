@@ -301,16 +301,6 @@ static uint32_t before_world(skim_crowd *c, uint32_t n, float dt, bool lists_val
     return which;
 }
 
-/* After a region: its phases and what its threads told each other back
-   to zero for the next. The master's cursor says how many phases were
-   used (every thread takes the same path; only a failure can part them,
-   and then all are cleared). */
-static void clear_region(skim_crowd *c, uint32_t used)
-{
-    memset(c->phases, 0, used * sizeof *c->phases);
-    memset(&c->shared, 0, sizeof c->shared);
-}
-
 skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
 {
     if (!c)
@@ -380,10 +370,10 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
         c->lists_valid = which != UINT32_MAX;
     }
     if (which == UINT32_MAX) {
-        clear_region(c, TEAM_PHASES);
+        crowd_clear_region(c, TEAM_PHASES);
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the agents' contacts");
     }
-    clear_region(c, used);
+    crowd_clear_region(c, used);
     if (agents)
         crowd_solve_settle(c, which);
     double t1 = crowd_seconds();
@@ -412,7 +402,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
         }
         team_leave_region(&c->shared.left);
     }
-    clear_region(c, used);
+    crowd_clear_region(c, used);
     crowd_chunk_stats sum = { 0, 0, 0, 0, 0, INFINITY, 0 };
     for (uint32_t k = 0; k < team_chunks(n, CROWD_COMMIT_CHUNK); ++k) {
         const crowd_chunk_stats *s = &c->chunk_stats[k];

@@ -49,6 +49,33 @@ static inline skim_world *soup_world(const box_soup *s)
     return world;
 }
 
+/* A world of one box: the mesh of a body, a door or a platform. */
+static inline skim_world *box_world(float x0, float y0, float z0, float x1, float y1, float z1)
+{
+    box_soup soup = { .boxes = 0 };
+    soup_add_box(&soup, x0, y0, z0, x1, y1, z1);
+    return soup_world(&soup);
+}
+
+/* One step of the crowd, which must succeed. */
+static inline void step_or_fail(const skim_world *world, skim_crowd *crowd, float dt)
+{
+    cr_assert_eq(skim_crowd_step(world, crowd, dt), SKIM_OK, "%s", skim_last_error_message());
+}
+
+/* Body placed at position, turned by rotation; the placing must succeed. */
+static inline void place_body(skim_world *world, uint32_t body, skim_vec3 position, skim_quat rotation)
+{
+    cr_assert_eq(skim_world_set_body_transform(world, body, (skim_transform){ position, rotation }), SKIM_OK, "%s",
+                 skim_last_error_message());
+}
+
+/* Body moved to position, unturned. */
+static inline void slide_body(skim_world *world, uint32_t body, skim_vec3 position)
+{
+    place_body(world, body, position, (skim_quat){ 0, 0, 0, 1 });
+}
+
 static inline skim_crowd *goal_crowd(uint32_t capacity)
 {
     skim_crowd_def def = skim_crowd_def_default();

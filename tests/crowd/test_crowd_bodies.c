@@ -15,14 +15,6 @@ TestSuite(crowd_bodies, .timeout = 240);
 
 static const skim_quat identity = { 0, 0, 0, 1 };
 
-/* A world of one box, the body shapes' mesh. */
-static skim_world *box_world(float x0, float y0, float z0, float x1, float y1, float z1)
-{
-    box_soup soup = { .boxes = 0 };
-    soup_add_box(&soup, x0, y0, z0, x1, y1, z1);
-    return soup_world(&soup);
-}
-
 static skim_crowd *crowd_of(uint32_t capacity, int threads, float skin_width)
 {
     skim_crowd_def def = skim_crowd_def_default();
@@ -32,17 +24,6 @@ static skim_crowd *crowd_of(uint32_t capacity, int threads, float skin_width)
     skim_crowd *crowd = NULL;
     cr_assert_eq(skim_crowd_create(&def, &crowd), SKIM_OK, "%s", skim_last_error_message());
     return crowd;
-}
-
-static void step(const skim_world *world, skim_crowd *crowd)
-{
-    cr_assert_eq(skim_crowd_step(world, crowd, DT), SKIM_OK, "%s", skim_last_error_message());
-}
-
-static void move_body(skim_world *world, uint32_t body, skim_vec3 position, skim_quat rotation)
-{
-    cr_assert_eq(skim_world_set_body_transform(world, body, (skim_transform){ position, rotation }), SKIM_OK, "%s",
-                 skim_last_error_message());
 }
 
 Test(crowd_bodies, a_lift_carries_50_agents_up_900_units_in_5_seconds)
@@ -57,12 +38,12 @@ Test(crowd_bodies, a_lift_carries_50_agents_up_900_units_in_5_seconds)
         goal_agent(crowd, (skim_vec3){ -200.0f + 44.0f * (float)(k % 10), -100.0f + 50.0f * (float)(k / 10),
                                        AGENT_R + 0.5f });
     for (int frame = 0; frame < 10; ++frame) /* land on it */
-        step(world, crowd);
+        step_or_fail(world, crowd, DT);
     /* 900 units in 5 s, then a second at the top. */
     for (int frame = 1; frame <= 360; ++frame) {
         float z = 900.0f * fminf(1.0f, (float)frame / 300.0f);
-        move_body(world, lift, (skim_vec3){ 0, 0, z }, identity);
-        step(world, crowd);
+        place_body(world, lift, (skim_vec3){ 0, 0, z }, identity);
+        step_or_fail(world, crowd, DT);
         for (uint32_t id = 0; id < 50; ++id) {
             skim_agent_info info;
             skim_crowd_get_agent(crowd, id, &info);
@@ -98,15 +79,15 @@ Test(crowd_bodies, a_lift_carries_an_agent_standing_on_an_agent_on_it)
     uint32_t below = goal_agent(crowd, (skim_vec3){ 0, 0, AGENT_R + 0.5f });
     uint32_t above = goal_agent(crowd, (skim_vec3){ 0, 0, 3.0f * AGENT_R + 4.0f });
     for (int frame = 0; frame < 30; ++frame) /* land on the lift, and on the agent */
-        step(world, crowd);
+        step_or_fail(world, crowd, DT);
     skim_agent_info info;
     skim_crowd_get_agent(crowd, above, &info);
     cr_assert(info.state & SKIM_AGENT_ON_AGENT, "the upper agent does not stand on the lower one (state %#x)",
               info.state);
     for (int frame = 1; frame <= 200; ++frame) { /* 300 units in 2 s, then a third of a second at the top */
         float z = 300.0f * fminf(1.0f, (float)frame / 120.0f);
-        move_body(world, lift, (skim_vec3){ 0, 0, z }, identity);
-        step(world, crowd);
+        place_body(world, lift, (skim_vec3){ 0, 0, z }, identity);
+        step_or_fail(world, crowd, DT);
         skim_agent_info low, high;
         skim_crowd_get_agent(crowd, below, &low);
         skim_crowd_get_agent(crowd, above, &high);
@@ -142,7 +123,7 @@ static void carried_without_slipping(double spin_per_second)
         goal_agent(crowd, (skim_vec3){ -120.0f + 120.0f * (float)(k % 3), -120.0f + 120.0f * (float)(k / 3),
                                        AGENT_R + 0.5f });
     for (int frame = 0; frame < 10; ++frame)
-        step(world, crowd);
+        step_or_fail(world, crowd, DT);
     float local[9][2];
     for (uint32_t id = 0; id < 9; ++id) {
         skim_agent_info info;
@@ -157,8 +138,8 @@ static void carried_without_slipping(double spin_per_second)
         double y = t < 1.5 ? 0.0 : 100.0 * (t - 1.5);
         double angle = spin_per_second * t;
         skim_quat turn = { 0, 0, (float)sin(0.5 * angle), (float)cos(0.5 * angle) };
-        move_body(world, platform, (skim_vec3){ (float)x, (float)y, 0 }, turn);
-        step(world, crowd);
+        place_body(world, platform, (skim_vec3){ (float)x, (float)y, 0 }, turn);
+        step_or_fail(world, crowd, DT);
         for (uint32_t id = 0; id < 9; ++id) {
             skim_agent_info info;
             skim_crowd_get_agent(crowd, id, &info);
@@ -201,14 +182,14 @@ static skim_agent_info door_closes_on_agent(float gap, float skin_width, bool *s
     uint32_t id = goal_agent(crowd, (skim_vec3){ 100.0f - AGENT_R - 1.0f, 0, AGENT_R + 0.5f });
     skim_crowd_set_velocity(crowd, id, (skim_vec3){ 50, 0, 0 }); /* leans on the wall */
     for (int frame = 0; frame < 20; ++frame)
-        step(world, crowd);
+        step_or_fail(world, crowd, DT);
     *squeezed = false;
     const float stop = 100.0f - gap;
     float x = -200.0f;
     for (int rest = 0; rest < 30; rest += x == stop) {
         x = fminf(x + 4.0f, stop);
-        move_body(world, door, (skim_vec3){ x, 0, 0 }, identity);
-        step(world, crowd);
+        place_body(world, door, (skim_vec3){ x, 0, 0 }, identity);
+        step_or_fail(world, crowd, DT);
         skim_agent_info info;
         skim_crowd_get_agent(crowd, id, &info);
         *squeezed |= (info.state & SKIM_AGENT_SQUEEZED) != 0;
@@ -217,7 +198,7 @@ static skim_agent_info door_closes_on_agent(float gap, float skin_width, bool *s
                       (double)x, (double)info.position.x);
     }
     for (int frame = 0; frame < 10; ++frame)
-        step(world, crowd);
+        step_or_fail(world, crowd, DT);
     skim_agent_info info;
     skim_crowd_get_agent(crowd, id, &info);
     skim_crowd_destroy(crowd);
@@ -275,12 +256,12 @@ Test(crowd_bodies, a_block_pushing_agents_into_others_drives_them_ahead_overlapp
         goal_agent(crowd, (skim_vec3){ -140.0f + 40.0f * (float)(k % COLUMNS), -100.0f + 40.0f * (float)(k / COLUMNS),
                                        AGENT_R + 0.5f });
     for (int frame = 0; frame < 10; ++frame)
-        step(world, crowd);
+        step_or_fail(world, crowd, DT);
     uint32_t squeezed = 0;
     float closest = INFINITY;
     for (int frame = 1; frame <= 150; ++frame) {
-        move_body(world, body, (skim_vec3){ -300.0f + 4.0f * (float)frame, 0, 0 }, identity);
-        step(world, crowd);
+        place_body(world, body, (skim_vec3){ -300.0f + 4.0f * (float)frame, 0, 0 }, identity);
+        step_or_fail(world, crowd, DT);
         skim_crowd_stats stats;
         skim_crowd_get_stats(crowd, &stats);
         squeezed += stats.squeezed;
@@ -330,10 +311,10 @@ static uint64_t moving_bodies_hash(int threads)
     }
     for (int frame = 0; frame < 240; ++frame) {
         double t = frame * (double)DT;
-        move_body(world, bodies[0], (skim_vec3){ -300, (float)(200.0 * sin(2.0 * t)), 0 }, identity);
-        move_body(world, bodies[1], (skim_vec3){ 0, 0, (float)(60.0 * (1.0 - cos(1.5 * t))) }, identity);
-        move_body(world, bodies[2], (skim_vec3){ 300, 0, 8 }, (skim_quat){ 0, 0, (float)sin(0.4 * t), (float)cos(0.4 * t) });
-        step(world, crowd);
+        place_body(world, bodies[0], (skim_vec3){ -300, (float)(200.0 * sin(2.0 * t)), 0 }, identity);
+        place_body(world, bodies[1], (skim_vec3){ 0, 0, (float)(60.0 * (1.0 - cos(1.5 * t))) }, identity);
+        place_body(world, bodies[2], (skim_vec3){ 300, 0, 8 }, (skim_quat){ 0, 0, (float)sin(0.4 * t), (float)cos(0.4 * t) });
+        step_or_fail(world, crowd, DT);
         skim_crowd_stats stats;
         skim_crowd_get_stats(crowd, &stats);
         squeezed += stats.squeezed;

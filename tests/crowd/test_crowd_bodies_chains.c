@@ -15,24 +15,6 @@ TestSuite(crowd_bodies_chains, .timeout = 240);
 
 static const skim_quat identity = { 0, 0, 0, 1 };
 
-static skim_world *box_world(float x0, float y0, float z0, float x1, float y1, float z1)
-{
-    box_soup soup = { .boxes = 0 };
-    soup_add_box(&soup, x0, y0, z0, x1, y1, z1);
-    return soup_world(&soup);
-}
-
-static void step(const skim_world *world, skim_crowd *crowd)
-{
-    cr_assert_eq(skim_crowd_step(world, crowd, DT), SKIM_OK, "%s", skim_last_error_message());
-}
-
-static void move_body(skim_world *world, uint32_t body, skim_vec3 position)
-{
-    cr_assert_eq(skim_world_set_body_transform(world, body, (skim_transform){ position, identity }), SKIM_OK, "%s",
-                 skim_last_error_message());
-}
-
 /* The deepest overlap between two agents now, in units of the touching
    distance, held to the suites' tolerance. */
 static void assert_apart(const skim_crowd *crowd, int frame)
@@ -70,14 +52,14 @@ Test(crowd_bodies_chains, a_door_closing_on_a_row_of_agents_overlaps_the_door_no
         skim_crowd_set_velocity(crowd, id, (skim_vec3){ 50, 0, 0 });
     }
     for (int frame = 0; frame < 20; ++frame)
-        step(world, crowd);
+        step_or_fail(world, crowd, DT);
     const float stop = 20.0f;
     uint32_t squeezed = 0;
     float x = -100.0f;
     for (int frame = 0, rest = 0; rest < 60; rest += x == stop, ++frame) {
         x = fminf(x + 1.5f, stop);
-        move_body(world, door, (skim_vec3){ x, 0, 0 });
-        step(world, crowd);
+        slide_body(world, door, (skim_vec3){ x, 0, 0 });
+        step_or_fail(world, crowd, DT);
         assert_apart(crowd, frame);
         for (uint32_t id = 0; id < 3; ++id) {
             skim_agent_info info;
@@ -138,12 +120,12 @@ Test(crowd_bodies_chains, a_platform_carrying_riders_into_a_standing_crowd_overl
         skim_crowd_set_target(crowd, id, (skim_vec3){ 66.0f, 0.0f, AGENT_R }, 150.0f, 0.0f);
     }
     for (int frame = 0; frame < 20; ++frame)
-        step(world, crowd);
+        step_or_fail(world, crowd, DT);
     uint32_t squeezed = 0, riding = 0;
     for (int frame = 0; frame < 240; ++frame) {
         x = fminf(x + 175.0f * DT, 100.0f);
-        move_body(world, platform, (skim_vec3){ x, 0, 0 });
-        step(world, crowd);
+        slide_body(world, platform, (skim_vec3){ x, 0, 0 });
+        step_or_fail(world, crowd, DT);
         assert_apart(crowd, frame);
         for (uint32_t id = 0; id < AGENTS; ++id) {
             skim_agent_info info;
@@ -193,13 +175,13 @@ Test(crowd_bodies_chains, a_door_pressing_agents_that_cannot_be_pushed_sinks_non
         cr_assert_eq(skim_crowd_add(crowd, &a, &id), SKIM_OK, "%s", skim_last_error_message());
     }
     for (int frame = 0; frame < 10; ++frame)
-        step(world, crowd);
+        step_or_fail(world, crowd, DT);
     uint32_t squeezed = 0;
     float x = -100.0f;
     for (int frame = 0; frame < 200; ++frame) {
         x = fminf(x + 1.0f, 54.0f);
-        move_body(world, door, (skim_vec3){ x, 0, 0 });
-        step(world, crowd);
+        slide_body(world, door, (skim_vec3){ x, 0, 0 });
+        step_or_fail(world, crowd, DT);
         assert_apart(crowd, frame);
         skim_crowd_stats stats;
         skim_crowd_get_stats(crowd, &stats);
@@ -246,7 +228,7 @@ Test(crowd_bodies_chains, ghosts_in_the_slots_of_pushed_agents_do_not_hold_back_
         id[k] = goal_agent(crowd, (skim_vec3){ 2940.0f + 33.0f * (float)k, 3000.0f, AGENT_R + 0.5f });
     int frame = 0;
     for (; frame < 20; ++frame)
-        step(world, crowd);
+        step_or_fail(world, crowd, DT);
     /* The pusher meets the first agent and moves it less than the gap to
        the second: every colliding agent's slot gets its cells. */
     skim_agent_info first, now;
@@ -254,8 +236,8 @@ Test(crowd_bodies_chains, ghosts_in_the_slots_of_pushed_agents_do_not_hold_back_
     const float meet = first.position.x - AGENT_R;
     while (x < meet + 0.5f) {
         x = fminf(x + 2.0f, meet + 0.5f);
-        move_body(world, pusher, (skim_vec3){ x, 3000, 0 });
-        step(world, crowd);
+        slide_body(world, pusher, (skim_vec3){ x, 3000, 0 });
+        step_or_fail(world, crowd, DT);
         assert_apart(crowd, frame++);
     }
     skim_crowd_get_agent(crowd, id[0], &now);
@@ -272,8 +254,8 @@ Test(crowd_bodies_chains, ghosts_in_the_slots_of_pushed_agents_do_not_hold_back_
     }
     for (int f = 0; f < 40; ++f, ++frame) {
         x += 2.0f;
-        move_body(world, pusher, (skim_vec3){ x, 3000, 0 });
-        step(world, crowd);
+        slide_body(world, pusher, (skim_vec3){ x, 3000, 0 });
+        step_or_fail(world, crowd, DT);
         skim_crowd_get_agent(crowd, id[0], &now);
         cr_assert_geq(now.position.x - AGENT_R, x - 0.1f, "frame %d: the pusher at %.3f is into the agent at %.3f",
                       frame, (double)x, (double)now.position.x);

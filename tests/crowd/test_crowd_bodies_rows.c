@@ -17,24 +17,6 @@ TestSuite(crowd_bodies_rows, .timeout = 240);
 
 static const skim_quat identity = { 0, 0, 0, 1 };
 
-static skim_world *box_world(float x0, float y0, float z0, float x1, float y1, float z1)
-{
-    box_soup soup = { .boxes = 0 };
-    soup_add_box(&soup, x0, y0, z0, x1, y1, z1);
-    return soup_world(&soup);
-}
-
-static void step(const skim_world *world, skim_crowd *crowd)
-{
-    cr_assert_eq(skim_crowd_step(world, crowd, DT), SKIM_OK, "%s", skim_last_error_message());
-}
-
-static void move_body(skim_world *world, uint32_t body, skim_vec3 position)
-{
-    cr_assert_eq(skim_world_set_body_transform(world, body, (skim_transform){ position, identity }), SKIM_OK, "%s",
-                 skim_last_error_message());
-}
-
 static skim_crowd *crowd_of(uint32_t capacity, int threads)
 {
     skim_crowd_def def = skim_crowd_def_default();
@@ -92,7 +74,7 @@ static row_scene row_scene_make(float wall_x)
     for (int k = 0; k < ROW; ++k)
         goal_agent(s.crowd, (skim_vec3){ s.x + 24.0f + AGENT_R + 33.0f * (float)k, 0, AGENT_R + 0.5f });
     for (int frame = 0; frame < 10; ++frame) /* settle on the floor */
-        step(s.world, s.crowd);
+        step_or_fail(s.world, s.crowd, DT);
     return s;
 }
 
@@ -113,8 +95,8 @@ static uint32_t push_row(row_scene *s, float stop, float *first_squeezed)
     *first_squeezed = INFINITY;
     for (int frame = 0; s->x < stop; ++frame) {
         s->x = fminf(s->x + 1.5f, stop);
-        move_body(s->world, s->door, (skim_vec3){ s->x, 0, 0 });
-        step(s->world, s->crowd);
+        slide_body(s->world, s->door, (skim_vec3){ s->x, 0, 0 });
+        step_or_fail(s->world, s->crowd, DT);
         assert_apart(s->crowd, frame);
         const float lo[3] = { s->x - 16.0f, -60.0f, 0.0f }, hi[3] = { s->x, 60.0f, 150.0f };
         for (uint32_t id = 0; id < ROW; ++id) {
@@ -170,7 +152,7 @@ Test(crowd_bodies_rows, a_row_pushed_against_a_wall_is_squeezed_and_never_put_in
     float first_squeezed;
     const uint32_t squeezed = push_row(&s, stop, &first_squeezed);
     for (int frame = 0; frame < 30; ++frame) { /* the door stays shut */
-        step(s.world, s.crowd);
+        step_or_fail(s.world, s.crowd, DT);
         assert_apart(s.crowd, frame);
     }
     cr_expect_gt(squeezed, 0u, "nobody was squeezed against the wall");
@@ -212,12 +194,12 @@ static uint64_t blade_sweeps_a_crowd(int threads)
         goal_agent(crowd, (skim_vec3){ 33.0f * (float)(k % SIDE) + 16.5f * (float)(k / SIDE % 2),
                                        -82.5f + 28.58f * (float)(k / SIDE), AGENT_R + 0.5f });
     for (int frame = 0; frame < 10; ++frame)
-        step(world, crowd);
+        step_or_fail(world, crowd, DT);
     uint32_t squeezed = 0;
     for (int frame = 0; frame < 180; ++frame) {
         x += 2.0f;
-        move_body(world, blade, (skim_vec3){ x, 0, 0 });
-        step(world, crowd);
+        slide_body(world, blade, (skim_vec3){ x, 0, 0 });
+        step_or_fail(world, crowd, DT);
         assert_apart(crowd, frame);
         const float lo[3] = { x - 40.0f, -160.0f, 0.0f }, hi[3] = { x, 160.0f, 60.0f };
         for (uint32_t id = 0; id < AGENTS; ++id) {

@@ -6,23 +6,9 @@
    sides, with and without back-face culling. And it must prove the
    common case: a climb from a floor of a bumpy fan. */
 #include "move_test_util.h"
-#include "move/move_internal.h"
+#include "test_candidates.h"
 
 TestSuite(move_sweep_clear, .timeout = 120);
-
-static void fill(skim_candidates *c, const double (*t)[9], uint32_t count, const float shift[3])
-{
-    cr_assert_eq(skim_candidates_reserve(c, count + SKIM_MAX_PACKET_WIDTH), SKIM_OK);
-    c->count = count;
-    for (uint32_t lane = 0; lane < count; ++lane) {
-        for (int corner = 0; corner < 3; ++corner)
-            for (int k = 0; k < 3; ++k)
-                c->vertex[corner][k][lane] = (float)t[lane][3 * corner + k] - shift[k];
-        c->triangle[lane] = 1000 + lane;
-        c->material[lane] = 0;
-    }
-    skim_candidates_pad(c);
-}
 
 typedef struct kernel_sets {
     const skim_kernel_set *set[8];
@@ -95,7 +81,7 @@ Test(move_sweep_clear, says_clear_only_when_no_kernel_set_hits)
         const bool cull = rng_next(&rng) % 3 == 0;
 
         const float start[3] = { 0, 0, 0 };
-        fill(&scratch.gathered, (const double(*)[9])t, count, start);
+        fill_candidates(&scratch.gathered, (const double(*)[9])t, count, start);
         skim_move_ctx ctx;
         memset(&ctx, 0, sizeof ctx);
         ctx.scratch = &scratch;
@@ -155,7 +141,7 @@ Test(move_sweep_clear, proves_a_climb_off_a_bumpy_floor)
                 t[i][3 * c + k] = corner[c][k];
     }
     const float start[3] = { 0, 0, 0 };
-    fill(&scratch.gathered, (const double(*)[9])t, 6, start);
+    fill_candidates(&scratch.gathered, (const double(*)[9])t, 6, start);
     skim_move_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.scratch = &scratch;

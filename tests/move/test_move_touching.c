@@ -6,7 +6,7 @@
    needles, both sides, with and without back-face culling, and for every
    kernel set this CPU runs. */
 #include "move_test_util.h"
-#include "move/move_internal.h"
+#include "test_candidates.h"
 
 TestSuite(move_touching, .timeout = 120);
 
@@ -32,20 +32,6 @@ typedef struct fixture {
     skim_move_scratch scratch;
     skim_candidates view;
 } fixture;
-
-static void fill(skim_candidates *c, const double (*t)[9], uint32_t count, const float shift[3])
-{
-    cr_assert_eq(skim_candidates_reserve(c, count + SKIM_MAX_PACKET_WIDTH), SKIM_OK);
-    c->count = count;
-    for (uint32_t lane = 0; lane < count; ++lane) {
-        for (int corner = 0; corner < 3; ++corner)
-            for (int k = 0; k < 3; ++k)
-                c->vertex[corner][k][lane] = (float)t[lane][3 * corner + k] - shift[k];
-        c->triangle[lane] = 1000 + lane;
-        c->material[lane] = 0;
-    }
-    skim_candidates_pad(c);
-}
 
 Test(move_touching, agrees_with_every_kernel_set_at_t_zero)
 {
@@ -92,8 +78,8 @@ Test(move_touching, agrees_with_every_kernel_set_at_t_zero)
         const bool cull = rng_next(&rng) % 3 == 0;
 
         const float start[3] = { 0, 0, 0 };
-        fill(&f.scratch.gathered, (const double(*)[9])t, count, start);
-        fill(&f.view, (const double(*)[9])t, count, pos); /* what a sweep from pos sees */
+        fill_candidates(&f.scratch.gathered, (const double(*)[9])t, count, start);
+        fill_candidates(&f.view, (const double(*)[9])t, count, pos); /* what a sweep from pos sees */
         /* The gathered floats re-based the way every move re-bases them. */
         for (uint32_t lane = 0; lane < count; ++lane)
             for (int corner = 0; corner < 3; ++corner)
