@@ -43,4 +43,24 @@ skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *crow
    agents squeezed (crowd_bodies_clear.c). */
 skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *crowd, uint32_t n, int threads);
 
+/* A team phase of chunks, each by work(k) (src/base/team.h). */
+#define CHUNK_PHASE(cursor, chunks, work)                                                                      \
+    do {                                                                                                       \
+        team_phase *phase_ = team_phase_next(cursor);                                                          \
+        for (uint32_t k; team_claim(phase_, (chunks), &k); team_finish(phase_))                                \
+            work;                                                                                              \
+        team_wait(phase_, (chunks));                                                                           \
+    } while (0)
+
+/* A serial step, by one thread, before every thread goes on. */
+#define SERIAL_PHASE(cursor, work)                                                                             \
+    do {                                                                                                       \
+        team_phase *phase_ = team_phase_next(cursor);                                                          \
+        if (team_serial(phase_)) {                                                                             \
+            work;                                                                                              \
+            team_finish(phase_);                                                                               \
+        }                                                                                                      \
+        team_wait(phase_, 1);                                                                                  \
+    } while (0)
+
 #endif

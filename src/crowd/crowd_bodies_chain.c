@@ -151,22 +151,10 @@ static bool collect_pairs(skim_crowd *c, const uint32_t *frontier, uint32_t coun
     {
         team_enter_region(passive);
         team_cursor cursor = { c->phases, 0 };
-        team_phase *phase = team_phase_next(&cursor);
-        for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase))
-            pairs_of_chunk(c, frontier, count, k, cell, round, false);
-        team_wait(phase, chunks);
-        phase = team_phase_next(&cursor);
-        if (team_serial(phase)) {
-            room = sum_pairs(s, count, pairs);
-            team_finish(phase);
-        }
-        team_wait(phase, 1);
-        if (room && *pairs) {
-            phase = team_phase_next(&cursor);
-            for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase))
-                pairs_of_chunk(c, frontier, count, k, cell, round, true);
-            team_wait(phase, chunks);
-        }
+        CHUNK_PHASE(&cursor, chunks, pairs_of_chunk(c, frontier, count, k, cell, round, false));
+        SERIAL_PHASE(&cursor, room = sum_pairs(s, count, pairs));
+        if (room && *pairs)
+            CHUNK_PHASE(&cursor, chunks, pairs_of_chunk(c, frontier, count, k, cell, round, true));
 #ifdef _OPENMP
         if (omp_get_thread_num() == 0)
 #endif

@@ -189,26 +189,6 @@ static void bucket_agents(skim_crowd *c, uint32_t n, bool fill)
     }
 }
 
-/* A phase of chunks over the agents, each by work(k). */
-#define CHUNK_PHASE(cursor, chunks, work)                                                                      \
-    do {                                                                                                       \
-        team_phase *phase_ = team_phase_next(cursor);                                                          \
-        for (uint32_t k; team_claim(phase_, (chunks), &k); team_finish(phase_))                                \
-            work;                                                                                              \
-        team_wait(phase_, (chunks));                                                                           \
-    } while (0)
-
-/* A serial step, by one thread, before every thread goes on. */
-#define SERIAL_PHASE(cursor, work)                                                                             \
-    do {                                                                                                       \
-        team_phase *phase_ = team_phase_next(cursor);                                                          \
-        if (team_serial(phase_)) {                                                                             \
-            work;                                                                                              \
-            team_finish(phase_);                                                                               \
-        }                                                                                                      \
-        team_wait(phase_, 1);                                                                                  \
-    } while (0)
-
 /* Sums the chunks' maxima and numbers the marked agents in active order
    (slot, moved, their fractions at 1); the grid's cell width: as wide as
    the widest pair's touching distance, so a pair that can meet is in
