@@ -388,7 +388,7 @@ static inline bool clip_row(const ring_walk *w, int32_t row, int32_t *lo, int32_
 }
 
 /* The cells [lo, hi] of row that the disc reaches. */
-static void test_cells(const searcher *s, const ring_walk *w, int32_t lo, int32_t hi, int32_t row, nearest *best)
+static inline __attribute__((always_inline)) void test_cells(const searcher *s, const ring_walk *w, int32_t lo, int32_t hi, int32_t row, nearest *best)
 {
     if (!clip_row(w, row, &lo, &hi))
         return;
