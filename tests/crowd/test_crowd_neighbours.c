@@ -143,17 +143,35 @@ static skim_world *floor_world(float half)
     return soup_world(&soup);
 }
 
-static void add_agent(skim_crowd *c, float x, float y, float z, uint32_t layers, uint32_t flags, float goal_x)
+static void add_sized_agent(skim_crowd *c, float x, float y, float z, float radius, uint32_t layers, uint32_t flags,
+                            float goal_x)
 {
     skim_agent_def a = skim_agent_def_default();
     a.position = (skim_vec3){ x, y, z };
+    a.radius = radius;
     a.layers = layers;
     a.collides_with = layers == 2u ? 2u : 0u; /* layer 1 keeps to itself */
     a.flags = flags;
     uint32_t id;
     cr_assert_eq(skim_crowd_add(c, &a, &id), SKIM_OK, "%s", skim_last_error_message());
     cr_assert_lt(id, sizeof goals / sizeof goals[0]);
-    goals[id] = (skim_vec3){ goal_x, y, z - AGENT_R };
+    goals[id] = (skim_vec3){ goal_x, y, z - radius };
+}
+
+static void add_agent(skim_crowd *c, float x, float y, float z, uint32_t layers, uint32_t flags, float goal_x)
+{
+    add_sized_agent(c, x, y, z, AGENT_R, layers, flags, goal_x);
+}
+
+/* The most members one cell of the (row-major) sense grid holds. */
+static uint32_t fullest_cell(const skim_crowd *c)
+{
+    const crowd_sense_grid *g = &c->sense_grid;
+    const size_t cells = (size_t)g->width * (size_t)(g->max[1] - g->min[1] + 1);
+    uint32_t most = 0;
+    for (size_t b = 0; b < cells; ++b)
+        most = g->bucket_start[b + 1] - g->bucket_start[b] > most ? g->bucket_start[b + 1] - g->bucket_start[b] : most;
+    return most;
 }
 
 Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_a_packed_lattice)
@@ -249,6 +267,52 @@ Test(crowd_neighbours, grid_search_matches_a_scan_across_teleports_and_changes_o
                      (double)c->sense[0]);
     }
     free(scratch);
+    skim_crowd_destroy(c);
+    skim_world_destroy(world);
+}
+
+Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_cells_of_many_members)
+{
+    enum { SIDE = 19, WIDE = 39 };
+    skim_world *world = floor_world(4000.0f);
+    skim_crowd *c = goal_crowd(SIDE * SIDE + WIDE);
+    /* A lattice of small agents nine units apart, and a row of agents
+       twelve times as wide farther off: the wide ones' sense distances make
+       the cells many small agents wide, and reach across many cells into
+       the lattice. */
+    for (int k = 0; k < SIDE * SIDE; ++k) {
+        float x = 9.0f * (float)(k % SIDE - SIDE / 2), y = 9.0f * (float)(k / SIDE - SIDE / 2);
+        add_sized_agent(c, x, y, 5.0f, 4.0f, 1u, 0, k % 2 ? 1500.0f : -1500.0f);
+    }
+    for (int k = 0; k < WIDE; ++k) {
+        float x = 100.0f * (float)(k - WIDE / 2);
+        add_sized_agent(c, x, 400.0f, 49.0f, 48.0f, 1u, 0, k % 2 ? 1500.0f : -1500.0f);
+    }
+    compare_after_steps(world, c, 8, true);
+    cr_expect_gt(fullest_cell(c), 30, "the fullest cell holds %u members: too few for this case", fullest_cell(c));
+    skim_crowd_destroy(c);
+    skim_world_destroy(world);
+}
+
+Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_on_cell_edges)
+{
+    enum { SIDE = 16 };
+    skim_world *world = floor_world(4000.0f);
+    skim_crowd *c = goal_crowd(SIDE * SIDE);
+    /* Everyone at its goal with the same sense distance, so the cells are
+       exactly one sense distance wide; a lattice half a cell apart puts
+       every other agent on a cell's edge and every agent's tenth
+       neighbour among several at the same distance. */
+    for (int k = 0; k < SIDE * SIDE; ++k) {
+        float x = 56.0f * (float)(k % SIDE - SIDE / 2), y = 56.0f * (float)(k / SIDE - SIDE / 2);
+        add_agent(c, x, y, AGENT_R + 1.0f, 1u, 0, x);
+    }
+    uint32_t ties = compare_after_steps(world, c, 6, true);
+    cr_assert_eq(c->sense_grid.cell, (double)c->sense[0], "cells %g wide, not one sense distance %g",
+                 c->sense_grid.cell, (double)c->sense[0]);
+    cr_assert_eq(fmod(56.0, c->sense_grid.cell / 2.0), 0.0, "the lattice is not on the cells' edges: cells %g wide",
+                 c->sense_grid.cell);
+    cr_expect_gt(ties, 1000, "only %u equal distances: the lattice tests too little of the order", ties);
     skim_crowd_destroy(c);
     skim_world_destroy(world);
 }
