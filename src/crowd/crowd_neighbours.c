@@ -1,177 +1,24 @@
 /* The neighbours local avoidance looks at: each agent's nearest ones within
-   its sense distance, found straight from a grid of this step's starts.
-
-   The grid (the collision chapter, "Eliminating Tests": a uniform grid
-   where each object sits in the one cell of its center) is rebuilt every
-   step by a counting sort of the agents that others may avoid (a sense
-   distance above 0), in index order within a bucket; what the search reads
-   of a member is copied into columns in bucket order, so a cell is read as
-   runs of memory, four members at a time. Cells are a sense distance wide: in a packed crowd an
-   agent's ten nearest lie in its own cell and the ring around it.
+   its sense distance, found straight from the grid of this step's starts
+   (crowd_sense_grid.c).
 
    The search visits rings of cells around the agent's cell, the nearest
    ring first, and stops as soon as no cell further out can hold an agent
    nearer than the tenth it has, or within the sense distances at all. It
    keeps the agents ordered by squared distance, then index, which is the
    order a scan of every candidate would give: the result is the same
-   whatever the cell size or the order the cells are visited in. The grid
-   holds this step's starts exactly, so nothing has to allow for agents
-   moving since it was built. */
-#include "crowd/crowd_internal.h"
+   whatever the cell size or the order the cells are visited in. */
+#include "crowd/crowd_sense_grid.h"
 
 #include <math.h>
 #include <simde/x86/sse2.h>
 #include <string.h>
 
-/* Cell width in the mean sense distance of the grid's members: narrower
-   cells test fewer agents in a packed crowd but cost more cells where it
-   thins out. */
-#define CELL_PER_SENSE 1.0
-/* The row-major layout while it has at most this many cells per member
-   (plus a few thousand): its counting sort costs a few instructions a
-   cell every step, far less than a hashed cell costs each search that
-   visits it (a hash and a walk of its bucket); beyond, the hashed layout. */
-#define DENSE_CELLS_PER_MEMBER 64
 /* How much nearer than its cells' edges a ring is taken to be, relative
    (in cells, at least this much): the members' cells come from double
    products of their float coordinates and the distances are float, whose
    rounding is a million times finer. */
 #define RING_SLACK 1e-3
-/* At most this many members per occupied cell, on average, and most
-   agents have fewer than ten others in the square of rings 0 and 1: the
-   search asks first whether it can skip the rings. */
-#define THIN_MEMBERS_PER_CELL 2
-/* Members tested at once, and the padding after the last member that
-   lets a test of the last ones read a whole group. */
-#define MEMBER_LANES 4
-#define MEMBER_PADDING (MEMBER_LANES - 1)
-
-static inline uint32_t bucket_of(const crowd_sense_grid *g, int32_t cx, int32_t cy)
-{
-    if (g->dense)
-        return (uint32_t)((int64_t)(cy - g->min[1]) * g->width + (cx - g->min[0]));
-    return crowd_hash_cell(cx, cy) & g->bucket_mask;
-}
-
-static bool is_member(const skim_crowd *c, uint32_t i)
-{
-    /* A ghost's sense is 0, as is everyone's when they do not avoid. */
-    return c->sense[i] > 0.0f;
-}
-
-/* The cell width, the box of occupied cells and the layout; returns the
-   number of buckets, or 0 when nobody is a member. */
-static size_t lay_out(skim_crowd *c, uint32_t n)
-{
-    crowd_sense_grid *g = &c->sense_grid;
-    double senses = 0.0;
-    uint32_t members = 0;
-    float largest = 0.0f;
-    for (uint32_t i = 0; i < n; ++i)
-        if (is_member(c, i)) {
-            senses += c->sense[i];
-            members++;
-            largest = c->sense[i] > largest ? c->sense[i] : largest;
-        }
-    g->largest_sense = largest;
-    if (members == 0)
-        return 0;
-    g->cell = CELL_PER_SENSE * senses / members;
-    if (!(g->cell > 0.0))
-        g->cell = 1.0;
-    g->inverse_cell = 1.0 / g->cell;
-    int32_t lo[2] = { INT32_MAX, INT32_MAX }, hi[2] = { INT32_MIN, INT32_MIN };
-    for (uint32_t i = 0; i < n; ++i)
-        if (is_member(c, i))
-            for (int k = 0; k < 2; ++k) {
-                int32_t cell = crowd_cell_of((double)c->proj[3 * (size_t)i + k], g->inverse_cell);
-                g->home[2 * (size_t)i + k] = cell;
-                lo[k] = cell < lo[k] ? cell : lo[k];
-                hi[k] = cell > hi[k] ? cell : hi[k];
-            }
-    uint64_t width = (uint64_t)((int64_t)hi[0] - lo[0] + 1), height = (uint64_t)((int64_t)hi[1] - lo[1] + 1);
-    g->dense = width * height <= DENSE_CELLS_PER_MEMBER * (uint64_t)members + 1024;
-    if (g->dense) {
-        memcpy(g->min, lo, sizeof lo);
-        memcpy(g->max, hi, sizeof hi);
-        g->width = (uint32_t)width;
-        return (size_t)(width * height);
-    }
-    size_t buckets = 64;
-    while (buckets < 2 * (size_t)members)
-        buckets *= 2;
-    g->bucket_mask = (uint32_t)buckets - 1;
-    return buckets;
-}
-
-/* The grid of this step's starts (a serial step). */
-static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
-{
-    (void)chunks;
-    crowd_sense_grid *g = &c->sense_grid;
-    if (!crowd_reserve((void **)&g->key, &g->key_capacity, n ? n : 1, sizeof *g->key) ||
-        !crowd_reserve((void **)&g->home, &g->home_capacity, n ? 2 * (size_t)n : 1, sizeof *g->home) ||
-        !crowd_reserve((void **)&g->member_block, &g->member_capacity, (size_t)n + MEMBER_PADDING,
-                       8 * sizeof *g->member_block))
-        return false;
-    /* The columns, each member_capacity long (8 words a member). */
-    const size_t column = g->member_capacity;
-    g->x = g->member_block;
-    g->y = g->x + column;
-    g->z = g->y + column;
-    g->sense = g->z + column;
-    g->height = g->sense + column;
-    g->agent = (uint32_t *)(g->height + column);
-    g->member_cell = (int32_t *)(g->agent + column);
-    const size_t buckets = lay_out(c, n);
-    if (!crowd_reserve((void **)&g->bucket_start, &g->bucket_capacity, buckets + 1, sizeof *g->bucket_start))
-        return false;
-    uint32_t *start = g->bucket_start;
-    memset(start, 0, (buckets + 1) * sizeof *start);
-    for (uint32_t i = 0; i < n; ++i) {
-        g->key[i] = UINT32_MAX;
-        if (buckets == 0 || !is_member(c, i))
-            continue;
-        g->key[i] = bucket_of(g, g->home[2 * (size_t)i], g->home[2 * (size_t)i + 1]);
-        start[g->key[i] + 1]++;
-    }
-    size_t occupied = 0;
-    for (size_t b = 0; b < buckets; ++b) {
-        occupied += start[b + 1] != 0;
-        start[b + 1] += start[b];
-    }
-    /* start[b] runs ahead while filling and is put back after. */
-    for (uint32_t i = 0; i < n; ++i) {
-        if (g->key[i] == UINT32_MAX)
-            continue;
-        const float *p = c->proj + 3 * (size_t)i;
-        const uint32_t m = start[g->key[i]]++;
-        g->x[m] = p[0];
-        g->y[m] = p[1];
-        g->z[m] = p[2];
-        g->sense[m] = c->sense[i];
-        g->height[m] = c->height[i];
-        g->agent[m] = i;
-        g->member_cell[2 * (size_t)m] = g->home[2 * (size_t)i];
-        g->member_cell[2 * (size_t)m + 1] = g->home[2 * (size_t)i + 1];
-    }
-    for (size_t b = buckets; b > 0; --b)
-        start[b] = start[b - 1];
-    start[0] = 0;
-    g->count = buckets ? start[buckets] : 0;
-    /* What a test of the last members reads past them: defined, and never
-       kept (the test masks it off). */
-    for (uint32_t m = g->count; m < g->count + MEMBER_PADDING; ++m)
-        g->x[m] = g->y[m] = g->z[m] = g->sense[m] = g->height[m] = 0.0f;
-    g->thin = g->count <= THIN_MEMBERS_PER_CELL * occupied;
-    return true;
-}
-
-bool crowd_build_sense_grid(skim_crowd *c, uint32_t n, team_cursor *cursor)
-{
-    team_phase *phase = team_phase_next(cursor); /* nothing parallel before the build: no chunks */
-    return crowd_join_chunks(c, cursor, phase, n, 0, build_grid);
-}
 
 /* The best neighbours so far, ascending by squared distance, then index:
    both in one integer, the distance's bits above the index (the bits of a
@@ -299,20 +146,20 @@ static void test_few_members(const searcher *s, uint32_t first, uint32_t last, n
     }
 }
 
-/* The same, MEMBER_LANES at a time, each lane computing exactly what the
+/* The same, CROWD_MEMBER_LANES at a time, each lane computing exactly what the
    loop over the members does (the same float operations in the same
    order), so the same members are kept with the same keys. */
 static inline void test_members(const searcher *s, uint32_t first, uint32_t last, nearest *best)
 {
     const skim_crowd *c = s->crowd;
     const crowd_sense_grid *g = &c->sense_grid;
-    if (last - first < MEMBER_LANES) {
+    if (last - first < CROWD_MEMBER_LANES) {
         test_few_members(s, first, last, best);
         return;
     }
     const simde__m128 x = s->x, y = s->y, z = s->z, sense = s->sense, height = s->height;
     const simde__m128 sign = simde_mm_set1_ps(-0.0f);
-    for (uint32_t base = first; base < last; base += MEMBER_LANES) {
+    for (uint32_t base = first; base < last; base += CROWD_MEMBER_LANES) {
         simde__m128 dx = simde_mm_sub_ps(simde_mm_loadu_ps(g->x + base), x);
         simde__m128 dy = simde_mm_sub_ps(simde_mm_loadu_ps(g->y + base), y);
         simde__m128 dz = simde_mm_sub_ps(simde_mm_loadu_ps(g->z + base), z);
@@ -324,11 +171,11 @@ static inline void test_members(const searcher *s, uint32_t first, uint32_t last
             far = simde_mm_or_ps(far, simde_mm_cmpgt_ps(d, simde_mm_set1_ps(key_distance(best->key[CROWD_AVOID_NEIGHBOURS - 1]))));
         simde__m128 apart = simde_mm_cmpge_ps(simde_mm_andnot_ps(sign, dz),
                                               simde_mm_add_ps(height, simde_mm_loadu_ps(g->height + base)));
-        const uint32_t lanes = last - base < MEMBER_LANES ? (1u << (last - base)) - 1 : (1u << MEMBER_LANES) - 1;
+        const uint32_t lanes = last - base < CROWD_MEMBER_LANES ? (1u << (last - base)) - 1 : (1u << CROWD_MEMBER_LANES) - 1;
         uint32_t pass = ~(uint32_t)simde_mm_movemask_ps(simde_mm_or_ps(far, apart)) & lanes;
         if (!pass)
             continue;
-        float distance[MEMBER_LANES];
+        float distance[CROWD_MEMBER_LANES];
         simde_mm_storeu_ps(distance, d);
         for (; pass; pass &= pass - 1) {
             const uint32_t lane = (uint32_t)__builtin_ctz(pass), j = g->agent[base + lane];
@@ -346,7 +193,7 @@ static inline void test_row(const searcher *s, int32_t lo, int32_t hi, int32_t c
     hi = hi < g->max[0] ? hi : g->max[0];
     if (lo > hi || cy < g->min[1] || cy > g->max[1])
         return;
-    test_members(s, g->bucket_start[bucket_of(g, lo, cy)], g->bucket_start[bucket_of(g, hi, cy) + 1], best);
+    test_members(s, g->bucket_start[crowd_sense_bucket(g, lo, cy)], g->bucket_start[crowd_sense_bucket(g, hi, cy) + 1], best);
 }
 
 /* The members whose cell is (cx, cy) (hashed layout: a bucket holds
@@ -354,7 +201,7 @@ static inline void test_row(const searcher *s, int32_t lo, int32_t hi, int32_t c
 static void test_hashed_cell(const searcher *s, int32_t cx, int32_t cy, nearest *best)
 {
     const crowd_sense_grid *g = &s->crowd->sense_grid;
-    const uint32_t b = bucket_of(g, cx, cy);
+    const uint32_t b = crowd_sense_bucket(g, cx, cy);
     for (uint32_t k = g->bucket_start[b]; k < g->bucket_start[b + 1]; ++k)
         if (g->member_cell[2 * (size_t)k] == cx && g->member_cell[2 * (size_t)k + 1] == cy)
             test_members(s, k, k + 1, best);
@@ -453,7 +300,7 @@ static inline bool square_is_thin(const crowd_sense_grid *g, int32_t cx, int32_t
     for (int r = 0; r < 3; ++r) {
         if (rows[r] < g->min[1] || rows[r] > g->max[1])
             continue;
-        held += g->bucket_start[bucket_of(g, hi, rows[r]) + 1] - g->bucket_start[bucket_of(g, lo, rows[r])];
+        held += g->bucket_start[crowd_sense_bucket(g, hi, rows[r]) + 1] - g->bucket_start[crowd_sense_bucket(g, lo, rows[r])];
         if (held > CROWD_AVOID_NEIGHBOURS)
             return false;
     }

@@ -93,7 +93,7 @@ typedef struct crowd_chunk_stats {
     uint32_t squeezed;
 } crowd_chunk_stats;
 
-/* The avoidance grid (crowd_neighbours.c): agents with a sense distance,
+/* The avoidance grid (crowd_sense_grid.c): agents with a sense distance,
    bucketed by the cell of this step's start across up, each bucket in
    index order. Square cells; row-major over the box of occupied cells when
    it is small, else hashed. What the search reads of a member is kept a
