@@ -80,8 +80,8 @@ static inline void sort_slots(uint64_t *slots)
 
 /* Until ten are kept, a new neighbour goes into the next slot as it comes,
    and the ten are sorted once when the last slot fills (or when the search
-   ends with fewer, copy_found): only the kept's tenth is read before then,
-   and only once there are ten. */
+   ends with fewer, copy_found): nothing reads the slots before then, the
+   tenth being read only once there are ten. */
 static inline void keep(nearest *best, float d, uint32_t j)
 {
     const uint64_t key = nearest_key(d, j);
@@ -131,7 +131,8 @@ static inline bool may_avoid(const skim_crowd *c, uint32_t i, uint32_t j)
    kept unless d > reach * reach or |dz| >= the two half heights. For the
    short runs of a thin crowd, where a group of lanes would be mostly
    empty. */
-static void test_few_members(const searcher *s, uint32_t first, uint32_t last, nearest *best)
+static inline __attribute__((always_inline)) void test_few_members(const searcher *s, uint32_t first, uint32_t last,
+                                                                   nearest *best)
 {
     const crowd_sense_grid *g = &s->crowd->sense_grid;
     const float x = simde_mm_cvtss_f32(s->x), y = simde_mm_cvtss_f32(s->y), z = simde_mm_cvtss_f32(s->z);
@@ -146,9 +147,9 @@ static void test_few_members(const searcher *s, uint32_t first, uint32_t last, n
     }
 }
 
-/* The same, CROWD_MEMBER_LANES at a time, each lane computing exactly what the
-   loop over the members does (the same float operations in the same
-   order), so the same members are kept with the same keys. */
+/* The same, CROWD_MEMBER_LANES at a time, each lane computing exactly
+   what the loop over the members does (the same float operations in the
+   same order), so the same members are kept with the same keys. */
 static inline void test_members(const searcher *s, uint32_t first, uint32_t last, nearest *best)
 {
     const skim_crowd *c = s->crowd;
@@ -171,7 +172,8 @@ static inline void test_members(const searcher *s, uint32_t first, uint32_t last
             far = simde_mm_or_ps(far, simde_mm_cmpgt_ps(d, simde_mm_set1_ps(key_distance(best->key[CROWD_AVOID_NEIGHBOURS - 1]))));
         simde__m128 apart = simde_mm_cmpge_ps(simde_mm_andnot_ps(sign, dz),
                                               simde_mm_add_ps(height, simde_mm_loadu_ps(g->height + base)));
-        const uint32_t lanes = last - base < CROWD_MEMBER_LANES ? (1u << (last - base)) - 1 : (1u << CROWD_MEMBER_LANES) - 1;
+        const uint32_t lanes =
+            last - base < CROWD_MEMBER_LANES ? (1u << (last - base)) - 1 : (1u << CROWD_MEMBER_LANES) - 1;
         uint32_t pass = ~(uint32_t)simde_mm_movemask_ps(simde_mm_or_ps(far, apart)) & lanes;
         if (!pass)
             continue;
@@ -193,7 +195,8 @@ static inline void test_row(const searcher *s, int32_t lo, int32_t hi, int32_t c
     hi = hi < g->max[0] ? hi : g->max[0];
     if (lo > hi || cy < g->min[1] || cy > g->max[1])
         return;
-    test_members(s, g->bucket_start[crowd_sense_bucket(g, lo, cy)], g->bucket_start[crowd_sense_bucket(g, hi, cy) + 1], best);
+    test_members(s, g->bucket_start[crowd_sense_bucket(g, lo, cy)], g->bucket_start[crowd_sense_bucket(g, hi, cy) + 1],
+                 best);
 }
 
 /* The members whose cell is (cx, cy) (hashed layout: a bucket holds
@@ -235,7 +238,8 @@ static inline bool clip_row(const ring_walk *w, int32_t row, int32_t *lo, int32_
 }
 
 /* The cells [lo, hi] of row that the disc reaches. */
-static inline __attribute__((always_inline)) void test_cells(const searcher *s, const ring_walk *w, int32_t lo, int32_t hi, int32_t row, nearest *best)
+static inline __attribute__((always_inline)) void test_cells(const searcher *s, const ring_walk *w, int32_t lo,
+                                                             int32_t hi, int32_t row, nearest *best)
 {
     if (!clip_row(w, row, &lo, &hi))
         return;
@@ -260,6 +264,48 @@ static void test_ring(const searcher *s, const ring_walk *w, int32_t k, nearest 
     test_cells(s, w, cx - k, cx + k, cy + k, best);
 }
 
+/* The members of cells [lo, hi] of row (dense layout), lo and hi within
+   the grid's box. */
+static inline void test_dense_run(const searcher *s, int32_t lo, int32_t hi, int32_t row, nearest *best)
+{
+    const crowd_sense_grid *g = &s->crowd->sense_grid;
+    const size_t first = (size_t)(row - g->min[1]) * g->width + (size_t)(lo - g->min[0]);
+    test_members(s, g->bucket_start[first], g->bucket_start[first + (size_t)(hi - lo) + 1], best);
+}
+
+/* test_disc in the dense layout: each row's cells cut to the disc and to
+   the grid's box at once, and read as one run (two beside rings 0 and 1
+   with seen), without the hashed layout's checks a row. */
+static void test_dense_disc(const searcher *s, const ring_walk *w, int32_t reach, bool seen, nearest *best)
+{
+    const crowd_sense_grid *g = &s->crowd->sense_grid;
+    const int32_t cx = w->cx, cy = w->cy;
+    const int32_t first = cy - reach > g->min[1] ? cy - reach : g->min[1];
+    const int32_t last = cy + reach < g->max[1] ? cy + reach : g->max[1];
+    const int32_t left = cx - reach > g->min[0] ? cx - reach : g->min[0];
+    const int32_t right = cx + reach < g->max[0] ? cx + reach : g->max[0];
+    const double squared = w->radius * w->radius;
+    for (int32_t row = first; row <= last; ++row) {
+        const double dy = row > cy ? (double)row - w->v : row < cy ? w->v - (double)(row + 1) : 0.0;
+        const double room = squared - dy * dy;
+        if (room < 0.0)
+            continue;
+        const double half = sqrt(room);
+        int32_t lo = crowd_floor_to_int(w->u - half), hi = crowd_floor_to_int(w->u + half);
+        lo = lo > left ? lo : left;
+        hi = hi < right ? hi : right;
+        if (lo > hi)
+            continue;
+        if (seen && row >= cy - 1 && row <= cy + 1) {
+            if (lo <= cx - 2)
+                test_dense_run(s, lo, hi < cx - 2 ? hi : cx - 2, row, best);
+            if (hi >= cx + 2)
+                test_dense_run(s, lo > cx + 2 ? lo : cx + 2, hi, row, best);
+        } else
+            test_dense_run(s, lo, hi, row, best);
+    }
+}
+
 /* The walk's disc, a run of cells per row: where fewer than ten are near,
    the search goes to the disc's edge anyway, and a row costs less as one
    run than as the cells of each ring it crosses. With seen, rings 0 and 1
@@ -269,18 +315,18 @@ static void test_disc(const searcher *s, const ring_walk *w, bool seen, nearest 
 {
     const crowd_sense_grid *g = &s->crowd->sense_grid;
     const int32_t reach = w->radius < 536870912.0 ? (int32_t)w->radius + 1 : 536870912;
-    int32_t first = w->cy - reach, last = w->cy + reach;
     if (g->dense) {
-        first = first > g->min[1] ? first : g->min[1];
-        last = last < g->max[1] ? last : g->max[1];
-    } else if ((uint64_t)(2 * (int64_t)reach + 1) * (uint64_t)(2 * (int64_t)reach + 1) > 2 * (uint64_t)g->count + 64) {
+        test_dense_disc(s, w, reach, seen, best);
+        return;
+    }
+    if ((uint64_t)(2 * (int64_t)reach + 1) * (uint64_t)(2 * (int64_t)reach + 1) > 2 * (uint64_t)g->count + 64) {
         /* More cells than members (a few agents spread far, one much
            larger than the rest): every member instead. */
         forget_all(best);
         test_members(s, 0, g->count, best);
         return;
     }
-    for (int32_t row = first; row <= last; ++row) {
+    for (int32_t row = w->cy - reach; row <= w->cy + reach; ++row) {
         if (seen && row >= w->cy - 1 && row <= w->cy + 1) {
             test_cells(s, w, w->cx - reach, w->cx - 2, row, best);
             test_cells(s, w, w->cx + 2, w->cx + reach, row, best);
@@ -300,7 +346,8 @@ static inline bool square_is_thin(const crowd_sense_grid *g, int32_t cx, int32_t
     for (int r = 0; r < 3; ++r) {
         if (rows[r] < g->min[1] || rows[r] > g->max[1])
             continue;
-        held += g->bucket_start[crowd_sense_bucket(g, hi, rows[r]) + 1] - g->bucket_start[crowd_sense_bucket(g, lo, rows[r])];
+        held += g->bucket_start[crowd_sense_bucket(g, hi, rows[r]) + 1] -
+                g->bucket_start[crowd_sense_bucket(g, lo, rows[r])];
         if (held > CROWD_AVOID_NEIGHBOURS)
             return false;
     }
