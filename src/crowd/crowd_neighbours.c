@@ -55,11 +55,11 @@ static inline float key_distance(uint64_t key)
         a[y] = high;                                                                                               \
     } while (0)
 
-/* Sorts the ten slots: Batcher's odd-even merge sort of sixteen with the
-   pairs that touch the six slots beyond ten left out (those would hold
-   keys above every other and never move). 32 pairs, each without a
-   branch, where ten insertions into the sorted slots cost ten passes over
-   all of them. */
+/* Sorts the ten slots: the odd-even merge sort of sixteen (Batcher,
+   Sorting Networks and Their Applications) with the pairs that touch the
+   six slots beyond ten left out (those would hold keys above every other
+   and never move). 32 pairs, each without a branch, where ten insertions
+   into the sorted slots cost ten passes over all of them. */
 _Static_assert(CROWD_AVOID_NEIGHBOURS == 10, "sort_slots is a network for ten slots");
 static inline void sort_slots(uint64_t *slots)
 {
