@@ -26,24 +26,16 @@
    neighbours come from crowd_neighbours.c. Avoidance only steers: the
    projection solver and the check still guarantee that no two agents
    overlap. */
-#include "crowd/crowd_internal.h"
+#include "crowd/crowd_orca_lines.h"
 
 #include <math.h>
+#include <simde/x86/sse2.h>
 
 /* How far an agent looks for others to avoid, beyond its radius, at most:
    in radii. Within the horizon it looks speed * horizon. A long horizon
    needs a longer look than four radii, or agents start to avoid only those
    already near; a much longer one lists more neighbours for little. */
 #define SENSE_RADII 6.0f
-/* Passing side: two agents on a collision course pass each other on the
-   right (seen from above, up toward the eye) unless the left is clearly
-   nearer: the sine of the angle by which the relative velocity must point
-   left of the other before the left is taken. Each agent of the pair sees
-   the other's position and the relative velocity negated, so both make
-   the same choice; a convention shared by everyone makes opposite streams
-   settle into lanes and a symmetric crowd turn one way round instead of
-   meeting head on, where plain ORCA can deadlock. */
-#define PASS_RIGHT_SINE 0.6
 /* The fraction of its top speed avoidance keeps under, so the planned move
    stays inside the reach the broadphase was built with. */
 #define TOP_SHRINK 1e-5
@@ -64,10 +56,6 @@
 #define QUEUE_SAME_WAY_COSINE 0.95
 
 #define LP_EPSILON 1e-9
-
-typedef struct line2 {
-    double point[2], direction[2]; /* allowed: left of direction through point */
-} line2;
 
 static double det2(const double a[2], const double b[2])
 {
@@ -118,10 +106,10 @@ static inline double greater(double x, double y)
 /* Linear program on line k of lines (section 5.1, one dimension): the
    point of line k inside the disc of radius top and left of lines [0, k)
    nearest optimum (or farthest along it, when direction_only). */
-static bool solve_on_line(const line2 *lines, uint32_t k, double top, const double optimum[2], bool direction_only,
+static bool solve_on_line(const crowd_line *lines, uint32_t k, double top, const double optimum[2], bool direction_only,
                           double result[2])
 {
-    const line2 *l = &lines[k];
+    const crowd_line *l = &lines[k];
     double along = dot2(l->point, l->direction);
     double discriminant = along * along + top * top - dot2(l->point, l->point);
     if (discriminant < 0.0)
@@ -159,7 +147,7 @@ static bool solve_on_line(const line2 *lines, uint32_t k, double top, const doub
 
 /* The 2D program over lines [0, count): returns count on success, else the
    line it failed on (result then is the best before it). */
-static uint32_t solve_plane(const line2 *lines, uint32_t count, double top, const double optimum[2],
+static uint32_t solve_plane(const crowd_line *lines, uint32_t count, double top, const double optimum[2],
                             bool direction_only, double result[2])
 {
     if (direction_only) {
@@ -189,11 +177,11 @@ static uint32_t solve_plane(const line2 *lines, uint32_t count, double top, cons
 
 /* No velocity satisfies every line: the one that minimises the largest
    violation (section 5.2), found line by line from the first that failed. */
-static void solve_least_violation(const line2 *lines, uint32_t count, uint32_t failed, double top,
+static void solve_least_violation(const crowd_line *lines, uint32_t count, uint32_t failed, double top,
                                   double result[2])
 {
     double worst = 0.0;
-    line2 projected[CROWD_AVOID_NEIGHBOURS];
+    crowd_line projected[CROWD_AVOID_NEIGHBOURS];
     for (uint32_t k = failed; k < count; ++k) {
         double off[2] = { lines[k].point[0] - result[0], lines[k].point[1] - result[1] };
         if (det2(lines[k].direction, off) <= worst)
@@ -202,7 +190,7 @@ static void solve_least_violation(const line2 *lines, uint32_t count, uint32_t f
            violations are equal bound the region. */
         uint32_t made = 0;
         for (uint32_t m = 0; m < k; ++m) {
-            line2 p;
+            crowd_line p;
             double determinant = det2(lines[k].direction, lines[m].direction);
             if (fabs(determinant) <= LP_EPSILON) {
                 if (dot2(lines[k].direction, lines[m].direction) > 0.0)
@@ -236,91 +224,104 @@ static void solve_least_violation(const line2 *lines, uint32_t count, uint32_t f
     }
 }
 
-/* The half-plane of velocities agent i may take so as to stay clear of j
-   for the horizon (section 4), with i's share of the change. */
-static void orca_line(const double rel_pos[2], const double rel_vel[2], const double vel[2], double combined,
-                      double horizon, double dt, double share, line2 *out)
+typedef simde__m128d lanes;
+
+/* a where mask is set, else b. */
+static inline lanes pick(lanes mask, lanes a, lanes b)
 {
-    double dist_sq = dot2(rel_pos, rel_pos), combined_sq = combined * combined;
-    double u[2];
-    if (dist_sq > combined_sq) {
-        /* Apart: the obstacle is a cone cut off by a disc at 1 / horizon. */
-        double inv = 1.0 / horizon;
-        double w[2] = { rel_vel[0] - inv * rel_pos[0], rel_vel[1] - inv * rel_pos[1] };
-        double w_sq = dot2(w, w), along = dot2(w, rel_pos);
-        if (along < 0.0 && along * along > combined_sq * w_sq) {
-            /* Nearest the cut-off disc. */
-            double w_len = sqrt(w_sq);
-            double unit[2] = { w[0] / w_len, w[1] / w_len };
-            out->direction[0] = unit[1];
-            out->direction[1] = -unit[0];
-            u[0] = (combined * inv - w_len) * unit[0];
-            u[1] = (combined * inv - w_len) * unit[1];
-        } else {
-            /* Along a leg of the cone: the left one, or by convention the
-               right one unless the left is clearly nearer. */
-            double leg = sqrt(dist_sq - combined_sq);
-            if (det2(rel_pos, w) > PASS_RIGHT_SINE * sqrt(dist_sq * w_sq)) {
-                out->direction[0] = (rel_pos[0] * leg - rel_pos[1] * combined) / dist_sq;
-                out->direction[1] = (rel_pos[0] * combined + rel_pos[1] * leg) / dist_sq;
-            } else {
-                out->direction[0] = -(rel_pos[0] * leg + rel_pos[1] * combined) / dist_sq;
-                out->direction[1] = -(-rel_pos[0] * combined + rel_pos[1] * leg) / dist_sq;
-            }
-            double on = dot2(rel_vel, out->direction);
-            u[0] = on * out->direction[0] - rel_vel[0];
-            u[1] = on * out->direction[1] - rel_vel[1];
-        }
-    } else {
-        /* Already touching: get apart within this step. */
-        double inv = 1.0 / dt;
-        double w[2] = { rel_vel[0] - inv * rel_pos[0], rel_vel[1] - inv * rel_pos[1] };
-        double w_len = sqrt(dot2(w, w));
-        double unit[2] = { 1.0, 0.0 };
-        if (w_len > 0.0) {
-            unit[0] = w[0] / w_len;
-            unit[1] = w[1] / w_len;
-        }
-        out->direction[0] = unit[1];
-        out->direction[1] = -unit[0];
-        u[0] = (combined * inv - w_len) * unit[0];
-        u[1] = (combined * inv - w_len) * unit[1];
-    }
-    out->point[0] = vel[0] + share * u[0];
-    out->point[1] = vel[1] + share * u[1];
+    return simde_mm_or_pd(simde_mm_and_pd(mask, a), simde_mm_andnot_pd(mask, b));
 }
 
-/* Whether agent j comes the other way to an agent that prefers pref. */
-static bool oncoming(const skim_crowd *c, uint32_t j, const double pref[2])
+/* lesser and greater, lane by lane. */
+static inline lanes lesser_lanes(lanes x, lanes y)
 {
-    const double other[2] = { c->avoid_pref[2 * (size_t)j], c->avoid_pref[2 * (size_t)j + 1] };
-    return dot2(other, pref) < ONCOMING_COSINE * sqrt(dot2(pref, pref) * dot2(other, other));
+    return pick(simde_mm_or_pd(simde_mm_cmplt_pd(x, y), simde_mm_cmpunord_pd(y, y)), x, y);
 }
 
-/* The flow rule: whether agent i takes the greater share of the effort of
-   avoiding the agents that come the other way, instead of its half. Two
-   streams that meet in a passage then both step aside by more than half,
-   and lanes open before the fronts stand face to face; a stream only leaves
-   the effort to a clearly denser one coming against it. Decided from the
-   neighbours' last state alone, so the same for any order of agents. */
-static bool against_stream(const skim_crowd *c, uint32_t i, const uint32_t *near, uint32_t count,
-                           const double pref[2])
+static inline lanes greater_lanes(lanes x, lanes y)
 {
-    if (!(dot2(pref, pref) > 0.0))
-        return false;
+    return pick(simde_mm_or_pd(simde_mm_cmpgt_pd(x, y), simde_mm_cmpunord_pd(y, y)), x, y);
+}
+
+static inline lanes pair_from(float a, float b)
+{
+    return simde_mm_set_pd((double)b, (double)a);
+}
+
+#define ADD simde_mm_add_pd
+#define SUB simde_mm_sub_pd
+#define MUL simde_mm_mul_pd
+
+/* What agent i's half-planes need of its neighbours near[0, count), two
+   neighbours at a time, a lane each, into in: the relative positions and
+   velocities, the distance to keep and i's share of the effort.
+
+   Shares go as pushes are shared (inverse mass); all of it when the other
+   will not move. The flow rule: agent i takes the greater share of the
+   effort of avoiding the agents that come the other way (their wishes'
+   cosine below ONCOMING_COSINE), instead of its half, when some of them
+   are ahead and those of its own way among its neighbours are not
+   outnumbered more than OUTNUMBERED times. Two streams that meet in a
+   passage then both step aside by more than half, and lanes open before
+   the fronts stand face to face; a stream only leaves the effort to a
+   clearly denser one coming against it. One that cannot be pushed takes no
+   share, against a stream too. Decided from the neighbours' last state
+   alone, so the same for any order of agents.
+
+   Avoidance aims for the gap the solver leaves (the skin). A pair already
+   inside it but not touching keeps its distance rather than being driven
+   apart at once (section 5.3's case for colliding agents), which would
+   make a dense crowd tremble. */
+static void gather_neighbours(const skim_crowd *c, uint32_t i, const uint32_t *near, uint32_t count,
+                              const double vel[2], const double pref[2], crowd_orca_input *in)
+{
     const float *pi = c->proj + 3 * (size_t)i;
-    uint32_t with = 0, against = 0;
-    for (uint32_t k = 0; k < count; ++k) {
-        const uint32_t j = near[k];
-        const float *pj = c->proj + 3 * (size_t)j;
-        const double other[2] = { c->avoid_pref[2 * (size_t)j], c->avoid_pref[2 * (size_t)j + 1] };
-        const double ahead[2] = { (double)pj[0] - pi[0], (double)pj[1] - pi[1] };
-        if (oncoming(c, j, pref))
-            against += dot2(ahead, pref) > 0.0;
-        else
-            with += dot2(other, pref) > 0.0;
+    const lanes pix = simde_mm_set1_pd(pi[0]), piy = simde_mm_set1_pd(pi[1]);
+    const lanes velx = simde_mm_set1_pd(vel[0]), vely = simde_mm_set1_pd(vel[1]);
+    const lanes prefx = simde_mm_set1_pd(pref[0]), prefy = simde_mm_set1_pd(pref[1]);
+    const double pref_sq = pref[0] * pref[0] + pref[1] * pref[1];
+    const lanes pref_sq_lanes = simde_mm_set1_pd(pref_sq), zero = simde_mm_setzero_pd();
+    const lanes mass_i = simde_mm_set1_pd(c->inverse_mass[i]), radius_i = simde_mm_set1_pd(c->radius[i]);
+    const lanes skin = simde_mm_set1_pd(1.0 + c->def.agent_skin);
+    uint32_t oncoming = 0, with = 0, against = 0;
+    for (uint32_t k = 0; k < count; k += 2) {
+        const uint32_t j0 = near[k], j1 = k + 1 < count ? near[k + 1] : j0;
+        const unsigned valid = k + 1 < count ? 3u : 1u;
+        const float *p0 = c->proj + 3 * (size_t)j0, *p1 = c->proj + 3 * (size_t)j1;
+        const float *v0 = c->avoid_velocity + 2 * (size_t)j0, *v1 = c->avoid_velocity + 2 * (size_t)j1;
+        const float *w0 = c->avoid_pref + 2 * (size_t)j0, *w1 = c->avoid_pref + 2 * (size_t)j1;
+        const lanes rpx = SUB(pair_from(p0[0], p1[0]), pix), rpy = SUB(pair_from(p0[1], p1[1]), piy);
+        simde_mm_storeu_pd(in->rel_pos_x + k, rpx);
+        simde_mm_storeu_pd(in->rel_pos_y + k, rpy);
+        simde_mm_storeu_pd(in->rel_vel_x + k, SUB(velx, pair_from(v0[0], v1[0])));
+        simde_mm_storeu_pd(in->rel_vel_y + k, SUB(vely, pair_from(v0[1], v1[1])));
+
+        const lanes mass_j = pair_from(c->inverse_mass[j0], c->inverse_mass[j1]), sum = ADD(mass_i, mass_j);
+        const lanes still = simde_mm_cmpeq_pd(pair_from(c->avoid_top[j0], c->avoid_top[j1]), zero);
+        const lanes by_mass = pick(simde_mm_cmpgt_pd(sum, zero), simde_mm_div_pd(mass_i, sum), simde_mm_set1_pd(0.5));
+        simde_mm_storeu_pd(in->share + k, pick(still, simde_mm_set1_pd(1.0), by_mass));
+
+        const lanes touching = ADD(radius_i, pair_from(c->radius[j0], c->radius[j1]));
+        const lanes dist = simde_mm_sqrt_pd(ADD(MUL(rpx, rpx), MUL(rpy, rpy)));
+        const lanes kept = greater_lanes(touching, MUL(dist, simde_mm_set1_pd(1.0 - 1e-3)));
+        simde_mm_storeu_pd(in->combined + k, lesser_lanes(MUL(touching, skin), kept));
+
+        const lanes otherx = pair_from(w0[0], w1[0]), othery = pair_from(w0[1], w1[1]);
+        const lanes other_pref = ADD(MUL(otherx, prefx), MUL(othery, prefy));
+        const lanes other_sq = ADD(MUL(otherx, otherx), MUL(othery, othery));
+        const lanes coming = simde_mm_cmplt_pd(
+            other_pref, MUL(simde_mm_set1_pd(ONCOMING_COSINE), simde_mm_sqrt_pd(MUL(pref_sq_lanes, other_sq))));
+        const lanes ahead = simde_mm_cmpgt_pd(ADD(MUL(rpx, prefx), MUL(rpy, prefy)), zero);
+        const unsigned coming_bits = (unsigned)simde_mm_movemask_pd(coming) & valid;
+        oncoming |= coming_bits << k;
+        against += (uint32_t)__builtin_popcount(coming_bits & (unsigned)simde_mm_movemask_pd(ahead));
+        with += (uint32_t)__builtin_popcount(~coming_bits & valid
+                                             & (unsigned)simde_mm_movemask_pd(simde_mm_cmpgt_pd(other_pref, zero)));
     }
-    return against > 0 && OUTNUMBERED * (double)with > (double)against;
+    if (pref_sq > 0.0 && against > 0 && OUTNUMBERED * (double)with > (double)against)
+        for (uint32_t k = 0; k < count; ++k)
+            if (oncoming >> k & 1u && in->share[k] > 0.0)
+                in->share[k] = greater(in->share[k], AGAINST_SHARE);
 }
 
 /* Whether agent i walks behind a neighbour going its way: one within
@@ -350,35 +351,12 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
     if (count == 0)
         return; /* the plan stands */
     const uint32_t id = c->active[i];
-    const float *pi = c->proj + 3 * (size_t)i;
     const double vel[2] = { c->avoid_velocity[2 * (size_t)i], c->avoid_velocity[2 * (size_t)i + 1] };
-    const double mass_i = c->inverse_mass[i];
     const double pref[2] = { c->avoid_pref[2 * (size_t)i], c->avoid_pref[2 * (size_t)i + 1] };
-    const bool greater_share = against_stream(c, i, near, count, pref);
-    line2 lines[CROWD_AVOID_NEIGHBOURS];
-    for (uint32_t k = 0; k < count; ++k) {
-        uint32_t j = near[k];
-        const float *pj = c->proj + 3 * (size_t)j;
-        double rel_pos[2] = { (double)pj[0] - pi[0], (double)pj[1] - pi[1] };
-        double rel_vel[2] = { vel[0] - c->avoid_velocity[2 * (size_t)j], vel[1] - c->avoid_velocity[2 * (size_t)j + 1] };
-        /* Shares as pushes are shared (inverse mass); all of it when the
-           other will not move. */
-        double mass_j = c->inverse_mass[j], share = 0.5;
-        if (c->avoid_top[j] == 0.0f)
-            share = 1.0;
-        else if (mass_i + mass_j > 0.0)
-            share = mass_i / (mass_i + mass_j);
-        /* One that cannot be pushed takes no share, against a stream too. */
-        if (greater_share && share > 0.0 && oncoming(c, j, pref))
-            share = greater(share, AGAINST_SHARE);
-        /* Avoidance aims for the gap the solver leaves (the skin). A pair
-           already inside it but not touching keeps its distance rather
-           than being driven apart at once (section 5.3's case for
-           colliding agents), which would make a dense crowd tremble. */
-        double touching = (double)c->radius[i] + c->radius[j], dist = sqrt(dot2(rel_pos, rel_pos));
-        double combined = lesser(touching * (1.0 + c->def.agent_skin), greater(touching, dist * (1.0 - 1e-3)));
-        orca_line(rel_pos, rel_vel, vel, combined, c->def.avoidance_horizon, dt, share, &lines[k]);
-    }
+    crowd_orca_input in;
+    gather_neighbours(c, i, near, count, vel, pref, &in);
+    crowd_line lines[CROWD_ORCA_LANES];
+    crowd_orca_lines(&in, count, vel, c->def.avoidance_horizon, dt, lines);
     const double top = c->avoid_top[i];
 
     double result[2];
