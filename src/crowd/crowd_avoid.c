@@ -313,10 +313,11 @@ static void gather_neighbours(const skim_crowd *c, uint32_t i, const uint32_t *n
             other_pref, MUL(simde_mm_set1_pd(ONCOMING_COSINE), simde_mm_sqrt_pd(MUL(pref_sq_lanes, other_sq))));
         const lanes ahead = simde_mm_cmpgt_pd(ADD(MUL(rpx, prefx), MUL(rpy, prefy)), zero);
         const unsigned coming_bits = (unsigned)simde_mm_movemask_pd(coming) & valid;
+        const unsigned against_bits = coming_bits & (unsigned)simde_mm_movemask_pd(ahead);
+        const unsigned with_bits = ~coming_bits & valid & (unsigned)simde_mm_movemask_pd(simde_mm_cmpgt_pd(other_pref, zero));
         oncoming |= coming_bits << k;
-        against += (uint32_t)__builtin_popcount(coming_bits & (unsigned)simde_mm_movemask_pd(ahead));
-        with += (uint32_t)__builtin_popcount(~coming_bits & valid
-                                             & (unsigned)simde_mm_movemask_pd(simde_mm_cmpgt_pd(other_pref, zero)));
+        against += (against_bits & 1u) + (against_bits >> 1);
+        with += (with_bits & 1u) + (with_bits >> 1);
     }
     if (pref_sq > 0.0 && against > 0 && OUTNUMBERED * (double)with > (double)against)
         for (uint32_t k = 0; k < count; ++k)
