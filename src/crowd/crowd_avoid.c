@@ -89,6 +89,14 @@ float crowd_avoid_plan(skim_crowd *c, uint32_t i, uint32_t id, const float v[3],
     return sqrtf(across * across + c->along[i] * c->along[i]);
 }
 
+typedef simde__m128d lanes;
+
+/* a where mask is set, else b. */
+static inline lanes pick(lanes mask, lanes a, lanes b)
+{
+    return simde_mm_or_pd(simde_mm_and_pd(mask, a), simde_mm_andnot_pd(mask, b));
+}
+
 /* fmin and fmax as x86-64's libm computes them (the first argument when
    it is the smaller or larger, or when the second is not a number; else
    the second), without the call into libm, which the baseline target
@@ -101,6 +109,17 @@ static inline double lesser(double x, double y)
 static inline double greater(double x, double y)
 {
     return x > y || y != y ? x : y;
+}
+
+/* lesser and greater, lane by lane. */
+static inline lanes lesser_lanes(lanes x, lanes y)
+{
+    return pick(simde_mm_or_pd(simde_mm_cmplt_pd(x, y), simde_mm_cmpunord_pd(y, y)), x, y);
+}
+
+static inline lanes greater_lanes(lanes x, lanes y)
+{
+    return pick(simde_mm_or_pd(simde_mm_cmpgt_pd(x, y), simde_mm_cmpunord_pd(y, y)), x, y);
 }
 
 /* Linear program on line k of lines (section 5.1, one dimension): the
@@ -116,6 +135,10 @@ static bool solve_on_line(const crowd_line *lines, uint32_t k, double top, const
         return false; /* the disc misses the line */
     double root = sqrt(discriminant);
     double lo = -along - root, hi = -along + root;
+    /* The bounds in the low lane of a register, each taken and one kept,
+       so that neither is a branch: the sign of the denominator is at
+       random. */
+    lanes low = simde_mm_set_sd(lo), high = simde_mm_set_sd(hi);
     for (uint32_t m = 0; m < k; ++m) {
         double denominator = det2(l->direction, lines[m].direction);
         double between[2] = { l->point[0] - lines[m].point[0], l->point[1] - lines[m].point[1] };
@@ -125,14 +148,15 @@ static bool solve_on_line(const crowd_line *lines, uint32_t k, double top, const
                 return false; /* parallel, and line k lies on m's wrong side */
             continue;
         }
-        double t = numerator / denominator;
-        if (denominator >= 0.0)
-            hi = lesser(hi, t);
-        else
-            lo = greater(lo, t);
-        if (lo > hi)
+        const lanes t = simde_mm_set_sd(numerator / denominator);
+        const lanes upper = simde_mm_cmpge_sd(simde_mm_set_sd(denominator), simde_mm_setzero_pd());
+        high = pick(upper, lesser_lanes(high, t), high);
+        low = pick(upper, low, greater_lanes(low, t));
+        if (simde_mm_comigt_sd(low, high))
             return false;
     }
+    lo = simde_mm_cvtsd_f64(low);
+    hi = simde_mm_cvtsd_f64(high);
     double t;
     if (direction_only)
         t = dot2(optimum, l->direction) > 0.0 ? hi : lo;
@@ -222,25 +246,6 @@ static void solve_least_violation(const crowd_line *lines, uint32_t count, uint3
         double now[2] = { lines[k].point[0] - result[0], lines[k].point[1] - result[1] };
         worst = det2(lines[k].direction, now);
     }
-}
-
-typedef simde__m128d lanes;
-
-/* a where mask is set, else b. */
-static inline lanes pick(lanes mask, lanes a, lanes b)
-{
-    return simde_mm_or_pd(simde_mm_and_pd(mask, a), simde_mm_andnot_pd(mask, b));
-}
-
-/* lesser and greater, lane by lane. */
-static inline lanes lesser_lanes(lanes x, lanes y)
-{
-    return pick(simde_mm_or_pd(simde_mm_cmplt_pd(x, y), simde_mm_cmpunord_pd(y, y)), x, y);
-}
-
-static inline lanes greater_lanes(lanes x, lanes y)
-{
-    return pick(simde_mm_or_pd(simde_mm_cmpgt_pd(x, y), simde_mm_cmpunord_pd(y, y)), x, y);
 }
 
 static inline lanes pair_from(float a, float b)
