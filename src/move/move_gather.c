@@ -259,7 +259,15 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
        leaves go leaf by leaf. */
     const uint32_t *leaves = kept ? kept->leaf : scratch->walk_leaves;
     const bool packed = !kept && scratch->walk_packed && !g->far_possible;
-    const uint32_t leaf_count = packed ? 0 : kept ? kept->count : scratch->walk_count;
+    /* A mover's kept leaves two steps at a time on eight lanes
+       (move_kept_gather.c), unless far triangles are possible. */
+    bool paired = false;
+#if defined(SKIM_MOVE_HAVE_AVX2_PACK)
+    paired = kept && !g->far_possible && !g->swept && ctx->kernels->width >= 8;
+    if (paired)
+        skim_move_kept_gather_avx2(kept, world, g, out);
+#endif
+    const uint32_t leaf_count = packed || paired ? 0 : kept ? kept->count : scratch->walk_count;
     if (packed)
         skim_walk_pack_gather(&scratch->walk_pack, g, ctx->kernels->width >= 8, out);
     for (uint32_t k = 0; k < leaf_count; ++k) {

@@ -165,6 +165,12 @@ void        skim_walk_pack_gather(const skim_walk_pack *pack, const skim_path_ga
 #define SKIM_MOVE_HAVE_AVX2_PACK 1
 void        skim_walk_pack_gather_avx2(const skim_walk_pack *pack, const skim_path_gather *g,
                                        skim_candidates *out);
+/* move_kept_gather.c: the gather from a mover's kept leaves, two four-lane
+   steps at a time (AVX2): the leaf-by-leaf gather's buffer bit for bit,
+   for a box setup without far triangles; out holds kept->triangles +
+   SKIM_MAX_PACKET_WIDTH lanes past its count. */
+void        skim_move_kept_gather_avx2(const skim_move_cache_entry *kept, const skim_world *world,
+                                       const skim_path_gather *g, skim_candidates *out);
 #endif
 void        skim_walk_pack_free(skim_walk_pack *pack);
 

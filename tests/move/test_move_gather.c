@@ -5,10 +5,12 @@
    triangles, in the same order (the push-out's contact order follows it),
    with the same unit-space coordinates. A batch's movers gather from the
    walk's triangles packed (move_walk_pack.c), four or, with a kernel set
-   of 8 lanes or more, eight box tests at a time: both are checked. Checked
-   here over movers in Morton order, as a batch moves them (walks reused
-   and renewed), on the default scene and, when SKIM_SCENES_DIR holds one,
-   on a real level. */
+   of 8 lanes or more, eight box tests at a time: both are checked. A
+   mover with a cache entry gathers from its kept leaves (move_cache.c),
+   leaf by leaf or, with 8 lanes or more, two steps at a time
+   (move_kept_gather.c): both are checked too. Checked here over movers in
+   Morton order, as a batch moves them (walks reused and renewed), on the
+   default scene and, when SKIM_SCENES_DIR holds one, on a real level. */
 #include "move_test_util.h"
 #include "move/move_internal.h"
 
@@ -31,11 +33,11 @@ static void expect_same_buffer(const skim_candidates *a, const skim_candidates *
 
 /* count movers spread over the part [0, spread) of the world's bounds on
    each axis (dense enough for neighbours to share walks), gathered in Morton order
-   with a kept walk, each buffer compared with the plain gather's. Returns
-   how many reused a walk. */
+   with a kept walk (or, with entry, the entry's kept leaves), each buffer
+   compared with the plain gather's. Returns how many reused a walk. */
 static int compare_gathers_with(const skim_kernel_set *kernels, const skim_world *world, int count,
                                 float spread, uint64_t seed, const skim_ellipsoid *shape,
-                                uint64_t material_mask)
+                                uint64_t material_mask, skim_move_cache_entry *entry)
 {
     skim_world_stats stats;
     skim_world_get_stats(world, &stats);
@@ -54,7 +56,8 @@ static int compare_gathers_with(const skim_kernel_set *kernels, const skim_world
     cr_assert(skim_move_order_reserve(scratch, (size_t)count));
     skim_move_order_movers(scratch, world, (size_t)count, positions);
     skim_move_forget_walk(scratch);
-    scratch->walk_reuse = true; /* as a batch's moves do */
+    scratch->walk_reuse = !entry; /* as a batch's moves do */
+    scratch->cache_entry = entry;
 
     skim_move_def def = skim_move_def_default();
     def.step_height = STEP;
@@ -95,6 +98,7 @@ static int compare_gathers_with(const skim_kernel_set *kernels, const skim_world
     }
     skim_candidates_free(&plain);
     scratch->walk_reuse = false;
+    scratch->cache_entry = NULL;
     skim_move_forget_walk(scratch);
     free(positions);
     return reused;
@@ -104,15 +108,20 @@ static int compare_gathers_with(const skim_kernel_set *kernels, const skim_world
    and, where the CPU runs it, the 8-lane one (avx2); the reuse count of
    the first. */
 static int compare_gathers(const skim_world *world, int count, float spread, uint64_t seed,
-                           const skim_ellipsoid *shape, uint64_t material_mask)
+                           const skim_ellipsoid *shape, uint64_t material_mask,
+                           skim_move_cache_entry *entry)
 {
     const skim_kernel_set *narrow = skim_kernel_set_by_name("portable");
     cr_assert(narrow && narrow->width < 8);
-    int reused = compare_gathers_with(narrow, world, count, spread, seed, shape, material_mask);
+    if (entry)
+        memset(entry, 0, sizeof *entry);
+    int reused = compare_gathers_with(narrow, world, count, spread, seed, shape, material_mask, entry);
     const skim_kernel_set *wide = skim_kernel_set_by_name("avx2");
     if (wide) {
         cr_assert(wide->width >= 8);
-        compare_gathers_with(wide, world, count, spread, seed, shape, material_mask);
+        if (entry)
+            memset(entry, 0, sizeof *entry);
+        compare_gathers_with(wide, world, count, spread, seed, shape, material_mask, entry);
     }
     return reused;
 }
@@ -126,13 +135,26 @@ Test(move_gather, kept_walk_gives_the_plain_gathers_buffer_default_scene)
     const skim_ellipsoid player = sphere(RADIUS);
     const skim_ellipsoid tall = { { 15, 15, 28 }, { 0, 0, 0, 1 } };
     const skim_ellipsoid turned = { { 12, 20, 28 }, { 0.2f, 0.1f, 0.3f, 0.9273618f } };
-    int reused = compare_gathers(s.world, 4000, 0.25f, rng_state, &player, UINT64_MAX);
+    int reused = compare_gathers(s.world, 4000, 0.25f, rng_state, &player, UINT64_MAX, NULL);
     fprintf(stderr, "default scene: %d of 4000 gathers reused a walk\n", reused);
     cr_expect(reused > 400, "only %d of 4000 gathers reused a walk: the test tests nothing",
               reused);
-    compare_gathers(s.world, 1000, 0.25f, rng_state + 1, &tall, UINT64_MAX);
-    compare_gathers(s.world, 1000, 0.25f, rng_state + 2, &turned, UINT64_MAX);
-    compare_gathers(s.world, 1000, 0.25f, rng_state + 3, &player, 0x5ull);
+    compare_gathers(s.world, 1000, 0.25f, rng_state + 1, &tall, UINT64_MAX, NULL);
+    compare_gathers(s.world, 1000, 0.25f, rng_state + 2, &turned, UINT64_MAX, NULL);
+    compare_gathers(s.world, 1000, 0.25f, rng_state + 3, &player, 0x5ull, NULL);
+    scene_free(&s);
+}
+
+Test(move_gather, kept_leaves_give_the_plain_gathers_buffer_default_scene)
+{
+    scene s;
+    scene_default(&s);
+    const skim_ellipsoid player = sphere(RADIUS);
+    const skim_ellipsoid turned = { { 12, 20, 28 }, { 0.2f, 0.1f, 0.3f, 0.9273618f } };
+    skim_move_cache_entry entry;
+    compare_gathers(s.world, 2000, 0.25f, rng_state + 5, &player, UINT64_MAX, &entry);
+    compare_gathers(s.world, 1000, 0.25f, rng_state + 6, &turned, UINT64_MAX, &entry);
+    compare_gathers(s.world, 1000, 0.25f, rng_state + 7, &player, 0x5ull, &entry);
     scene_free(&s);
 }
 
@@ -148,7 +170,7 @@ Test(move_gather, kept_walk_gives_the_plain_gathers_buffer_level)
     skim_world *world;
     cr_assert_eq(skim_world_create(&mesh, NULL, &world), SKIM_OK, "%s", skim_last_error_message());
     const skim_ellipsoid player = sphere(RADIUS);
-    int reused = compare_gathers(world, 10000, 0.5f, rng_state + 4, &player, UINT64_MAX);
+    int reused = compare_gathers(world, 10000, 0.5f, rng_state + 4, &player, UINT64_MAX, NULL);
     fprintf(stderr, "oa_dm1: %d of 10000 gathers reused a walk\n", reused);
     cr_expect(reused > 2000, "only %d of 10000 gathers reused a walk", reused);
     skim_world_destroy(world);
