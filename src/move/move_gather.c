@@ -263,7 +263,7 @@ static skim_status gather_walked(const skim_move_ctx *ctx, const skim_world *wor
        (move_kept_gather.c), unless far triangles are possible. */
     bool paired = false;
 #if defined(SKIM_MOVE_HAVE_AVX2_PACK)
-    paired = kept && !g->far_possible && !g->swept && ctx->kernels->width >= 8;
+    paired = kept && !g->far_possible && !g->swept && ctx->kernels && ctx->kernels->width >= 8;
     if (paired)
         skim_move_kept_gather_avx2(kept, world, g, out);
 #endif
