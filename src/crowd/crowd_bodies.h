@@ -23,6 +23,37 @@ skim_status crowd_move_clear_of_static(const skim_world *statics, const skim_cro
 
 /* The cell of a point across up, for cells `cell` wide. */
 void crowd_clear_cell_of(const skim_crowd *crowd, const double p[3], double cell, int32_t out[2]);
+/* Where agent id stands if it keeps the fraction f of its shift. */
+static inline void crowd_clear_place(const skim_crowd *c, uint32_t id, float f, double p[3])
+{
+    const skim_vec3 a = c->position[id], b = c->shifted[id];
+    if (f == 1.0f) {
+        p[0] = b.x, p[1] = b.y, p[2] = b.z;
+    } else if (f == 0.0f) {
+        p[0] = a.x, p[1] = a.y, p[2] = a.z;
+    } else {
+        p[0] = a.x + f * ((double)b.x - a.x);
+        p[1] = a.y + f * ((double)b.y - a.y);
+        p[2] = a.z + f * ((double)b.z - a.z);
+    }
+}
+
+/* The cells (lo to hi, inclusive) that agent id's way from where it stood
+   to where the phase has left it covers, grown by `grow` cells; one point
+   for an agent the list does not hold (crowd_bodies_grid.c). */
+void crowd_clear_cells_of_way(const skim_crowd *crowd, uint32_t id, double cell, int32_t grow, int32_t lo[2],
+                              int32_t hi[2]);
+/* Lists the colliding agents the phase moved (clear.slot, clear.moved,
+   their fractions at 1) and builds the hashed grid of every colliding
+   agent's way (crowd_bodies_grid.c); sets *moved and the cells' width
+   *cell, as wide as the widest pair's touching distance and as the
+   longest shift. False if out of memory. */
+bool crowd_clear_list_and_grid(skim_crowd *crowd, uint32_t n, int threads, uint32_t *moved, double *cell);
+/* After the chains: the agents they moved (clear.changed) listed or, back
+   where they stood, taken off the list, and their new ways put in the
+   small grid (clear.extra_*); *moved updated. Every pair the whole grid
+   would meet is met in the two. False if out of memory. */
+bool crowd_clear_relist(skim_crowd *crowd, double cell, uint32_t *moved);
 /* The signed gap between two agents' cylinders at pa and pb (negative:
    overlapping). */
 double crowd_clear_gap(const skim_crowd *crowd, uint32_t a, uint32_t b, const double pa[3], const double pb[3]);

@@ -210,6 +210,11 @@ typedef struct crowd_clear {
     skim_vec3 *pushed_to;            /* where a chain round leaves each agent it pushes, before all move */
     uint32_t *pair_start;            /* per frontier agent: where its pairs start in pairs */
     crowd_clear_chunk *chunk;        /* per chunk of agents, the list and grid's figures */
+    uint32_t *changed;               /* the agents the chains moved, each once, in the order they first moved */
+    uint32_t  changed_count;
+    uint32_t *extra_start, *extra_items; /* hashed cells of the new ways of changed agents (crowd_clear_relist) */
+    uint32_t  extra_mask, extra_count;
+    size_t    changed_capacity, extra_start_capacity, extra_item_capacity;
     size_t    chunk_capacity;
     size_t    depth_capacity, pair_capacity, frontier_capacity, pushed_to_capacity, pair_start_capacity;
 } crowd_clear;

@@ -1,0 +1,336 @@
+/* The clearing's list of the agents the bodies phase moved and its
+   hashed grid of every colliding agent's way (crowd_bodies_clear.c gives
+   up what the shifts leave too close; crowd_bodies_chain.c searches the
+   grid for the agents a push meets). The grid is built once a step, after
+   the bodies' carries and pushes; what the chains then change is added to
+   the list and to a small grid of its own (crowd_clear_relist), rather
+   than listing and gridding every agent again. */
+#include "crowd/crowd_bodies.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Below this count of agents one thread lists them and builds the grid:
+   waking the others would cost more than it saves. */
+#define PARALLEL_AGENTS 2048
+/* A slot's mark for an agent the phase moved, before it is numbered. */
+#define UNNUMBERED (UINT32_MAX - 1)
+
+void crowd_clear_cell_of(const skim_crowd *c, const double p[3], double cell, int32_t out[2])
+{
+    const double a = p[0] * c->axis1[0] + p[1] * c->axis1[1] + p[2] * c->axis1[2];
+    const double b = p[0] * c->axis2[0] + p[1] * c->axis2[1] + p[2] * c->axis2[2];
+    /* Held within int32 for any radius and place (far cells share buckets). */
+    /* Compared, not fmin and fmax (libm calls here); a NaN goes low. */
+    const double ua = a / cell, ub = b / cell;
+    const double ca = ua > -1e9 ? (ua < 1e9 ? ua : 1e9) : -1e9, cb = ub > -1e9 ? (ub < 1e9 ? ub : 1e9) : -1e9;
+    out[0] = (int32_t)ca - (ca < (double)(int32_t)ca); /* floor, without a call */
+    out[1] = (int32_t)cb - (cb < (double)(int32_t)cb);
+}
+
+void crowd_clear_cells_of_way(const skim_crowd *c, uint32_t id, double cell, int32_t grow, int32_t lo[2], int32_t hi[2])
+{
+    double a[3], b[3];
+    int32_t ca[2], cb[2];
+    crowd_clear_place(c, id, 0.0f, a);
+    crowd_clear_cell_of(c, a, cell, ca);
+    if (c->clear.slot[id] == UINT32_MAX) { /* not moved: one point */
+        cb[0] = ca[0];
+        cb[1] = ca[1];
+    } else {
+        crowd_clear_place(c, id, 1.0f, b);
+        crowd_clear_cell_of(c, b, cell, cb);
+    }
+    for (int k = 0; k < 2; ++k) {
+        lo[k] = (ca[k] < cb[k] ? ca[k] : cb[k]) - grow;
+        hi[k] = (ca[k] > cb[k] ? ca[k] : cb[k]) + grow;
+    }
+}
+
+static bool collides(const skim_crowd *c, uint32_t id)
+{
+    return !(c->body[id].flags & SKIM_AGENT_GHOST);
+}
+
+/* Agents a chunk of the list and grid phases covers. */
+#define LIST_CHUNK 256
+
+/* Chunk k of the agents: marks in slot the colliding agents the phase
+   moved, its widest radius and longest shift (summed over the axes) into
+   its slot. */
+static void mark_moved(skim_crowd *c, uint32_t n, uint32_t k, crowd_clear_chunk *out)
+{
+    crowd_clear *s = &c->clear;
+    uint32_t first, last;
+    crowd_chunk_range(k, LIST_CHUNK, n, &first, &last);
+    float widest = 0.0f;
+    double farthest = 0.0;
+    for (uint32_t i = first; i < last; ++i) {
+        const uint32_t id = c->active[i];
+        const skim_vec3 a = c->position[id], b = c->shifted[id];
+        s->slot[id] = UINT32_MAX;
+        if (!collides(c, id))
+            continue;
+        const float r = c->body[id].radius;
+        widest = r > widest ? r : widest;
+        if (a.x != b.x || a.y != b.y || a.z != b.z) {
+            s->slot[id] = UNNUMBERED;
+            const double way = fabs((double)b.x - a.x) + fabs((double)b.y - a.y) + fabs((double)b.z - a.z);
+            farthest = way > farthest ? way : farthest;
+        }
+    }
+    out->widest = widest;
+    out->longest = farthest;
+}
+
+/* The cells of the ways of chunk k's colliding agents into range, how
+   many into its slot. */
+static void range_chunk(skim_crowd *c, uint32_t n, uint32_t k, double cell, crowd_clear_chunk *out)
+{
+    crowd_clear *s = &c->clear;
+    uint32_t first, last;
+    crowd_chunk_range(k, LIST_CHUNK, n, &first, &last);
+    size_t items = 0;
+    for (uint32_t i = first; i < last; ++i) {
+        const uint32_t id = c->active[i];
+        int32_t *r = s->range + 4 * (size_t)i;
+        if (!collides(c, id)) {
+            r[0] = 1, r[1] = 1, r[2] = 0, r[3] = 0; /* no cells: lo above hi on both axes */
+            continue;
+        }
+        crowd_clear_cells_of_way(c, id, cell, 0, r, r + 2);
+        items += (size_t)(r[2] - r[0] + 1) * (size_t)(r[3] - r[1] + 1);
+    }
+    out->items = items;
+}
+
+/* Every colliding agent counted into its buckets (fill false) or written
+   to its places (fill true), in active order. On one thread: done by
+   every thread at once with atomic counts, the buckets' cache lines went
+   back and forth between the cores and the two threads took longer than
+   one. */
+static void bucket_agents(skim_crowd *c, uint32_t n, bool fill)
+{
+    crowd_clear *s = &c->clear;
+    uint32_t *start = s->bucket_start, *slots = s->items;
+    const uint32_t mask = s->bucket_mask;
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t id = c->active[i];
+        const int32_t *lo = s->range + 4 * (size_t)i, *hi = lo + 2;
+        for (int32_t x = lo[0]; x <= hi[0]; ++x)
+            for (int32_t y = lo[1]; y <= hi[1]; ++y) {
+                const uint32_t b = crowd_hash_cell(x, y) & mask;
+                if (!fill)
+                    ++start[b + 1];
+                else
+                    slots[start[b]++] = id;
+            }
+    }
+}
+
+/* Sums the chunks' maxima and numbers the marked agents in active order
+   (slot, moved, their fractions at 1); the grid's cell width: as wide as
+   the widest pair's touching distance, so a pair that can meet is in
+   neighbouring cells, and as the longest shift, so a way covers at most
+   two cells a side. */
+static void number_moved(skim_crowd *c, uint32_t n, uint32_t chunks, uint32_t *moved, double *cell)
+{
+    crowd_clear *s = &c->clear;
+    float widest = 0.0f;
+    double farthest = 0.0;
+    for (uint32_t k = 0; k < chunks; ++k) {
+        widest = s->chunk[k].widest > widest ? s->chunk[k].widest : widest;
+        farthest = s->chunk[k].longest > farthest ? s->chunk[k].longest : farthest;
+    }
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t id = c->active[i];
+        if (s->slot[id] == UNNUMBERED) {
+            s->slot[id] = count;
+            s->moved[count] = id;
+            s->fraction[count++] = 1.0f;
+        }
+    }
+    *moved = count;
+    *cell = fmax(2.0 * (double)widest, farthest);
+}
+
+/* Room for the buckets of the chunks' cells, cleared; false if out of memory. */
+static bool size_buckets(skim_crowd *c, uint32_t chunks)
+{
+    crowd_clear *s = &c->clear;
+    size_t items = 0;
+    for (uint32_t k = 0; k < chunks; ++k)
+        items += s->chunk[k].items;
+    size_t buckets = 64;
+    while (buckets < 2 * items)
+        buckets *= 2;
+    if (!crowd_reserve((void **)&s->bucket_start, &s->bucket_capacity, buckets + 1, sizeof *s->bucket_start) ||
+        !crowd_reserve((void **)&s->items, &s->item_capacity, items, sizeof *s->items))
+        return false;
+    s->bucket_mask = (uint32_t)(buckets - 1);
+    memset(s->bucket_start, 0, (buckets + 1) * sizeof *s->bucket_start);
+    return true;
+}
+
+/* Counts summed into starts; after the fill, each start moved to its
+   bucket's end: back by one. */
+static void sum_buckets(crowd_clear *s, bool after_fill)
+{
+    const size_t buckets = (size_t)s->bucket_mask + 1;
+    if (!after_fill) {
+        for (size_t b = 1; b <= buckets; ++b)
+            s->bucket_start[b] += s->bucket_start[b - 1];
+        return;
+    }
+    for (size_t b = buckets; b > 0; --b)
+        s->bucket_start[b] = s->bucket_start[b - 1];
+    s->bucket_start[0] = 0;
+}
+
+/* In one region of team phases (src/base/team.h): threads take chunks
+   rather than meet at barriers, so one the system has not scheduled holds
+   nobody up. The buckets are filled on one thread (bucket_agents). */
+bool crowd_clear_list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t *moved, double *cell)
+{
+    crowd_clear *s = &c->clear;
+    const uint32_t chunks = team_chunks(n, LIST_CHUNK);
+    if (!crowd_reserve((void **)&s->moved, &s->moved_capacity, n, sizeof *s->moved) ||
+        !crowd_reserve((void **)&s->fraction, &s->fraction_capacity, 2 * (size_t)n, sizeof *s->fraction) ||
+        !crowd_reserve((void **)&s->range, &s->range_capacity, 4 * (size_t)n, sizeof *s->range) ||
+        !crowd_reserve((void **)&s->chunk, &s->chunk_capacity, chunks, sizeof *s->chunk))
+        return false;
+    const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
+    uint32_t count = 0, used = 0;
+    double width = 0.0;
+    bool room = true;
+#pragma omp parallel num_threads(threads) if (n >= PARALLEL_AGENTS)
+    {
+        team_enter_region(passive);
+        team_cursor cursor = { c->phases, 0 };
+        CHUNK_PHASE(&cursor, chunks, mark_moved(c, n, k, &s->chunk[k]));
+        SERIAL_PHASE(&cursor, number_moved(c, n, chunks, &count, &width));
+        if (count) {
+            CHUNK_PHASE(&cursor, chunks, range_chunk(c, n, k, width, &s->chunk[k]));
+            SERIAL_PHASE(&cursor, room = size_buckets(c, chunks));
+            if (room) {
+                SERIAL_PHASE(&cursor, {
+                    bucket_agents(c, n, false);
+                    sum_buckets(s, false);
+                    bucket_agents(c, n, true);
+                    sum_buckets(s, true);
+                });
+            }
+        }
+#ifdef _OPENMP
+        if (omp_get_thread_num() == 0)
+#endif
+            used = cursor.at;
+        team_leave_region(&c->shared.left);
+    }
+    (void)threads;
+    crowd_clear_region(c, used);
+    *moved = count;
+    *cell = width;
+    return room;
+}
+
+
+/* The small grid of the ways in clear.changed that the list holds, in that
+   order, with the main grid's cells and hash. Serial: the chains change few
+   agents. False if out of memory. */
+static bool grid_changed(skim_crowd *c, double cell)
+{
+    crowd_clear *s = &c->clear;
+    size_t items = 0;
+    for (uint32_t k = 0; k < s->changed_count; ++k) {
+        const uint32_t id = s->changed[k];
+        if (s->slot[id] == UINT32_MAX)
+            continue;
+        int32_t lo[2], hi[2];
+        crowd_clear_cells_of_way(c, id, cell, 0, lo, hi);
+        items += (size_t)(hi[0] - lo[0] + 1) * (size_t)(hi[1] - lo[1] + 1);
+    }
+    s->extra_count = 0;
+    if (!items)
+        return true;
+    /* Sparse: every cell a round searches looks here too, and an unrelated
+       agent sharing the bucket costs a pair's test. */
+    size_t buckets = 1024;
+    while (buckets < 16 * items)
+        buckets *= 2;
+    if (!crowd_reserve((void **)&s->extra_start, &s->extra_start_capacity, buckets + 1, sizeof *s->extra_start) ||
+        !crowd_reserve((void **)&s->extra_items, &s->extra_item_capacity, items, sizeof *s->extra_items))
+        return false;
+    s->extra_mask = (uint32_t)(buckets - 1);
+    memset(s->extra_start, 0, (buckets + 1) * sizeof *s->extra_start);
+    for (int fill = 0; fill < 2; ++fill) {
+        for (uint32_t k = 0; k < s->changed_count; ++k) {
+            const uint32_t id = s->changed[k];
+            if (s->slot[id] == UINT32_MAX)
+                continue;
+            int32_t lo[2], hi[2];
+            crowd_clear_cells_of_way(c, id, cell, 0, lo, hi);
+            for (int32_t x = lo[0]; x <= hi[0]; ++x)
+                for (int32_t y = lo[1]; y <= hi[1]; ++y) {
+                    const uint32_t b = crowd_hash_cell(x, y) & s->extra_mask;
+                    if (fill)
+                        s->extra_items[s->extra_start[b]++] = id;
+                    else
+                        ++s->extra_start[b + 1];
+                }
+        }
+        if (!fill) {
+            for (size_t b = 1; b <= buckets; ++b)
+                s->extra_start[b] += s->extra_start[b - 1];
+        } else { /* each start moved to its bucket's end: back by one */
+            for (size_t b = buckets; b > 0; --b)
+                s->extra_start[b] = s->extra_start[b - 1];
+            s->extra_start[0] = 0;
+        }
+    }
+    s->extra_count = (uint32_t)items;
+    return true;
+}
+
+/* Listing and gridding every agent again after the chains cost as much as
+   the first time, on one thread for the grid. The chains move few agents
+   and know which: the list is brought up to them (the same agents as a
+   new listing, in another order, which no result depends on: each agent's
+   rounds read only the fractions of the round before), and their new ways
+   go into a grid of their own beside the first, which still holds every
+   agent where it stood and along its first way. A pair that meets is met
+   in one of the two: cells at least twice the widest radius wide. */
+bool crowd_clear_relist(skim_crowd *c, double cell, uint32_t *moved)
+{
+    crowd_clear *s = &c->clear;
+    for (uint32_t k = 0; k < s->changed_count; ++k) {
+        const uint32_t id = s->changed[k];
+        const skim_vec3 a = c->position[id], b = c->shifted[id];
+        const bool away = a.x != b.x || a.y != b.y || a.z != b.z;
+        if (s->slot[id] != UINT32_MAX && !away)
+            s->slot[id] = UINT32_MAX; /* pushed back where it stood */
+        else if (s->slot[id] == UINT32_MAX && away)
+            s->slot[id] = UNNUMBERED;
+    }
+    uint32_t count = 0;
+    for (uint32_t m = 0; m < *moved; ++m) {
+        const uint32_t id = s->moved[m];
+        if (s->slot[id] == UINT32_MAX)
+            continue;
+        s->slot[id] = count;
+        s->moved[count++] = id;
+    }
+    for (uint32_t k = 0; k < s->changed_count; ++k) {
+        const uint32_t id = s->changed[k];
+        if (s->slot[id] == UNNUMBERED) {
+            s->slot[id] = count;
+            s->moved[count++] = id;
+        }
+    }
+    for (uint32_t m = 0; m < count; ++m)
+        s->fraction[m] = 1.0f;
+    *moved = count;
+    return grid_changed(c, cell);
+}
