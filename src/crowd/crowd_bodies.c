@@ -280,6 +280,21 @@ static const crowd_ride *carrying_ride(const skim_crowd *c, uint32_t id)
     return own;
 }
 
+/* Where agent id starts the step, whether squeezed and whether its shift
+   is bent. The flags are written only when they change: they are per id,
+   and the agents of a chunk are scattered among the ids, so writing the
+   zeros of the many agents no body reaches would dirty lines the other
+   threads write too. */
+static void note_shift(skim_crowd *c, uint32_t id, const double x[3], bool squeezed, int moves)
+{
+    c->shifted[id] = (skim_vec3){ (float)x[0], (float)x[1], (float)x[2] };
+    const uint8_t squeeze = squeezed ? CROWD_SQUEEZED_BY_LEVEL : 0, bent = moves > 1;
+    if (c->squeezed[id] != squeeze)
+        c->squeezed[id] = squeeze;
+    if (c->clear.bent[id] != bent)
+        c->clear.bent[id] = bent;
+}
+
 /* One agent's carry and pushes: where it starts the step, into shifted[id], and squeezed[id]. */
 static skim_status shift_agent(const skim_world *world, const skim_world *statics, skim_crowd *c, uint32_t id)
 {
@@ -320,9 +335,7 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
     uint64_t meets[MARKED_BODIES / 64];
     const bool marked = c->moved_count <= MARKED_BODIES;
     if (marked && !skim_box_index_query(&c->moved_boxes, lo, hi, meets)) {
-        c->shifted[id] = (skim_vec3){ (float)x[0], (float)x[1], (float)x[2] };
-        c->squeezed[id] = squeezed ? CROWD_SQUEEZED_BY_LEVEL : 0;
-        c->clear.bent[id] = moves > 1;
+        note_shift(c, id, x, squeezed, moves);
         return SKIM_OK;
     }
     bool grown = false;
@@ -351,15 +364,13 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
         }
         grown = true;
     }
-    c->shifted[id] = (skim_vec3){ (float)x[0], (float)x[1], (float)x[2] };
-    c->squeezed[id] = squeezed ? CROWD_SQUEEZED_BY_LEVEL : 0;
-    c->clear.bent[id] = moves > 1;
+    note_shift(c, id, x, squeezed, moves);
     return SKIM_OK;
 }
 
 skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t n, int threads)
 {
-    if (!crowd_reserve((void **)&c->clear.bent, &c->clear.bent_capacity, c->capacity, sizeof *c->clear.bent))
+    if (!crowd_reserve_filled((void **)&c->clear.bent, &c->clear.bent_capacity, c->capacity, sizeof *c->clear.bent, 0))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     skim_world statics;
     crowd_static_view(world, &statics);

@@ -7,6 +7,13 @@
 
 #include "crowd/crowd_internal.h"
 
+#include <string.h>
+
+/* clear.depth of an agent no round of the chains has reached: the list
+   (crowd_bodies_grid.c) gives every agent it, or 0 to the agents the
+   bodies moved. */
+#define CROWD_NOT_PUSHED UINT8_MAX
+
 /* How far inside touching a shift may bring a pair, as a fraction of the
    touching distance (the crowd's own check allows the same). A pair that
    stood deeper than that may end no deeper at all: a tolerance taken from
@@ -20,6 +27,18 @@
    move, two per slide. */
 skim_status crowd_move_clear_of_static(const skim_world *statics, const skim_crowd *crowd, uint32_t id, double x[3],
                                        const double d[3], bool *squeezed, int *moves);
+
+/* crowd_reserve, with every byte of new room set to `byte`: per-id
+   arrays the phase writes only where a value changes are read first. */
+static inline bool crowd_reserve_filled(void **items, size_t *capacity, size_t need, size_t size, int byte)
+{
+    const size_t before = *capacity;
+    if (!crowd_reserve(items, capacity, need, size))
+        return false;
+    if (*capacity > before)
+        memset((char *)*items + before * size, byte, (*capacity - before) * size);
+    return true;
+}
 
 /* The cell of a point across up, for cells `cell` wide. */
 void crowd_clear_cell_of(const skim_crowd *crowd, const double p[3], double cell, int32_t out[2]);

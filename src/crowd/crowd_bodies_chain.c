@@ -27,8 +27,6 @@
    turn (a projection per pusher), which settles an agent pushed by two
    agents of a lattice at 60 degrees in a few passes. */
 #define CHAIN_PASSES 8
-/* The round of an agent no round has reached. */
-#define NOT_PUSHED UINT8_MAX
 /* Below this many agents in a round (pushing, pushed) one thread does
    the work: waking the others would cost more than it saves. */
 #define PARALLEL_FRONTIER 256
@@ -286,7 +284,7 @@ static skim_status push_round(const skim_world *statics, skim_crowd *c, const ui
         if (to.x == was.x && to.y == was.y && to.z == was.z)
             continue;
         c->shifted[id] = to;
-        if (s->depth[id] == 0 || s->depth[id] == NOT_PUSHED) /* its first push this step */
+        if (s->depth[id] == 0 || s->depth[id] == CROWD_NOT_PUSHED) /* its first push this step */
             s->changed[s->changed_count++] = id;
         s->depth[id] = round;
         s->frontier[(*moved)++] = id;
@@ -301,17 +299,12 @@ skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *c, u
 {
     crowd_clear *s = &c->clear;
     *pushed = 0;
-    if (!crowd_reserve((void **)&s->depth, &s->depth_capacity, c->capacity, sizeof *s->depth) ||
-        !crowd_reserve((void **)&s->frontier, &s->frontier_capacity, n, sizeof *s->frontier) ||
+    if (!crowd_reserve((void **)&s->frontier, &s->frontier_capacity, n, sizeof *s->frontier) ||
         !crowd_reserve((void **)&s->pushed_to, &s->pushed_to_capacity, n, sizeof *s->pushed_to) ||
         !crowd_reserve((void **)&s->pair_start, &s->pair_start_capacity, (size_t)n + 1, sizeof *s->pair_start) ||
         !crowd_reserve((void **)&s->changed, &s->changed_capacity, n, sizeof *s->changed))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     s->changed_count = 0;
-    for (uint32_t k = 0; k < n; ++k) {
-        const uint32_t id = c->active[k];
-        s->depth[id] = s->slot[id] != UINT32_MAX ? 0 : NOT_PUSHED;
-    }
     const uint32_t *frontier = s->moved;
     uint32_t count = moved;
     for (uint8_t round = 1; round <= CHAIN_ROUNDS && count; ++round) {

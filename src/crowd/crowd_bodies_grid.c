@@ -69,7 +69,11 @@ static void mark_moved(skim_crowd *c, uint32_t n, uint32_t k, crowd_clear_chunk 
     for (uint32_t i = first; i < last; ++i) {
         const uint32_t id = c->active[i];
         const skim_vec3 a = c->position[id], b = c->shifted[id];
-        s->slot[id] = UINT32_MAX;
+        /* Written only when changed (see crowd_bodies.c's note_shift). */
+        if (s->slot[id] != UINT32_MAX)
+            s->slot[id] = UINT32_MAX;
+        if (s->depth[id] != CROWD_NOT_PUSHED)
+            s->depth[id] = CROWD_NOT_PUSHED;
         if (!collides(c, id))
             continue;
         const float r = c->body[id].radius;
@@ -105,28 +109,47 @@ static void range_chunk(skim_crowd *c, uint32_t n, uint32_t k, double cell, crow
     out->items = items;
 }
 
-/* Every colliding agent counted into its buckets (fill false) or written
-   to its places (fill true), in active order. On one thread: done by
-   every thread at once with atomic counts, the buckets' cache lines went
-   back and forth between the cores and the two threads took longer than
-   one. */
-static void bucket_agents(skim_crowd *c, uint32_t n, bool fill)
+/* The buckets of chunk k's colliding agents' cells, in active order, at
+   the chunk's place among the items, with the agents' ids after all the
+   items: the hashing on many threads, for bucket_agents. */
+static void key_chunk(skim_crowd *c, uint32_t n, uint32_t k)
 {
     crowd_clear *s = &c->clear;
-    uint32_t *start = s->bucket_start, *slots = s->items;
+    uint32_t first, last;
+    crowd_chunk_range(k, LIST_CHUNK, n, &first, &last);
+    uint32_t *key = s->keys + s->chunk[k].first, *ids = key + s->item_count;
     const uint32_t mask = s->bucket_mask;
-    for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t i = first; i < last; ++i) {
         const uint32_t id = c->active[i];
         const int32_t *lo = s->range + 4 * (size_t)i, *hi = lo + 2;
         for (int32_t x = lo[0]; x <= hi[0]; ++x)
             for (int32_t y = lo[1]; y <= hi[1]; ++y) {
-                const uint32_t b = crowd_hash_cell(x, y) & mask;
-                if (!fill)
-                    ++start[b + 1];
-                else
-                    slots[start[b]++] = id;
+                *key++ = crowd_hash_cell(x, y) & mask;
+                *ids++ = id;
             }
     }
+}
+
+/* Every colliding agent's cells counted into their buckets and written to
+   their places, in active order, from the keys. On one thread: done by
+   every thread at once with atomic counts, the buckets' cache lines went
+   back and forth between the cores and the two threads took longer than
+   one; from the keys it is two plain passes. */
+static void bucket_agents(crowd_clear *s)
+{
+    uint32_t *start = s->bucket_start, *slots = s->items;
+    const uint32_t *key = s->keys, *ids = s->keys + s->item_count;
+    const size_t items = s->item_count, buckets = (size_t)s->bucket_mask + 1;
+    for (size_t j = 0; j < items; ++j)
+        ++start[key[j] + 1];
+    for (size_t b = 1; b <= buckets; ++b)
+        start[b] += start[b - 1];
+    for (size_t j = 0; j < items; ++j)
+        slots[start[key[j]]++] = ids[j];
+    /* Each start moved to its bucket's end: back by one. */
+    for (size_t b = buckets; b > 0; --b)
+        start[b] = start[b - 1];
+    start[0] = 0;
 }
 
 /* Sums the chunks' maxima and numbers the marked agents in active order
@@ -147,6 +170,7 @@ static void number_moved(skim_crowd *c, uint32_t n, uint32_t chunks, uint32_t *m
     for (uint32_t i = 0; i < n; ++i) {
         const uint32_t id = c->active[i];
         if (s->slot[id] == UNNUMBERED) {
+            s->depth[id] = 0;
             s->slot[id] = count;
             s->moved[count] = id;
             s->fraction[count++] = 1.0f;
@@ -156,42 +180,33 @@ static void number_moved(skim_crowd *c, uint32_t n, uint32_t chunks, uint32_t *m
     *cell = fmax(2.0 * (double)widest, farthest);
 }
 
-/* Room for the buckets of the chunks' cells, cleared; false if out of memory. */
+/* Room for the buckets of the chunks' cells, cleared, and for their keys;
+   where each chunk's items start. False if out of memory. */
 static bool size_buckets(skim_crowd *c, uint32_t chunks)
 {
     crowd_clear *s = &c->clear;
     size_t items = 0;
-    for (uint32_t k = 0; k < chunks; ++k)
+    for (uint32_t k = 0; k < chunks; ++k) {
+        s->chunk[k].first = items;
         items += s->chunk[k].items;
+    }
     size_t buckets = 64;
     while (buckets < 2 * items)
         buckets *= 2;
     if (!crowd_reserve((void **)&s->bucket_start, &s->bucket_capacity, buckets + 1, sizeof *s->bucket_start) ||
-        !crowd_reserve((void **)&s->items, &s->item_capacity, items, sizeof *s->items))
+        !crowd_reserve((void **)&s->items, &s->item_capacity, items, sizeof *s->items) ||
+        !crowd_reserve((void **)&s->keys, &s->key_capacity, 2 * items, sizeof *s->keys))
         return false;
+    s->item_count = items;
     s->bucket_mask = (uint32_t)(buckets - 1);
     memset(s->bucket_start, 0, (buckets + 1) * sizeof *s->bucket_start);
     return true;
 }
 
-/* Counts summed into starts; after the fill, each start moved to its
-   bucket's end: back by one. */
-static void sum_buckets(crowd_clear *s, bool after_fill)
-{
-    const size_t buckets = (size_t)s->bucket_mask + 1;
-    if (!after_fill) {
-        for (size_t b = 1; b <= buckets; ++b)
-            s->bucket_start[b] += s->bucket_start[b - 1];
-        return;
-    }
-    for (size_t b = buckets; b > 0; --b)
-        s->bucket_start[b] = s->bucket_start[b - 1];
-    s->bucket_start[0] = 0;
-}
-
 /* In one region of team phases (src/base/team.h): threads take chunks
    rather than meet at barriers, so one the system has not scheduled holds
-   nobody up. The buckets are filled on one thread (bucket_agents). */
+   nobody up. The buckets are filled on one thread from keys hashed on
+   many (bucket_agents). */
 bool crowd_clear_list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t *moved, double *cell)
 {
     crowd_clear *s = &c->clear;
@@ -215,12 +230,8 @@ bool crowd_clear_list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t 
             CHUNK_PHASE(&cursor, chunks, range_chunk(c, n, k, width, &s->chunk[k]));
             SERIAL_PHASE(&cursor, room = size_buckets(c, chunks));
             if (room) {
-                SERIAL_PHASE(&cursor, {
-                    bucket_agents(c, n, false);
-                    sum_buckets(s, false);
-                    bucket_agents(c, n, true);
-                    sum_buckets(s, true);
-                });
+                CHUNK_PHASE(&cursor, chunks, key_chunk(c, n, k));
+                SERIAL_PHASE(&cursor, bucket_agents(s));
             }
         }
 #ifdef _OPENMP
@@ -325,6 +336,7 @@ bool crowd_clear_relist(skim_crowd *c, double cell, uint32_t *moved)
     for (uint32_t k = 0; k < s->changed_count; ++k) {
         const uint32_t id = s->changed[k];
         if (s->slot[id] == UNNUMBERED) {
+            s->depth[id] = 0;
             s->slot[id] = count;
             s->moved[count++] = id;
         }

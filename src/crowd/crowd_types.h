@@ -190,6 +190,7 @@ typedef enum crowd_squeeze {
 typedef struct crowd_clear_chunk {
     double longest; /* the longest shift of its agents, summed over the axes */
     size_t items;   /* cells of its agents' ways */
+    size_t first;   /* where its items start among all */
     float  widest;  /* the widest radius among its colliding agents */
 } crowd_clear_chunk;
 
@@ -214,6 +215,8 @@ typedef struct crowd_clear {
     uint32_t  changed_count;
     uint32_t *extra_start, *extra_items; /* hashed cells of the new ways of changed agents (crowd_clear_relist) */
     uint32_t  extra_mask, extra_count;
+    uint32_t *keys;                  /* per item of the grid: its bucket; then per item: its agent */
+    size_t    item_count, key_capacity;
     size_t    changed_capacity, extra_start_capacity, extra_item_capacity;
     size_t    chunk_capacity;
     size_t    depth_capacity, pair_capacity, frontier_capacity, pushed_to_capacity, pair_start_capacity;
