@@ -66,6 +66,7 @@ static void mark_moved(skim_crowd *c, uint32_t n, uint32_t k, crowd_clear_chunk 
     crowd_chunk_range(k, LIST_CHUNK, n, &first, &last);
     float widest = 0.0f;
     double farthest = 0.0;
+    uint32_t marked = 0;
     for (uint32_t i = first; i < last; ++i) {
         const uint32_t id = c->active[i];
         const skim_vec3 a = c->position[id], b = c->shifted[id];
@@ -80,15 +81,19 @@ static void mark_moved(skim_crowd *c, uint32_t n, uint32_t k, crowd_clear_chunk 
         widest = r > widest ? r : widest;
         if (a.x != b.x || a.y != b.y || a.z != b.z) {
             s->slot[id] = UNNUMBERED;
+            ++marked;
             const double way = fabs((double)b.x - a.x) + fabs((double)b.y - a.y) + fabs((double)b.z - a.z);
             farthest = way > farthest ? way : farthest;
         }
     }
     out->widest = widest;
     out->longest = farthest;
+    out->marked = marked;
 }
 
-/* The cells of the ways of chunk k's colliding agents into range, how
+/* Numbers chunk k's marked agents from where its share of the list
+   starts, in active order (slot, moved, their fractions at 1, depth 0),
+   and puts the cells of the ways of its colliding agents into range, how
    many into its slot. */
 static void range_chunk(skim_crowd *c, uint32_t n, uint32_t k, double cell, crowd_clear_chunk *out)
 {
@@ -96,8 +101,15 @@ static void range_chunk(skim_crowd *c, uint32_t n, uint32_t k, double cell, crow
     uint32_t first, last;
     crowd_chunk_range(k, LIST_CHUNK, n, &first, &last);
     size_t items = 0;
+    uint32_t number = out->first_moved;
     for (uint32_t i = first; i < last; ++i) {
         const uint32_t id = c->active[i];
+        if (s->slot[id] == UNNUMBERED) {
+            s->depth[id] = 0;
+            s->slot[id] = number;
+            s->moved[number] = id;
+            s->fraction[number++] = 1.0f;
+        }
         int32_t *r = s->range + 4 * (size_t)i;
         if (!collides(c, id)) {
             r[0] = 1, r[1] = 1, r[2] = 0, r[3] = 0; /* no cells: lo above hi on both axes */
@@ -152,29 +164,22 @@ static void bucket_agents(crowd_clear *s)
     start[0] = 0;
 }
 
-/* Sums the chunks' maxima and numbers the marked agents in active order
-   (slot, moved, their fractions at 1); the grid's cell width: as wide as
-   the widest pair's touching distance, so a pair that can meet is in
-   neighbouring cells, and as the longest shift, so a way covers at most
-   two cells a side. */
-static void number_moved(skim_crowd *c, uint32_t n, uint32_t chunks, uint32_t *moved, double *cell)
+/* Sums the chunks' maxima and counts, and where each chunk's share of
+   the list starts (range_chunk numbers them in active order); the grid's
+   cell width: as wide as the widest pair's touching distance, so a pair
+   that can meet is in neighbouring cells, and as the longest shift, so a
+   way covers at most two cells a side. */
+static void number_moved(skim_crowd *c, uint32_t chunks, uint32_t *moved, double *cell)
 {
     crowd_clear *s = &c->clear;
     float widest = 0.0f;
     double farthest = 0.0;
+    uint32_t count = 0;
     for (uint32_t k = 0; k < chunks; ++k) {
         widest = s->chunk[k].widest > widest ? s->chunk[k].widest : widest;
         farthest = s->chunk[k].longest > farthest ? s->chunk[k].longest : farthest;
-    }
-    uint32_t count = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t id = c->active[i];
-        if (s->slot[id] == UNNUMBERED) {
-            s->depth[id] = 0;
-            s->slot[id] = count;
-            s->moved[count] = id;
-            s->fraction[count++] = 1.0f;
-        }
+        s->chunk[k].first_moved = count;
+        count += s->chunk[k].marked;
     }
     *moved = count;
     *cell = fmax(2.0 * (double)widest, farthest);
@@ -225,7 +230,7 @@ bool crowd_clear_list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t 
         team_enter_region(passive);
         team_cursor cursor = { c->phases, 0 };
         CHUNK_PHASE(&cursor, chunks, mark_moved(c, n, k, &s->chunk[k]));
-        SERIAL_PHASE(&cursor, number_moved(c, n, chunks, &count, &width));
+        SERIAL_PHASE(&cursor, number_moved(c, chunks, &count, &width));
         if (count) {
             CHUNK_PHASE(&cursor, chunks, range_chunk(c, n, k, width, &s->chunk[k]));
             SERIAL_PHASE(&cursor, room = size_buckets(c, chunks));

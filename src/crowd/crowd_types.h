@@ -191,6 +191,7 @@ typedef struct crowd_clear_chunk {
     double longest; /* the longest shift of its agents, summed over the axes */
     size_t items;   /* cells of its agents' ways */
     size_t first;   /* where its items start among all */
+    uint32_t marked, first_moved; /* its agents the phase moved; where they start in the list */
     float  widest;  /* the widest radius among its colliding agents */
 } crowd_clear_chunk;
 
