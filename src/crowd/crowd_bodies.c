@@ -281,13 +281,18 @@ static const crowd_ride *carrying_ride(const skim_crowd *c, uint32_t id)
 }
 
 /* Where agent id starts the step, whether squeezed and whether its shift
-   is bent. The flags are written only when they change: they are per id,
-   and the agents of a chunk are scattered among the ids, so writing the
+   is bent. Only what changes is written: the records are per id, and the
+   agents of a chunk are scattered among the ids, so writing the place and
    zeros of the many agents no body reaches would dirty lines the other
    threads write too. */
 static void note_shift(skim_crowd *c, uint32_t id, const double x[3], bool squeezed, int moves)
 {
-    c->shifted[id] = (skim_vec3){ (float)x[0], (float)x[1], (float)x[2] };
+    const skim_vec3 to = { (float)x[0], (float)x[1], (float)x[2] }, from = c->position[id];
+    const uint8_t away = to.x != from.x || to.y != from.y || to.z != from.z;
+    if (away)
+        c->shifted[id] = to;
+    if (c->clear.away[id] != away)
+        c->clear.away[id] = away;
     const uint8_t squeeze = squeezed ? CROWD_SQUEEZED_BY_LEVEL : 0, bent = moves > 1;
     if (c->squeezed[id] != squeeze)
         c->squeezed[id] = squeeze;
@@ -370,7 +375,8 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
 
 skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t n, int threads)
 {
-    if (!crowd_reserve_filled((void **)&c->clear.bent, &c->clear.bent_capacity, c->capacity, sizeof *c->clear.bent, 0))
+    if (!crowd_reserve_filled((void **)&c->clear.bent, &c->clear.bent_capacity, c->capacity, sizeof *c->clear.bent, 0) ||
+        !crowd_reserve_filled((void **)&c->clear.away, &c->clear.away_capacity, c->capacity, sizeof *c->clear.away, 0))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     skim_world statics;
     crowd_static_view(world, &statics);

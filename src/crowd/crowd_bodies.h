@@ -42,10 +42,18 @@ static inline bool crowd_reserve_filled(void **items, size_t *capacity, size_t n
 
 /* The cell of a point across up, for cells `cell` wide. */
 void crowd_clear_cell_of(const skim_crowd *crowd, const double p[3], double cell, int32_t out[2]);
+/* Where the phase has left agent id so far: shifted is written only for
+   the agents it moved (clear.away), which spares the lines of the many it
+   does not. */
+static inline skim_vec3 crowd_shifted(const skim_crowd *c, uint32_t id)
+{
+    return c->clear.away[id] ? c->shifted[id] : c->position[id];
+}
+
 /* Where agent id stands if it keeps the fraction f of its shift. */
 static inline void crowd_clear_place(const skim_crowd *c, uint32_t id, float f, double p[3])
 {
-    const skim_vec3 a = c->position[id], b = c->shifted[id];
+    const skim_vec3 a = c->position[id], b = crowd_shifted(c, id);
     if (f == 1.0f) {
         p[0] = b.x, p[1] = b.y, p[2] = b.z;
     } else if (f == 0.0f) {

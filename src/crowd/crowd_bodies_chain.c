@@ -70,7 +70,7 @@ static uint32_t pairs_of(const skim_crowd *c, uint32_t a, double cell, uint8_t r
 {
     const crowd_clear *s = &c->clear;
     double pa[3];
-    stored(c->shifted[a], pa);
+    stored(crowd_shifted(c, a), pa);
     int32_t at[2];
     crowd_clear_cell_of(c, pa, cell, at);
     const int32_t reach = round == 1 ? 1 : 2;
@@ -81,7 +81,7 @@ static uint32_t pairs_of(const skim_crowd *c, uint32_t a, double cell, uint8_t r
             for (uint32_t e = s->bucket_start[b]; e < s->bucket_start[b + 1]; ++e) {
                 const uint32_t other = s->items[e];
                 double pb[3];
-                stored(c->shifted[other], pb);
+                stored(crowd_shifted(c, other), pb);
                 if (other == a || !cylinders_meet(c, a, other, pa, pb) || !crowd_layers_meet(c, a, other) ||
                     crowd_clear_gap(c, a, other, pa, pb) >= crowd_clear_allowed(c, a, other))
                     continue;
@@ -183,14 +183,14 @@ static skim_status push_on(const skim_world *statics, skim_crowd *c, const uint3
     const uint32_t id = pair[0];
     const crowd_clear *s = &c->clear;
     double start[3], v[3] = { 0, 0, 0 };
-    stored(c->shifted[id], start);
-    *to = c->shifted[id];
+    stored(crowd_shifted(c, id), start);
+    *to = crowd_shifted(c, id);
     for (int pass = 0; pass < CHAIN_PASSES; ++pass) {
         bool moved = false;
         for (uint32_t k = 0; k < count; ++k) {
             const uint32_t a = pair[2 * k + 1];
             double pa[3], d[3];
-            stored(c->shifted[a], pa);
+            stored(crowd_shifted(c, a), pa);
             for (int i = 0; i < 3; ++i)
                 d[i] = start[i] + v[i] - pa[i];
             const double z = d[0] * c->up[0] + d[1] * c->up[1] + d[2] * c->up[2];
@@ -280,10 +280,11 @@ static skim_status push_round(const skim_world *statics, skim_crowd *c, const ui
     *moved = 0;
     for (uint32_t u = 0; u < pushed && !failed; ++u) {
         const uint32_t id = s->pairs[2 * (size_t)first[u]];
-        const skim_vec3 to = s->pushed_to[u], was = c->shifted[id];
+        const skim_vec3 to = s->pushed_to[u], was = crowd_shifted(c, id);
         if (to.x == was.x && to.y == was.y && to.z == was.z)
             continue;
         c->shifted[id] = to;
+        s->away[id] = 1;
         if (s->depth[id] == 0 || s->depth[id] == CROWD_NOT_PUSHED) /* its first push this step */
             s->changed[s->changed_count++] = id;
         s->depth[id] = round;

@@ -207,7 +207,7 @@ skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *c, 
             continue;
         double p[3];
         crowd_clear_place(c, id, now[m], p);
-        c->shifted[id] = (skim_vec3){ (float)p[0], (float)p[1], (float)p[2] };
+        c->shifted[id] = (skim_vec3){ (float)p[0], (float)p[1], (float)p[2] }; /* a moved agent: away */
         if (!c->squeezed[id])
             c->squeezed[id] = CROWD_SQUEEZED_BY_AGENTS;
     }
@@ -218,6 +218,7 @@ void crowd_clear_release(crowd_clear *s)
 {
     free(s->slot);
     free(s->bent);
+    free(s->away);
     free(s->moved);
     free(s->fraction);
     free(s->bucket_start);

@@ -69,7 +69,7 @@ static void mark_moved(skim_crowd *c, uint32_t n, uint32_t k, crowd_clear_chunk 
     uint32_t marked = 0;
     for (uint32_t i = first; i < last; ++i) {
         const uint32_t id = c->active[i];
-        const skim_vec3 a = c->position[id], b = c->shifted[id];
+        const skim_vec3 a = c->position[id], b = crowd_shifted(c, id);
         /* Written only when changed (see crowd_bodies.c's note_shift). */
         if (s->slot[id] != UINT32_MAX)
             s->slot[id] = UINT32_MAX;
@@ -323,7 +323,7 @@ bool crowd_clear_relist(skim_crowd *c, double cell, uint32_t *moved)
     crowd_clear *s = &c->clear;
     for (uint32_t k = 0; k < s->changed_count; ++k) {
         const uint32_t id = s->changed[k];
-        const skim_vec3 a = c->position[id], b = c->shifted[id];
+        const skim_vec3 a = c->position[id], b = crowd_shifted(c, id);
         const bool away = a.x != b.x || a.y != b.y || a.z != b.z;
         if (s->slot[id] != UINT32_MAX && !away)
             s->slot[id] = UINT32_MAX; /* pushed back where it stood */

@@ -50,7 +50,7 @@ struct skim_crowd {
 
     /* ---- moving bodies (crowd_bodies.c) ---- */
     crowd_ride      *ride;           /* per id */
-    skim_vec3       *shifted;        /* per id: where the bodies left it, this step */
+    skim_vec3       *shifted;        /* per id: where the bodies left it, this step, if clear.away */
     uint8_t         *squeezed;       /* per id: this step, 0 or a crowd_squeeze */
     crowd_seen_body *seen;           /* the last step's bodies, increasing id */
     size_t           seen_capacity;

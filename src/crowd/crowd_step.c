@@ -78,7 +78,7 @@ static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
         prefetch_ahead(c, i, last);
         float *start = c->start + 3 * i, *d = c->planned + 3 * i;
         /* Where the moving bodies left it (crowd_bodies.c), or where it stood. */
-        const skim_vec3 from = c->bodies_moved ? c->shifted[id] : c->position[id];
+        const skim_vec3 from = c->bodies_moved && c->clear.away[id] ? c->shifted[id] : c->position[id];
         start[0] = from.x;
         start[1] = from.y;
         start[2] = from.z;

@@ -200,11 +200,13 @@ typedef struct crowd_clear_chunk {
 typedef struct crowd_clear {
     uint32_t *slot;                  /* per id: its entry in moved, or UINT32_MAX */
     uint8_t  *bent;                  /* per id: its shift slid along static geometry */
+    uint8_t  *away;                  /* per id: 1 when shifted holds where the phase left it, 0: where it stood */
     uint32_t *moved;                 /* ids the bodies moved this step, in active order */
     float    *fraction;              /* two per moved: this round's and the next */
     uint32_t *bucket_start, *items;  /* hashed cells of every colliding agent's way */
     int32_t  *range;                 /* per active index: its way's cells, lo x, lo y, hi x, hi y */
     uint32_t  bucket_mask;
+    size_t    away_capacity;
     size_t    range_capacity, slot_capacity, bent_capacity, moved_capacity, fraction_capacity, bucket_capacity, item_capacity;
     uint8_t  *depth;                 /* per id: the round of the chain that moved it (crowd_bodies_chain.c) */
     uint32_t *pairs;                 /* a chain round's (pushed, pusher) ids, then where each pushed one's start */
