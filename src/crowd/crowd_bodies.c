@@ -404,11 +404,7 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
             }
         }
         team_wait(phase, chunks);
-#ifdef _OPENMP
-        if (omp_get_thread_num() == 0)
-#endif
-            used = cursor.at;
-        team_leave_region(&c->shared.left);
+        LEAVE_PHASES(c, cursor, used);
     }
     (void)threads;
     crowd_clear_region(c, used);

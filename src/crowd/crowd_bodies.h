@@ -121,4 +121,21 @@ skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *cro
         team_wait(phase_, 1);                                                                                  \
     } while (0)
 
+/* Leaves a region of team phases: one thread keeps how many phases ran
+   (for crowd_clear_region after the region), and each thread says it left. */
+#ifdef _OPENMP
+#define LEAVE_PHASES(c, cursor, used)                                                                          \
+    do {                                                                                                       \
+        if (omp_get_thread_num() == 0)                                                                         \
+            (used) = (cursor).at;                                                                              \
+        team_leave_region(&(c)->shared.left);                                                                  \
+    } while (0)
+#else
+#define LEAVE_PHASES(c, cursor, used)                                                                          \
+    do {                                                                                                       \
+        (used) = (cursor).at;                                                                                  \
+        team_leave_region(&(c)->shared.left);                                                                  \
+    } while (0)
+#endif
+
 #endif

@@ -153,11 +153,7 @@ static bool collect_pairs(skim_crowd *c, const uint32_t *frontier, uint32_t coun
         SERIAL_PHASE(&cursor, room = sum_pairs(s, count, pairs));
         if (room && *pairs)
             CHUNK_PHASE(&cursor, chunks, pairs_of_chunk(c, frontier, count, k, cell, round, true));
-#ifdef _OPENMP
-        if (omp_get_thread_num() == 0)
-#endif
-            used = cursor.at;
-        team_leave_region(&c->shared.left);
+        LEAVE_PHASES(c, cursor, used);
     }
     (void)threads;
     crowd_clear_region(c, used);

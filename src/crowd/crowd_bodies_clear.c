@@ -168,11 +168,7 @@ static const float *give_up(skim_crowd *c, uint32_t moved, double cell, int thre
                 break;
             }
         }
-#ifdef _OPENMP
-        if (omp_get_thread_num() == 0)
-#endif
-            used = cursor.at;
-        team_leave_region(&c->shared.left);
+        LEAVE_PHASES(c, cursor, used);
     }
     (void)threads;
     crowd_clear_region(c, used);

@@ -239,11 +239,7 @@ bool crowd_clear_list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t 
                 SERIAL_PHASE(&cursor, bucket_agents(s));
             }
         }
-#ifdef _OPENMP
-        if (omp_get_thread_num() == 0)
-#endif
-            used = cursor.at;
-        team_leave_region(&c->shared.left);
+        LEAVE_PHASES(c, cursor, used);
     }
     (void)threads;
     crowd_clear_region(c, used);
@@ -256,18 +252,25 @@ bool crowd_clear_list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t 
 /* The small grid of the ways in clear.changed that the list holds, in that
    order, with the main grid's cells and hash. Serial: the chains change few
    agents. False if out of memory. */
+/* The cells of the way of clear.changed[k], if the list holds it. */
+static bool changed_way(const skim_crowd *c, uint32_t k, double cell, uint32_t *id, int32_t lo[2], int32_t hi[2])
+{
+    *id = c->clear.changed[k];
+    if (c->clear.slot[*id] == UINT32_MAX)
+        return false;
+    crowd_clear_cells_of_way(c, *id, cell, 0, lo, hi);
+    return true;
+}
+
 static bool grid_changed(skim_crowd *c, double cell)
 {
     crowd_clear *s = &c->clear;
     size_t items = 0;
-    for (uint32_t k = 0; k < s->changed_count; ++k) {
-        const uint32_t id = s->changed[k];
-        if (s->slot[id] == UINT32_MAX)
-            continue;
-        int32_t lo[2], hi[2];
-        crowd_clear_cells_of_way(c, id, cell, 0, lo, hi);
-        items += (size_t)(hi[0] - lo[0] + 1) * (size_t)(hi[1] - lo[1] + 1);
-    }
+    uint32_t id;
+    int32_t lo[2], hi[2];
+    for (uint32_t k = 0; k < s->changed_count; ++k)
+        if (changed_way(c, k, cell, &id, lo, hi))
+            items += (size_t)(hi[0] - lo[0] + 1) * (size_t)(hi[1] - lo[1] + 1);
     s->extra_count = 0;
     if (!items)
         return true;
@@ -283,11 +286,8 @@ static bool grid_changed(skim_crowd *c, double cell)
     memset(s->extra_start, 0, (buckets + 1) * sizeof *s->extra_start);
     for (int fill = 0; fill < 2; ++fill) {
         for (uint32_t k = 0; k < s->changed_count; ++k) {
-            const uint32_t id = s->changed[k];
-            if (s->slot[id] == UINT32_MAX)
+            if (!changed_way(c, k, cell, &id, lo, hi))
                 continue;
-            int32_t lo[2], hi[2];
-            crowd_clear_cells_of_way(c, id, cell, 0, lo, hi);
             for (int32_t x = lo[0]; x <= hi[0]; ++x)
                 for (int32_t y = lo[1]; y <= hi[1]; ++y) {
                     const uint32_t b = crowd_hash_cell(x, y) & s->extra_mask;
