@@ -80,6 +80,27 @@ static int by_key(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Up to this many found keys are put in order by insertion: a body's
+   triangles near one mover are few and come out of its tree nearly in
+   order, where qsort's calls through by_key cost several times more. */
+#define INSERTION_SORT_MAX 48
+
+/* The keys ascending (they are distinct: the stored index is in them). */
+static void sort_found(uint64_t *key, uint32_t count)
+{
+    if (count > INSERTION_SORT_MAX) {
+        qsort(key, count, sizeof *key, by_key);
+        return;
+    }
+    for (uint32_t i = 1; i < count; ++i) {
+        const uint64_t k = key[i];
+        uint32_t j = i;
+        for (; j > 0 && key[j - 1] > k; --j)
+            key[j] = key[j - 1];
+        key[j] = k;
+    }
+}
+
 /* The found triangles of one body that pass the material and box tests,
    placed and moved into unit space, appended. */
 static skim_status append_found(body_visit *v)
@@ -87,7 +108,7 @@ static skim_status append_found(body_visit *v)
     skim_body_lanes *lanes = v->lanes;
     const skim_world *shape = v->body->shape;
     skim_candidates *out = v->out;
-    qsort(lanes->found, lanes->found_count, sizeof *lanes->found, by_key);
+    sort_found(lanes->found, lanes->found_count);
     skim_status status = skim_candidates_reserve(out, out->count + lanes->found_count + SKIM_MAX_PACKET_WIDTH);
     if (status == SKIM_OK)
         status = reserve_lanes(lanes, lanes->found_count);
@@ -139,9 +160,6 @@ skim_status skim_body_gather(const skim_world *world, const skim_ellipsoid_space
                              uint64_t material_mask, skim_candidates *out, skim_body_lanes *lanes)
 {
     const skim_body_table *table = &world->bodies;
-    body_visit v = { .space = space, .start = { start[0], start[1], start[2] },
-                     .box_min = box_min, .box_max = box_max, .material_mask = material_mask,
-                     .out = out, .lanes = lanes, .status = SKIM_OK };
     const size_t words = skim_box_words(table->count);
     if (words > lanes->meets_capacity) {
         uint64_t *grown = realloc(lanes->meets, words * sizeof *grown);
@@ -150,8 +168,13 @@ skim_status skim_body_gather(const skim_world *world, const skim_ellipsoid_space
         lanes->meets = grown;
         lanes->meets_capacity = words;
     }
-    /* The bodies met, visited in table (increasing id) order. */
-    skim_box_index_query(&table->boxes, box_min, box_max, lanes->meets);
+    /* The bodies met, visited in table (increasing id) order. None met
+       (most gathers): out is as the static gather left it, padded. */
+    if (!skim_box_index_query(&table->boxes, box_min, box_max, lanes->meets))
+        return SKIM_OK;
+    body_visit v = { .space = space, .start = { start[0], start[1], start[2] },
+                     .box_min = box_min, .box_max = box_max, .material_mask = material_mask,
+                     .out = out, .lanes = lanes, .status = SKIM_OK };
     for (size_t w = 0; w < words && v.status == SKIM_OK; ++w)
         for (uint64_t bits = lanes->meets[w]; bits && v.status == SKIM_OK; bits &= bits - 1) {
             const skim_body *body = &table->body[64 * w + (size_t)__builtin_ctzll(bits)];

@@ -31,7 +31,9 @@ void skim_body_lanes_free(skim_body_lanes *lanes);
    [box_min, box_max] and whose material collides, as
    skim_gather_candidates would have gathered it from the world (relative to
    start, in space's unit sphere), with its entry in lanes; then pads out.
-   Entries already in lanes stay (a move's earlier gathers may name them). */
+   When no body's box meets the box, out is left as it was: the caller's
+   own gather has padded it. Entries already in lanes stay (a move's
+   earlier gathers may name them). */
 skim_status skim_body_gather(const skim_world *world, const skim_ellipsoid_space *space,
                              const float start[3], const float box_min[3], const float box_max[3],
                              uint64_t material_mask, skim_candidates *out, skim_body_lanes *lanes);
