@@ -58,6 +58,18 @@ static void check_queries_within(const skim_box_index *index, uint64_t *state, i
     }
 }
 
+/* count random boxes within reach of the origin, set and sorted. */
+static void fill_index(skim_box_index *index, uint64_t *state, uint32_t count, float reach)
+{
+    cr_assert(skim_box_index_reserve(index, count));
+    for (uint32_t k = 0; k < count; ++k) {
+        float lo[3], hi[3];
+        box_within(state, reach, lo, hi);
+        skim_box_index_set(index, k, lo, hi);
+    }
+    skim_box_index_sort(index, count);
+}
+
 static void check_queries(const skim_box_index *index, uint64_t *state, int queries)
 {
     check_queries_within(index, state, queries, 1000.0f);
@@ -67,14 +79,8 @@ Test(bodies_boxes, the_index_marks_exactly_the_boxes_a_query_meets_as_boxes_move
 {
     enum { BOXES = 200 };
     skim_box_index index = { 0 };
-    cr_assert(skim_box_index_reserve(&index, BOXES));
     uint64_t state = 7;
-    for (uint32_t k = 0; k < BOXES; ++k) {
-        float lo[3], hi[3];
-        random_box(&state, lo, hi);
-        skim_box_index_set(&index, k, lo, hi);
-    }
-    skim_box_index_sort(&index, BOXES);
+    fill_index(&index, &state, BOXES, 1000.0f);
     check_queries(&index, &state, 2000);
     /* Boxes moved one at a time, near and far. */
     for (int round = 0; round < 500; ++round) {
@@ -103,14 +109,8 @@ Test(bodies_boxes, boxes_that_leave_where_the_map_was_laid_are_still_found)
 {
     enum { BOXES = 100 };
     skim_box_index index = { 0 };
-    cr_assert(skim_box_index_reserve(&index, BOXES));
     uint64_t state = 11;
-    for (uint32_t k = 0; k < BOXES; ++k) {
-        float lo[3], hi[3];
-        box_within(&state, 1000.0f, lo, hi);
-        skim_box_index_set(&index, k, lo, hi);
-    }
-    skim_box_index_sort(&index, BOXES);
+    fill_index(&index, &state, BOXES, 1000.0f);
     /* Half the boxes go up to eight times as far out, one at a time. */
     for (int round = 0; round < 300; ++round) {
         float lo[3], hi[3];

@@ -11,8 +11,20 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define AGENT_R 16.0f
+
+/* Skips a test that pins a hash unless the kernel set chosen for this run
+   is available and gives the same bits as every other (the reference
+   kernels agree within a tolerance only). */
+#define SKIP_UNLESS_BITWISE_KERNELS()                                                                          \
+    do {                                                                                                       \
+        if (skim_isa_status() != SKIM_OK)                                                                      \
+            cr_skip("kernel set not available here: %s", skim_last_error_message());                           \
+        if (strcmp(skim_isa_name(), "reference") == 0)                                                         \
+            cr_skip("the reference kernels agree within a tolerance, not bitwise");                            \
+    } while (0)
 
 /* A triangle soup of axis-aligned boxes. */
 typedef struct box_soup {

@@ -342,10 +342,7 @@ static uint64_t moving_bodies_hash(int threads)
 
 Test(crowd_bodies, agents_among_moving_bodies_end_with_a_pinned_hash_for_1_2_and_3_threads)
 {
-    if (skim_isa_status() != SKIM_OK)
-        cr_skip("kernel set not available here: %s", skim_last_error_message());
-    if (strcmp(skim_isa_name(), "reference") == 0)
-        cr_skip("the reference kernels agree within a tolerance, not bitwise");
+    SKIP_UNLESS_BITWISE_KERNELS();
     uint64_t first = 0;
     for (int threads = 1; threads <= 3; ++threads) {
         uint64_t hash = moving_bodies_hash(threads);

@@ -230,10 +230,7 @@ static uint64_t blade_sweeps_a_crowd(int threads)
 
 Test(crowd_bodies_rows, a_blade_sweeping_a_crowd_drives_it_ahead_with_a_pinned_hash_for_1_2_and_3_threads)
 {
-    if (skim_isa_status() != SKIM_OK)
-        cr_skip("kernel set not available here: %s", skim_last_error_message());
-    if (strcmp(skim_isa_name(), "reference") == 0)
-        cr_skip("the reference kernels agree within a tolerance, not bitwise");
+    SKIP_UNLESS_BITWISE_KERNELS();
     for (int threads = 1; threads <= 3; ++threads) {
         uint64_t hash = blade_sweeps_a_crowd(threads);
         printf("%s, %d threads: %016llx\n", skim_isa_name(), threads, (unsigned long long)hash);

@@ -49,10 +49,7 @@ static uint64_t doorway_hash(const skim_world *world, int threads)
 
 Test(crowd_determinism, pinned_hash_for_1_2_and_3_threads)
 {
-    if (skim_isa_status() != SKIM_OK)
-        cr_skip("kernel set not available here: %s", skim_last_error_message());
-    if (strcmp(skim_isa_name(), "reference") == 0)
-        cr_skip("the reference kernels agree within a tolerance, not bitwise");
+    SKIP_UNLESS_BITWISE_KERNELS();
     box_soup soup = { .boxes = 0 };
     soup_add_box(&soup, -1000, -1000, -32, 1000, 1000, 0);
     soup_add_box(&soup, -8, -1000, 0, 8, -50, 128);
