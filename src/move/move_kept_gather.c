@@ -8,13 +8,17 @@
    of the leaves, in order, are taken in pairs: the first in lanes 0-3, the
    second in lanes 4-7. Every lane performs the four-lane step's operations
    on the same numbers (the corner bounds, the box comparisons, v - start,
-   then (m0 * x + m1 * y) + m2 * z, no contraction), and each half is
-   appended as the four-lane step appends it, first then second: the same
-   buffer bit for bit. Far triangles, which the leaf gather clips
+   then (m0 * x + m1 * y) + m2 * z, no contraction), and the kept lanes
+   are appended in lane order, the first step's then the second's, as two
+   four-lane appends would put them: the same buffer bit for bit. Far triangles, which the leaf gather clips
    (gather_clip.h), are not handled: a setup that may have them takes the
    leaf-by-leaf gather. */
 #include "move/move_internal.h"
 #include "gather/gather_run.h"
+
+/* The packet kernel's 8-lane compress table (vpermps lane orders). */
+#define SKIM_LANES SKIM_LANES_X86_256
+#include "kernel/lanes.h"
 
 #include <simde/x86/avx2.h>
 
@@ -77,21 +81,38 @@ gather_pair(const skim_world *world, const skim_path_gather *g, const simde__m25
                 simde_mm256_mul_ps(m_k2, rel[2]));
         }
     }
-    simde__m128 half[3][3];
-    if (keep_a) {
-        for (int v = 0; v < 3; ++v)
-            for (int k = 0; k < 3; ++k)
-                half[v][k] = simde_mm256_castps256_ps128(unit[v][k]);
-        skim_gather_append_lanes(half, keep_a, world->triangle_index + a.at,
-                                 world->material + a.at, out);
-    }
-    if (keep_b) {
-        for (int v = 0; v < 3; ++v)
-            for (int k = 0; k < 3; ++k)
-                half[v][k] = simde_mm256_extractf128_ps(unit[v][k], 1);
-        skim_gather_append_lanes(half, keep_b, world->triangle_index + b.at,
-                                 world->material + b.at, out);
-    }
+    /* Both halves appended at once, the kept lanes of the first step
+       then those of the second, in lane order: the two four-lane appends'
+       buffer, with one compress (vpermps) per array instead of two
+       appends of four. The stores write eight lanes, within the room the
+       caller reserved past the count. */
+    const unsigned keep = keep_a | keep_b << 4;
+    const simde__m256i order = simde_mm256_and_si256(
+        simde_mm256_srlv_epi32(simde_mm256_set1_epi32((int32_t)skim_compress8_lanes[keep]),
+                               simde_mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28)),
+        simde_mm256_set1_epi32(15));
+    const uint32_t at = out->count;
+    for (int v = 0; v < 3; ++v)
+        for (int k = 0; k < 3; ++k)
+            simde_mm256_storeu_ps(out->vertex[v][k] + at,
+                                  simde_mm256_permutevar8x32_ps(unit[v][k], order));
+    const simde__m256i triangle = simde_mm256_set_m128i(
+        simde_mm_loadu_si128((const void *)(world->triangle_index + b.at)),
+        simde_mm_loadu_si128((const void *)(world->triangle_index + a.at)));
+    simde_mm256_storeu_si256((void *)(out->triangle + at),
+                             simde_mm256_permutevar8x32_epi32(triangle, order));
+    /* Materials widened to 32 bits for the same permutation, then narrowed
+       (they are below 65,536, so the saturating pack is exact). */
+    const simde__m256i material = simde_mm256_cvtepu16_epi32(simde_mm_unpacklo_epi64(
+        simde_mm_loadl_epi64((const void *)(world->material + a.at)),
+        simde_mm_loadl_epi64((const void *)(world->material + b.at))));
+    const simde__m256i packed = simde_mm256_permutevar8x32_epi32(material, order);
+    simde_mm_storeu_si128((void *)(out->material + at),
+                          simde_mm_packus_epi32(simde_mm256_castsi256_si128(packed),
+                                                simde_mm256_extracti128_si256(packed, 1)));
+    /* Without -mpopcnt __builtin_popcount is a library call. */
+    static const uint8_t bits4[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+    out->count = at + bits4[keep_a] + bits4[keep_b];
 }
 
 void skim_move_kept_gather_avx2(const skim_move_cache_entry *kept, const skim_world *world,
