@@ -27,8 +27,10 @@
    works out the constraint once, from the lower index's side
    (crowd_contact_setup), into the chunk's own list of near pairs. Those
    lists, taken in chunk order, hold the near pairs in the order of their
-   lower index; one pass (a serial step) counts each agent's pairs on both sides and one hands
-   every pair to its two agents, as it is and mirrored. So each agent's
+   lower index; one pass (a serial step) counts each agent's pairs on
+   both sides and gives each pair its place among its higher agent's
+   lower partners, then the chunks (in parallel) hand every pair to its
+   two agents, as it is and mirrored, each into a slot of its own. So each agent's
    contacts come in index order of the other agent (the lower partners,
    then the higher), whatever the thread count, side by side in memory,
    and nobody ever searches another agent's list. */
@@ -136,43 +138,58 @@ static bool find_near_pairs(const skim_crowd *c, uint32_t first, uint32_t last, 
     return true;
 }
 
-/* Each agent's contacts from the chunks' near pairs (a serial step). */
-static bool fill_contacts(skim_crowd *c, uint32_t n, uint32_t chunks)
+/* The counts for the contacts (a serial step): each agent's contacts
+   begin at contact_begin, the contacts with its lower partners first, of
+   which it has contact_fill; each pair learns its place among its higher
+   agent's lower partners (in pair order, which is the order of the lower
+   index), so the chunks can then lay the pairs out in parallel, each
+   contact in its own slot. */
+static bool count_contacts(skim_crowd *c, uint32_t n, uint32_t chunks)
 {
-    /* Each agent's count of near pairs, on both sides. */
-    size_t *begin = c->contact_begin;
+    size_t *begin = c->contact_begin, *lower = c->contact_fill;
     memset(begin, 0, ((size_t)n + 1) * sizeof *begin);
+    memset(lower, 0, (size_t)n * sizeof *lower);
+    uint8_t *pushed = c->pushed;
     uint32_t pairs = 0, violated = 0;
     for (uint32_t t = 0; t < chunks; ++t) {
-        const crowd_near_buffer *buffer = &c->near_buffers[t];
-        for (size_t k = 0; k < buffer->count; ++k) {
-            begin[buffer->items[k].a + 1]++;
-            begin[buffer->items[k].b + 1]++;
-            violated += buffer->items[k].violated;
-        }
-        pairs += (uint32_t)buffer->count;
-    }
-    c->pair_count = pairs;
-    c->stats.contacts = violated;
-    crowd_counts_to_offsets(begin, n);
-    if (!crowd_reserve((void **)&c->contacts, &c->contact_capacity, begin[n] ? begin[n] : 1, sizeof *c->contacts))
-        return false;
-    /* Every pair to its two agents, in pair order; plan() cleared pushed,
-       which the first sweep then pushes exactly. */
-    size_t *fill = c->contact_fill;
-    crowd_contact *contacts = c->contacts;
-    uint8_t *pushed = c->pushed;
-    memcpy(fill, begin, (size_t)n * sizeof *fill);
-    for (uint32_t t = 0; t < chunks; ++t) {
-        const crowd_near_pair *near = c->near_buffers[t].items, *end = near + c->near_buffers[t].count;
+        crowd_near_pair *near = c->near_buffers[t].items, *end = near + c->near_buffers[t].count;
         for (; near < end; ++near) {
-            contact_from_pair(&near->pair, near->a, near->b, &contacts[fill[near->a]++]);
-            contact_from_pair(&near->pair, near->b, near->a, &contacts[fill[near->b]++]);
+            begin[near->a + 1]++;
+            near->lower_rank = (uint32_t)lower[near->b]++;
+            violated += near->violated;
+            /* plan() cleared pushed, which the first sweep then pushes
+               exactly. */
             pushed[near->a] |= (uint8_t)near->violated;
             pushed[near->b] |= (uint8_t)near->violated;
         }
+        pairs += (uint32_t)c->near_buffers[t].count;
     }
-    return true;
+    c->pair_count = pairs;
+    c->stats.contacts = violated;
+    for (uint32_t i = 0; i < n; ++i)
+        begin[i + 1] += lower[i];
+    crowd_counts_to_offsets(begin, n);
+    return crowd_reserve((void **)&c->contacts, &c->contact_capacity, begin[n] ? begin[n] : 1, sizeof *c->contacts);
+}
+
+/* Chunk k's pairs to their two agents: the lower agent's contact after its
+   lower partners, in its own pairs' order, the higher agent's at the
+   pair's place among its lower partners. */
+static void lay_out_contacts(skim_crowd *c, uint32_t k)
+{
+    const size_t *begin = c->contact_begin, *lower = c->contact_fill;
+    crowd_contact *contacts = c->contacts;
+    const crowd_near_pair *near = c->near_buffers[k].items, *end = near + c->near_buffers[k].count;
+    uint32_t current = UINT32_MAX;
+    size_t at = 0;
+    for (; near < end; ++near) {
+        if (near->a != current) {
+            current = near->a;
+            at = begin[current] + lower[current];
+        }
+        contact_from_pair(&near->pair, near->a, near->b, &contacts[at++]);
+        contact_from_pair(&near->pair, near->b, near->a, &contacts[begin[near->b] + near->lower_rank]);
+    }
 }
 
 bool crowd_find_contacts(skim_crowd *c, uint32_t n, team_cursor *cursor)
@@ -194,5 +211,13 @@ bool crowd_find_contacts(skim_crowd *c, uint32_t n, team_cursor *cursor)
             crowd_note_out_of_memory(&c->shared);
         c->near_buffers[k] = buffer;
     }
-    return crowd_join_chunks(c, cursor, phase, n, chunks, fill_contacts);
+    if (!crowd_join_chunks(c, cursor, phase, n, chunks, count_contacts))
+        return false;
+    /* The contacts written by chunks (in a large crowd they are mostly
+       misses to memory, which two threads wait on at once). */
+    phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase))
+        lay_out_contacts(c, k);
+    team_wait(phase, chunks);
+    return true;
 }

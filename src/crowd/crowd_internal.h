@@ -153,7 +153,7 @@ struct skim_crowd {
     crowd_contact *contacts;
     size_t         contact_capacity;
     size_t        *contact_begin;       /* n + 1 */
-    size_t        *contact_fill;        /* n: cursor while filling */
+    size_t        *contact_fill;        /* n: how many of its contacts have a lower index */
 
     skim_crowd_stats stats;
 };

@@ -43,6 +43,7 @@ typedef struct crowd_near_pair {
     uint32_t   a, b;       /* active indices, a < b */
     crowd_pair pair;
     uint32_t   violated;   /* the plan already violates it */
+    uint32_t   lower_rank; /* its place among b's partners of lower index */
 } crowd_near_pair;
 
 /* Growable array of near pairs (one per chunk of the near-pair phase). */
