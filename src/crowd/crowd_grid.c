@@ -40,6 +40,7 @@
 #include "crowd/crowd_internal.h"
 
 #include <math.h>
+#include <simde/x86/sse2.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,19 +195,67 @@ static skim_status renumber(skim_crowd *c, uint32_t n, size_t buckets)
     return SKIM_OK;
 }
 
+/* Three floats of each of four agents in a row, (x0 y0 z0 x1) (y1 z1 x2
+   y2) (z2 x3 y3 z3), as columns: the first two, or the third alone. */
+static inline void columns_xy(const float *p, simde__m128 *x, simde__m128 *y)
+{
+    const simde__m128 v0 = simde_mm_loadu_ps(p), v1 = simde_mm_loadu_ps(p + 4), v2 = simde_mm_loadu_ps(p + 8);
+    const simde__m128 x23 = simde_mm_shuffle_ps(v1, v2, SIMDE_MM_SHUFFLE(1, 1, 2, 2));
+    *x = simde_mm_shuffle_ps(v0, x23, SIMDE_MM_SHUFFLE(2, 0, 3, 0));
+    const simde__m128 y01 = simde_mm_shuffle_ps(v0, v1, SIMDE_MM_SHUFFLE(0, 0, 1, 1));
+    const simde__m128 y23 = simde_mm_shuffle_ps(v1, v2, SIMDE_MM_SHUFFLE(2, 2, 3, 3));
+    *y = simde_mm_shuffle_ps(y01, y23, SIMDE_MM_SHUFFLE(2, 0, 2, 0));
+}
+
+static inline simde__m128 column_z(const float *p)
+{
+    const simde__m128 v0 = simde_mm_loadu_ps(p), v1 = simde_mm_loadu_ps(p + 4), v2 = simde_mm_loadu_ps(p + 8);
+    const simde__m128 z01 = simde_mm_shuffle_ps(v0, v1, SIMDE_MM_SHUFFLE(1, 1, 2, 2));
+    return simde_mm_shuffle_ps(z01, v2, SIMDE_MM_SHUFFLE(3, 0, 2, 0));
+}
+
+/* bounds_overlap(c, i, j + lane) for the four agents from j, a bit per
+   lane: each lane does the scalar test's float operations in its order. */
+static inline uint32_t bounds_overlap_four(const skim_crowd *c, uint32_t i, uint32_t j)
+{
+    const float *a = c->proj + 3 * (size_t)i;
+    simde__m128 x, y;
+    columns_xy(c->proj + 3 * (size_t)j, &x, &y);
+    const simde__m128 z = column_z(c->built_proj + 3 * (size_t)j);
+    const simde__m128 dx = simde_mm_sub_ps(simde_mm_set1_ps(a[0]), x);
+    const simde__m128 dy = simde_mm_sub_ps(simde_mm_set1_ps(a[1]), y);
+    const simde__m128 dz = simde_mm_sub_ps(simde_mm_set1_ps(c->built_proj[3 * (size_t)i + 2]), z);
+    const simde__m128 r = simde_mm_add_ps(simde_mm_set1_ps(c->contact_bound[i]), simde_mm_loadu_ps(c->contact_bound + j));
+    const simde__m128 across = simde_mm_cmple_ps(simde_mm_add_ps(simde_mm_mul_ps(dx, dx), simde_mm_mul_ps(dy, dy)),
+                                                 simde_mm_mul_ps(r, r));
+    const simde__m128 abs_dz = simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), dz);
+    const simde__m128 along =
+        simde_mm_cmple_ps(abs_dz, simde_mm_add_ps(simde_mm_set1_ps(c->vbound[i]), simde_mm_loadu_ps(c->vbound + j)));
+    return (uint32_t)simde_mm_movemask_ps(simde_mm_and_ps(across, along));
+}
+
 /* Tests agent i against the agents [first, last). */
 static bool test_run(const skim_crowd *c, uint32_t i, uint32_t first, uint32_t last, crowd_index_buffer *out)
 {
     /* Room for every agent of the run first, then no branch on the test
        (a third of the tests pass, at random): each agent is written and
-       kept only if it passed. */
+       kept only if it passed. Four agents are tested at once (a run is
+       consecutive indices, so their fields are four in a row). */
     if (last <= first)
         return true;
     if (!crowd_reserve((void **)&out->items, &out->capacity, out->count + (last - first), sizeof *out->items))
         return false;
     uint32_t *items = out->items;
     size_t count = out->count;
-    for (uint32_t j = first; j < last; ++j) {
+    uint32_t j = first;
+    for (; last - j >= 4; j += 4) {
+        const uint32_t passed = bounds_overlap_four(c, i, j);
+        for (uint32_t lane = 0; lane < 4; ++lane) {
+            items[count] = j + lane;
+            count += (passed >> lane) & 1u;
+        }
+    }
+    for (; j < last; ++j) {
         items[count] = j;
         count += bounds_overlap(c, i, j);
     }
