@@ -27,6 +27,7 @@
    projection solver and the check still guarantee that no two agents
    overlap. */
 #include "crowd/crowd_orca_lines.h"
+#include "crowd/crowd_sense_grid.h"
 
 #include <math.h>
 #include <simde/x86/sse2.h>
@@ -350,10 +351,10 @@ static bool queued_behind(const skim_crowd *c, uint32_t i, const uint32_t *near,
     return false;
 }
 
-static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
+static void avoid_agent(skim_crowd *c, uint32_t i, float dt, crowd_sense_block *block)
 {
     uint32_t near[CROWD_AVOID_NEIGHBOURS];
-    uint32_t count = crowd_nearest_neighbours(c, i, near);
+    uint32_t count = crowd_nearest_neighbours(c, i, block, near);
     if (count == 0)
         return; /* the plan stands */
     const uint32_t id = c->active[i];
@@ -388,16 +389,27 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt)
 
 void crowd_avoid(skim_crowd *c, uint32_t n, float dt, team_cursor *cursor)
 {
-    const uint32_t chunks = team_chunks(n, AVOID_CHUNK);
+    /* In the row-major grid the agents go in its order, a cell's agents
+       one after another, so they share the square of cells they search
+       (crowd_sense_block); each agent writes only its own plan, so the
+       order changes nothing else. */
+    const crowd_sense_grid *g = &c->sense_grid;
+    const uint32_t *order = g->dense ? g->agent : NULL, count = g->dense ? g->count : n;
+    const uint32_t chunks = team_chunks(count, AVOID_CHUNK);
+    crowd_sense_block block;
+    crowd_forget_sense_block(&block);
     team_phase *phase = team_phase_next(cursor);
     for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
-        crowd_chunk_range(k, AVOID_CHUNK, n, &first, &last);
-        for (uint32_t i = first; i < last; ++i) {
-            if (i + CROWD_PREFETCH_AHEAD < last)
-                __builtin_prefetch(&c->goal[c->active[i + CROWD_PREFETCH_AHEAD]]);
+        crowd_chunk_range(k, AVOID_CHUNK, count, &first, &last);
+        for (uint32_t at = first; at < last; ++at) {
+            if (at + CROWD_PREFETCH_AHEAD < last) {
+                const uint32_t ahead = order ? order[at + CROWD_PREFETCH_AHEAD] : at + CROWD_PREFETCH_AHEAD;
+                __builtin_prefetch(&c->goal[c->active[ahead]]);
+            }
+            const uint32_t i = order ? order[at] : at;
             if (c->sense[i] > 0.0f)
-                avoid_agent(c, i, dt);
+                avoid_agent(c, i, dt, &block);
         }
     }
     team_wait(phase, chunks);

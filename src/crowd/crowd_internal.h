@@ -346,8 +346,10 @@ bool crowd_build_sense_grid(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
 /* Agent i's nearest neighbours to avoid into near (nearest first, ties:
    lower index); returns how many. A neighbour j is avoided when it is
    within sense[i] + sense[j] across up (sense 0: never), their cylinders
-   overlap along up and their layers meet. */
-uint32_t crowd_nearest_neighbours(const skim_crowd *crowd, uint32_t i, uint32_t *near);
+   overlap along up and their layers meet. block: the calling thread's
+   gathered cells (crowd_sense_grid.h), reused by its next searches. */
+typedef struct crowd_sense_block crowd_sense_block;
+uint32_t crowd_nearest_neighbours(const skim_crowd *crowd, uint32_t i, crowd_sense_block *block, uint32_t *near);
 /* Each agent's velocity across up by ORCA against its neighbours' last
    state, into planned and q. */
 void crowd_avoid(skim_crowd *crowd, uint32_t n, float dt, team_cursor *cursor);

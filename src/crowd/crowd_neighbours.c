@@ -7,12 +7,16 @@
    nearer than the tenth it has, or within the sense distances at all. It
    keeps the agents ordered by squared distance, then index, which is the
    order a scan of every candidate would give: the result is the same
-   whatever the cell size or the order the cells are visited in. */
+   whatever the cell size or the order the cells are visited in.
+
+   Rings 0 and 1 (the square of nine cells around the agent's) are read
+   from a block the searching thread gathers once for all the agents of a
+   cell, who come one after another in the step (crowd_avoid.c). */
+#include "crowd/crowd_nearest_keep.h"
 #include "crowd/crowd_sense_grid.h"
 
 #include <math.h>
 #include <simde/x86/sse2.h>
-#include <string.h>
 
 /* How much nearer than its cells' edges a ring is taken to be, relative
    (in cells, at least this much): the members' cells come from double
@@ -20,98 +24,12 @@
    rounding is a million times finer. */
 #define RING_SLACK 1e-3
 
-/* The best neighbours so far, ascending by squared distance, then index:
-   both in one integer, the distance's bits above the index (the bits of a
-   float that is not negative order as the float does). */
-typedef struct nearest {
-    uint64_t key[CROWD_AVOID_NEIGHBOURS];
-    uint32_t found;
-} nearest;
-
-/* The key of an empty slot: above the key of every distance (the bits of
-   an infinite distance are 0x7f800000). */
-#define NO_NEIGHBOUR UINT64_MAX
-
-static inline uint64_t nearest_key(float d, uint32_t j)
-{
-    uint32_t bits;
-    memcpy(&bits, &d, sizeof bits);
-    return (uint64_t)bits << 32 | j;
-}
-
-static inline float key_distance(uint64_t key)
-{
-    uint32_t bits = (uint32_t)(key >> 32);
-    float d;
-    memcpy(&d, &bits, sizeof d);
-    return d;
-}
-
-/* Puts a[x] and a[y] in order: two conditional moves, no branch. */
-#define ORDER_PAIR(a, x, y)                                                                                        \
-    do {                                                                                                           \
-        const uint64_t low = a[x] < a[y] ? a[x] : a[y], high = a[x] < a[y] ? a[y] : a[x];                          \
-        a[x] = low;                                                                                                \
-        a[y] = high;                                                                                               \
-    } while (0)
-
-/* Sorts the ten slots: the odd-even merge sort of sixteen (Batcher,
-   Sorting Networks and Their Applications) with the pairs that touch the
-   six slots beyond ten left out (those would hold keys above every other
-   and never move). 32 pairs, each without a branch, where ten insertions
-   into the sorted slots cost ten passes over all of them. */
-_Static_assert(CROWD_AVOID_NEIGHBOURS == 10, "sort_slots is a network for ten slots");
-static inline void sort_slots(uint64_t *slots)
-{
-    uint64_t a[CROWD_AVOID_NEIGHBOURS];
-    memcpy(a, slots, sizeof a);
-    ORDER_PAIR(a, 0, 1); ORDER_PAIR(a, 2, 3); ORDER_PAIR(a, 4, 5); ORDER_PAIR(a, 6, 7); ORDER_PAIR(a, 8, 9);
-    ORDER_PAIR(a, 0, 2); ORDER_PAIR(a, 1, 3); ORDER_PAIR(a, 4, 6); ORDER_PAIR(a, 5, 7);
-    ORDER_PAIR(a, 1, 2); ORDER_PAIR(a, 5, 6);
-    ORDER_PAIR(a, 0, 4); ORDER_PAIR(a, 1, 5); ORDER_PAIR(a, 2, 6); ORDER_PAIR(a, 3, 7);
-    ORDER_PAIR(a, 2, 4); ORDER_PAIR(a, 3, 5);
-    ORDER_PAIR(a, 1, 2); ORDER_PAIR(a, 3, 4); ORDER_PAIR(a, 5, 6);
-    ORDER_PAIR(a, 0, 8); ORDER_PAIR(a, 1, 9);
-    ORDER_PAIR(a, 4, 8); ORDER_PAIR(a, 5, 9);
-    ORDER_PAIR(a, 2, 4); ORDER_PAIR(a, 3, 5); ORDER_PAIR(a, 6, 8); ORDER_PAIR(a, 7, 9);
-    ORDER_PAIR(a, 1, 2); ORDER_PAIR(a, 3, 4); ORDER_PAIR(a, 5, 6); ORDER_PAIR(a, 7, 8);
-    memcpy(slots, a, sizeof a);
-}
-
-/* Until ten are kept, a new neighbour goes into the next slot as it comes,
-   and the ten are sorted once when the last slot fills (or when the search
-   ends with fewer, copy_found): nothing reads the slots before then, the
-   tenth being read only once there are ten. */
-static inline void keep(nearest *best, float d, uint32_t j)
-{
-    const uint64_t key = nearest_key(d, j);
-    if (best->found < CROWD_AVOID_NEIGHBOURS) {
-        best->key[best->found++] = key;
-        if (best->found == CROWD_AVOID_NEIGHBOURS)
-            sort_slots(best->key);
-        return;
-    }
-    if (key >= best->key[CROWD_AVOID_NEIGHBOURS - 1])
-        return;
-    /* Every slot takes the lesser of what it holds and what the slots
-       before it pushed on, the greater moving on: an insertion whose place,
-       at random, costs no mispredicted branch; the tenth drops out. */
-    uint64_t carried = key;
-    for (uint32_t at = 0; at < CROWD_AVOID_NEIGHBOURS; ++at) {
-        const uint64_t held = best->key[at];
-        const bool before = carried < held;
-        best->key[at] = before ? carried : held;
-        carried = before ? held : carried;
-    }
-}
-
-/* Nobody kept yet. */
-static inline void forget_all(nearest *best)
-{
-    best->found = 0;
-    for (uint32_t at = 0; at < CROWD_AVOID_NEIGHBOURS; ++at)
-        best->key[at] = NO_NEIGHBOUR;
-}
+/* What the search reads of the members it tests: the grid's columns, or
+   a block's. */
+typedef struct member_columns {
+    const float *x, *y, *z, *sense, *height;
+    const uint32_t *agent;
+} member_columns;
 
 /* What agent i's search needs to test a member. */
 typedef struct searcher {
@@ -131,10 +49,9 @@ static inline bool may_avoid(const skim_crowd *c, uint32_t i, uint32_t j)
    kept unless d > reach * reach or |dz| >= the two half heights. For the
    short runs of a thin crowd, where a group of lanes would be mostly
    empty. */
-static inline __attribute__((always_inline)) void test_few_members(const searcher *s, uint32_t first, uint32_t last,
-                                                                   nearest *best)
+static inline __attribute__((always_inline)) void test_few_members(const searcher *s, const member_columns *g,
+                                                                   uint32_t first, uint32_t last, nearest *best)
 {
-    const crowd_sense_grid *g = &s->crowd->sense_grid;
     const float x = simde_mm_cvtss_f32(s->x), y = simde_mm_cvtss_f32(s->y), z = simde_mm_cvtss_f32(s->z);
     const float sense = simde_mm_cvtss_f32(s->sense), height = simde_mm_cvtss_f32(s->height);
     for (uint32_t m = first; m < last; ++m) {
@@ -150,12 +67,12 @@ static inline __attribute__((always_inline)) void test_few_members(const searche
 /* The same, CROWD_MEMBER_LANES at a time, each lane computing exactly
    what the loop over the members does (the same float operations in the
    same order), so the same members are kept with the same keys. */
-static inline void test_members(const searcher *s, uint32_t first, uint32_t last, nearest *best)
+static inline void test_columns(const searcher *s, const member_columns *g, uint32_t first, uint32_t last,
+                                nearest *best)
 {
     const skim_crowd *c = s->crowd;
-    const crowd_sense_grid *g = &c->sense_grid;
     if (last - first < CROWD_MEMBER_LANES) {
-        test_few_members(s, first, last, best);
+        test_few_members(s, g, first, last, best);
         return;
     }
     const simde__m128 x = s->x, y = s->y, z = s->z, sense = s->sense, height = s->height;
@@ -185,6 +102,14 @@ static inline void test_members(const searcher *s, uint32_t first, uint32_t last
                 keep(best, distance[lane], j);
         }
     }
+}
+
+/* test_columns on the grid's members [first, last). */
+static inline void test_members(const searcher *s, uint32_t first, uint32_t last, nearest *best)
+{
+    const crowd_sense_grid *g = &s->crowd->sense_grid;
+    const member_columns columns = { g->x, g->y, g->z, g->sense, g->height, g->agent };
+    test_columns(s, &columns, first, last, best);
 }
 
 /* The members of cells [lo, hi] of row cy (dense layout: one run). */
@@ -364,16 +289,61 @@ static inline double search_radius(const crowd_sense_grid *g, const nearest *bes
     return radius + RING_SLACK * (1.0 + radius);
 }
 
-static uint32_t copy_found(nearest *best, uint32_t *near)
+/* Gathers the members of the square of nine cells around (cx, cy) (dense
+   layout) into the block, the centre row first: they are the nearest to
+   the agents of the centre cell, and the ten found first bound the rest
+   sooner. Cells outside the grid's box hold nobody. */
+static void gather_square(const crowd_sense_grid *g, int32_t cx, int32_t cy, crowd_sense_block *b)
 {
-    if (best->found < CROWD_AVOID_NEIGHBOURS)
-        sort_slots(best->key); /* the empty slots sort last */
-    for (uint32_t k = 0; k < best->found; ++k)
-        near[k] = (uint32_t)best->key[k];
-    return best->found;
+    b->filled = true;
+    b->cx = cx;
+    b->cy = cy;
+    b->count = 0;
+    b->held = false;
+    const int32_t lo = cx - 1 > g->min[0] ? cx - 1 : g->min[0], hi = cx + 1 < g->max[0] ? cx + 1 : g->max[0];
+    const int32_t rows[3] = { cy, cy - 1, cy + 1 };
+    uint32_t first[3] = { 0, 0, 0 }, last[3] = { 0, 0, 0 }, count = 0;
+    for (int r = 0; r < 3; ++r) {
+        if (lo > hi || rows[r] < g->min[1] || rows[r] > g->max[1])
+            continue;
+        first[r] = g->bucket_start[crowd_sense_bucket(g, lo, rows[r])];
+        last[r] = g->bucket_start[crowd_sense_bucket(g, hi, rows[r]) + 1];
+        count += last[r] - first[r];
+    }
+    if (count > CROWD_BLOCK_MEMBERS)
+        return;
+    uint32_t at = 0;
+    for (int r = 0; r < 3; ++r)
+        for (uint32_t m = first[r]; m < last[r]; ++m, ++at) {
+            b->x[at] = g->x[m];
+            b->y[at] = g->y[m];
+            b->z[at] = g->z[m];
+            b->sense[at] = g->sense[m];
+            b->height[at] = g->height[m];
+            b->agent[at] = g->agent[m];
+        }
+    /* What a test of the last members reads past them: defined, never kept. */
+    for (uint32_t m = at; m < at + CROWD_MEMBER_PADDING; ++m)
+        b->x[m] = b->y[m] = b->z[m] = b->sense[m] = b->height[m] = 0.0f;
+    b->count = count;
+    b->held = true;
 }
 
-uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *near)
+/* Rings 0 and 1 around the walk's cell, whole, from the block (gathered
+   again if it holds another cell's square); false if the square holds more
+   than a block can. */
+static bool test_square(const searcher *s, const ring_walk *w, crowd_sense_block *block, nearest *best)
+{
+    if (!block->filled || block->cx != w->cx || block->cy != w->cy)
+        gather_square(&s->crowd->sense_grid, w->cx, w->cy, block);
+    if (!block->held)
+        return false;
+    const member_columns columns = { block->x, block->y, block->z, block->sense, block->height, block->agent };
+    test_columns(s, &columns, 0, block->count, best);
+    return true;
+}
+
+uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, crowd_sense_block *block, uint32_t *near)
 {
     const crowd_sense_grid *g = &c->sense_grid;
     const float *p = c->proj + 3 * (size_t)i;
@@ -402,12 +372,16 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, uint32_t *nea
        rows above and below it, cut to the disc of what was found so far:
        a packed crowd nearly always needs both rings, and three runs cost
        less than the five pieces of the two rings. */
-    w.radius = search_radius(g, &best, farthest);
-    test_cells(&s, &w, cx - 1, cx + 1, cy, &best);
-    w.radius = search_radius(g, &best, farthest);
-    test_cells(&s, &w, cx - 1, cx + 1, cy - 1, &best);
-    w.radius = search_radius(g, &best, farthest);
-    test_cells(&s, &w, cx - 1, cx + 1, cy + 1, &best);
+    if (g->dense && test_square(&s, &w, block, &best))
+        w.radius = search_radius(g, &best, farthest);
+    else {
+        w.radius = search_radius(g, &best, farthest);
+        test_cells(&s, &w, cx - 1, cx + 1, cy, &best);
+        w.radius = search_radius(g, &best, farthest);
+        test_cells(&s, &w, cx - 1, cx + 1, cy - 1, &best);
+        w.radius = search_radius(g, &best, farthest);
+        test_cells(&s, &w, cx - 1, cx + 1, cy + 1, &best);
+    }
     if (best.found < CROWD_AVOID_NEIGHBOURS) {
         test_disc(&s, &w, true, &best);
         return copy_found(&best, near);

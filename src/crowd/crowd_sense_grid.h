@@ -19,4 +19,29 @@ static inline uint32_t crowd_sense_bucket(const crowd_sense_grid *g, int32_t cx,
     return crowd_hash_cell(cx, cy) & g->bucket_mask;
 }
 
+/* Members a block holds at most: a square of nine cells a sense distance
+   wide holds a few dozen in a packed crowd. */
+#define CROWD_BLOCK_MEMBERS 256
+
+/* The members of the square of nine cells around one cell, copied into
+   columns of their own (crowd_neighbours.c): the agents of a cell search
+   the same square, so it is gathered once for all of them. It lives on
+   the stack of the thread that searches, for one step. */
+struct crowd_sense_block {
+    int32_t  cx, cy;     /* the cell at the square's centre */
+    uint32_t count;      /* members held */
+    bool     filled;     /* false: nothing gathered yet */
+    bool     held;       /* false: the square held more than CROWD_BLOCK_MEMBERS */
+    float    x[CROWD_BLOCK_MEMBERS + CROWD_MEMBER_PADDING], y[CROWD_BLOCK_MEMBERS + CROWD_MEMBER_PADDING];
+    float    z[CROWD_BLOCK_MEMBERS + CROWD_MEMBER_PADDING];
+    float    sense[CROWD_BLOCK_MEMBERS + CROWD_MEMBER_PADDING], height[CROWD_BLOCK_MEMBERS + CROWD_MEMBER_PADDING];
+    uint32_t agent[CROWD_BLOCK_MEMBERS + CROWD_MEMBER_PADDING];
+};
+
+/* A block that holds nothing yet (before a step's searches). */
+static inline void crowd_forget_sense_block(crowd_sense_block *block)
+{
+    block->filled = false;
+}
+
 #endif

@@ -10,7 +10,7 @@
    which the grid hashes. */
 #include "crowd_scenarios.h"
 
-#include "crowd/crowd_internal.h"
+#include "crowd/crowd_sense_grid.h"
 
 #include <string.h>
 
@@ -82,22 +82,45 @@ static void compare_contacts(const skim_crowd *c, int step)
     cr_assert_eq(c->pair_count, pairs, "step %d: %u contacts, a scan finds %u", step, c->pair_count, pairs);
 }
 
-/* Every agent's neighbours as the grid search finds them against a scan;
-   returns how many agents had two neighbours at the same distance. */
+/* Agent i's neighbours as the grid search finds them, with block, against
+   a scan. */
+static void compare_agent(const skim_crowd *c, int step, uint32_t i, crowd_sense_block *block, const char *how,
+                          candidate *scratch)
+{
+    uint32_t found[CROWD_AVOID_NEIGHBOURS], expected[CROWD_AVOID_NEIGHBOURS];
+    uint32_t count = crowd_nearest_neighbours(c, i, block, found);
+    uint32_t want = scan_every_agent(c, c->count, i, expected, scratch);
+    cr_assert_eq(count, want, "step %d, agent %u (%s): %u neighbours, a scan finds %u", step, i, how, count, want);
+    for (uint32_t k = 0; k < count; ++k)
+        cr_assert_eq(found[k], expected[k], "step %d, agent %u (%s), neighbour %u: %u, a scan finds %u", step, i, how,
+                     k, found[k], expected[k]);
+}
+
+/* Every agent's neighbours as the grid search finds them against a scan:
+   searched in the grid's order with one block (as a step searches),
+   in index order with one block (a block gathered for one cell, then
+   another's agents, then the first cell's again), and each with a block
+   of its own. Returns how many agents had two neighbours at the same
+   distance. */
 static uint32_t compare_neighbours(const skim_crowd *c, int step, candidate *scratch)
 {
     const uint32_t n = c->count;
+    const crowd_sense_grid *g = &c->sense_grid;
+    crowd_sense_block *shared = malloc(sizeof *shared), *own = malloc(sizeof *own);
+    cr_assert(shared && own);
+    crowd_forget_sense_block(shared);
+    for (uint32_t m = 0; m < g->count; ++m)
+        compare_agent(c, step, g->agent[m], shared, "in the grid's order", scratch);
+    crowd_forget_sense_block(shared);
     uint32_t ties = 0;
     for (uint32_t i = 0; i < n; ++i) {
         if (c->sense[i] == 0.0f)
             continue; /* a ghost avoids nobody */
-        uint32_t found[CROWD_AVOID_NEIGHBOURS], expected[CROWD_AVOID_NEIGHBOURS];
-        uint32_t count = crowd_nearest_neighbours(c, i, found);
-        uint32_t want = scan_every_agent(c, n, i, expected, scratch);
-        cr_assert_eq(count, want, "step %d, agent %u: %u neighbours, a scan finds %u", step, i, count, want);
-        for (uint32_t k = 0; k < count; ++k)
-            cr_assert_eq(found[k], expected[k], "step %d, agent %u, neighbour %u: %u, a scan finds %u", step, i, k,
-                         found[k], expected[k]);
+        compare_agent(c, step, i, shared, "in index order", scratch);
+        crowd_forget_sense_block(own);
+        compare_agent(c, step, i, own, "alone", scratch);
+        uint32_t found[CROWD_AVOID_NEIGHBOURS];
+        uint32_t count = crowd_nearest_neighbours(c, i, own, found);
         for (uint32_t k = 1; k < count; ++k) {
             const float *a = c->proj + 3 * (size_t)found[k - 1], *b = c->proj + 3 * (size_t)found[k];
             const float *p = c->proj + 3 * (size_t)i;
@@ -106,6 +129,8 @@ static uint32_t compare_neighbours(const skim_crowd *c, int step, candidate *scr
             ties += da == db;
         }
     }
+    free(shared);
+    free(own);
     return ties;
 }
 
@@ -171,6 +196,26 @@ static uint32_t fullest_cell(const skim_crowd *c)
     uint32_t most = 0;
     for (size_t b = 0; b < cells; ++b)
         most = g->bucket_start[b + 1] - g->bucket_start[b] > most ? g->bucket_start[b + 1] - g->bucket_start[b] : most;
+    return most;
+}
+
+/* The most members a square of nine cells of the (row-major) sense grid
+   holds. */
+static uint32_t fullest_square(const skim_crowd *c)
+{
+    const crowd_sense_grid *g = &c->sense_grid;
+    uint32_t most = 0;
+    for (int32_t cy = g->min[1]; cy <= g->max[1]; ++cy)
+        for (int32_t cx = g->min[0]; cx <= g->max[0]; ++cx) {
+            uint32_t held = 0;
+            for (int32_t y = cy - 1; y <= cy + 1; ++y)
+                for (int32_t x = cx - 1; x <= cx + 1; ++x)
+                    if (x >= g->min[0] && x <= g->max[0] && y >= g->min[1] && y <= g->max[1]) {
+                        const size_t b = (size_t)(y - g->min[1]) * g->width + (size_t)(x - g->min[0]);
+                        held += g->bucket_start[b + 1] - g->bucket_start[b];
+                    }
+            most = held > most ? held : most;
+        }
     return most;
 }
 
@@ -290,6 +335,30 @@ Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_cells_of_man
     }
     compare_after_steps(world, c, 8, true);
     cr_expect_gt(fullest_cell(c), 30, "the fullest cell holds %u members: too few for this case", fullest_cell(c));
+    skim_crowd_destroy(c);
+    skim_world_destroy(world);
+}
+
+Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_squares_too_full_for_a_block)
+{
+    enum { SIDE = 25, WIDE = 39 };
+    skim_world *world = floor_world(4000.0f);
+    skim_crowd *c = goal_crowd(SIDE * SIDE + WIDE);
+    /* As in cells of many members, packed closer: the squares of nine
+       cells in the lattice's middle hold more members than a block can,
+       and are searched cell row by cell row instead; those at its edges
+       fit in a block. */
+    for (int k = 0; k < SIDE * SIDE; ++k) {
+        float x = 7.0f * (float)(k % SIDE - SIDE / 2), y = 7.0f * (float)(k / SIDE - SIDE / 2);
+        add_sized_agent(c, x, y, 4.0f, 3.0f, 1u, 0, k % 2 ? 1500.0f : -1500.0f);
+    }
+    for (int k = 0; k < WIDE; ++k) {
+        float x = 100.0f * (float)(k - WIDE / 2);
+        add_sized_agent(c, x, 400.0f, 49.0f, 48.0f, 1u, 0, k % 2 ? 1500.0f : -1500.0f);
+    }
+    compare_after_steps(world, c, 4, true);
+    cr_expect_gt(fullest_square(c), CROWD_BLOCK_MEMBERS, "the fullest square holds %u members: a block holds them",
+                 fullest_square(c));
     skim_crowd_destroy(c);
     skim_world_destroy(world);
 }
