@@ -82,14 +82,20 @@ static void compare_contacts(const skim_crowd *c, int step)
     cr_assert_eq(c->pair_count, pairs, "step %d: %u contacts, a scan finds %u", step, c->pair_count, pairs);
 }
 
+/* Every agent's neighbours by a scan: want[i] of them in
+   expected[i * CROWD_AVOID_NEIGHBOURS ...]. */
+typedef struct scanned {
+    uint32_t *want, *expected;
+} scanned;
+
 /* Agent i's neighbours as the grid search finds them, with block, against
-   a scan. */
+   the scan. */
 static void compare_agent(const skim_crowd *c, int step, uint32_t i, crowd_sense_block *block, const char *how,
-                          candidate *scratch)
+                          const scanned *scan)
 {
-    uint32_t found[CROWD_AVOID_NEIGHBOURS], expected[CROWD_AVOID_NEIGHBOURS];
-    uint32_t count = crowd_nearest_neighbours(c, i, block, found);
-    uint32_t want = scan_every_agent(c, c->count, i, expected, scratch);
+    uint32_t found[CROWD_AVOID_NEIGHBOURS];
+    const uint32_t count = crowd_nearest_neighbours(c, i, block, found), want = scan->want[i];
+    const uint32_t *expected = scan->expected + (size_t)i * CROWD_AVOID_NEIGHBOURS;
     cr_assert_eq(count, want, "step %d, agent %u (%s): %u neighbours, a scan finds %u", step, i, how, count, want);
     for (uint32_t k = 0; k < count; ++k)
         cr_assert_eq(found[k], expected[k], "step %d, agent %u (%s), neighbour %u: %u, a scan finds %u", step, i, how,
@@ -106,29 +112,37 @@ static uint32_t compare_neighbours(const skim_crowd *c, int step, candidate *scr
 {
     const uint32_t n = c->count;
     const crowd_sense_grid *g = &c->sense_grid;
+    scanned scan = { malloc(n * sizeof *scan.want), malloc((size_t)n * CROWD_AVOID_NEIGHBOURS * sizeof *scan.expected) };
     crowd_sense_block *shared = malloc(sizeof *shared), *own = malloc(sizeof *own);
-    cr_assert(shared && own);
-    crowd_forget_sense_block(shared);
-    for (uint32_t m = 0; m < g->count; ++m)
-        compare_agent(c, step, g->agent[m], shared, "in the grid's order", scratch);
-    crowd_forget_sense_block(shared);
+    cr_assert(scan.want && scan.expected && shared && own);
     uint32_t ties = 0;
     for (uint32_t i = 0; i < n; ++i) {
+        uint32_t *expected = scan.expected + (size_t)i * CROWD_AVOID_NEIGHBOURS;
+        scan.want[i] = 0;
         if (c->sense[i] == 0.0f)
             continue; /* a ghost avoids nobody */
-        compare_agent(c, step, i, shared, "in index order", scratch);
-        crowd_forget_sense_block(own);
-        compare_agent(c, step, i, own, "alone", scratch);
-        uint32_t found[CROWD_AVOID_NEIGHBOURS];
-        uint32_t count = crowd_nearest_neighbours(c, i, own, found);
-        for (uint32_t k = 1; k < count; ++k) {
-            const float *a = c->proj + 3 * (size_t)found[k - 1], *b = c->proj + 3 * (size_t)found[k];
-            const float *p = c->proj + 3 * (size_t)i;
+        scan.want[i] = scan_every_agent(c, n, i, expected, scratch);
+        const float *p = c->proj + 3 * (size_t)i;
+        for (uint32_t k = 1; k < scan.want[i]; ++k) {
+            const float *a = c->proj + 3 * (size_t)expected[k - 1], *b = c->proj + 3 * (size_t)expected[k];
             float da = (a[0] - p[0]) * (a[0] - p[0]) + (a[1] - p[1]) * (a[1] - p[1]);
             float db = (b[0] - p[0]) * (b[0] - p[0]) + (b[1] - p[1]) * (b[1] - p[1]);
             ties += da == db;
         }
     }
+    crowd_forget_sense_block(shared);
+    for (uint32_t m = 0; m < g->count; ++m)
+        compare_agent(c, step, g->agent[m], shared, "in the grid's order", &scan);
+    crowd_forget_sense_block(shared);
+    for (uint32_t i = 0; i < n; ++i) {
+        if (c->sense[i] == 0.0f)
+            continue; /* a ghost avoids nobody */
+        compare_agent(c, step, i, shared, "in index order", &scan);
+        crowd_forget_sense_block(own);
+        compare_agent(c, step, i, own, "alone", &scan);
+    }
+    free(scan.want);
+    free(scan.expected);
     free(shared);
     free(own);
     return ties;
