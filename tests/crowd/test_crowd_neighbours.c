@@ -330,6 +330,19 @@ Test(crowd_neighbours, grid_search_matches_a_scan_across_teleports_and_changes_o
     skim_world_destroy(world);
 }
 
+/* A square lattice of side x side small agents of radius, spacing apart
+   around the origin at height z, and a row of wide agents (radius 48)
+   100 apart at y = 400; odd ones walk east, even ones west. */
+static void add_lattice_and_wide_row(skim_crowd *c, int side, float spacing, float z, float radius, int wide)
+{
+    for (int k = 0; k < side * side; ++k) {
+        float x = spacing * (float)(k % side - side / 2), y = spacing * (float)(k / side - side / 2);
+        add_sized_agent(c, x, y, z, radius, 1u, 0, k % 2 ? 1500.0f : -1500.0f);
+    }
+    for (int k = 0; k < wide; ++k)
+        add_sized_agent(c, 100.0f * (float)(k - wide / 2), 400.0f, 49.0f, 48.0f, 1u, 0, k % 2 ? 1500.0f : -1500.0f);
+}
+
 Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_cells_of_many_members)
 {
     enum { SIDE = 19, WIDE = 39 };
@@ -339,14 +352,7 @@ Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_cells_of_man
        twelve times as wide farther off: the wide ones' sense distances make
        the cells many small agents wide, and reach across many cells into
        the lattice. */
-    for (int k = 0; k < SIDE * SIDE; ++k) {
-        float x = 9.0f * (float)(k % SIDE - SIDE / 2), y = 9.0f * (float)(k / SIDE - SIDE / 2);
-        add_sized_agent(c, x, y, 5.0f, 4.0f, 1u, 0, k % 2 ? 1500.0f : -1500.0f);
-    }
-    for (int k = 0; k < WIDE; ++k) {
-        float x = 100.0f * (float)(k - WIDE / 2);
-        add_sized_agent(c, x, 400.0f, 49.0f, 48.0f, 1u, 0, k % 2 ? 1500.0f : -1500.0f);
-    }
+    add_lattice_and_wide_row(c, SIDE, 9.0f, 5.0f, 4.0f, WIDE);
     compare_after_steps(world, c, 8, true);
     cr_expect_gt(fullest_cell(c), 30, "the fullest cell holds %u members: too few for this case", fullest_cell(c));
     skim_crowd_destroy(c);
@@ -362,14 +368,7 @@ Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_squares_too_
        cells in the lattice's middle hold more members than a block can,
        and are searched cell row by cell row instead; those at its edges
        fit in a block. */
-    for (int k = 0; k < SIDE * SIDE; ++k) {
-        float x = 7.0f * (float)(k % SIDE - SIDE / 2), y = 7.0f * (float)(k / SIDE - SIDE / 2);
-        add_sized_agent(c, x, y, 4.0f, 3.0f, 1u, 0, k % 2 ? 1500.0f : -1500.0f);
-    }
-    for (int k = 0; k < WIDE; ++k) {
-        float x = 100.0f * (float)(k - WIDE / 2);
-        add_sized_agent(c, x, 400.0f, 49.0f, 48.0f, 1u, 0, k % 2 ? 1500.0f : -1500.0f);
-    }
+    add_lattice_and_wide_row(c, SIDE, 7.0f, 4.0f, 3.0f, WIDE);
     compare_after_steps(world, c, 4, true);
     cr_expect_gt(fullest_square(c), CROWD_BLOCK_MEMBERS, "the fullest square holds %u members: a block holds them",
                  fullest_square(c));
