@@ -1,8 +1,9 @@
 /* The bodies' candidate triangles (body_gather.h). A body is searched the
    way Embree and Jolt search an instance: the query's box goes into the
    body's space and the body's own BVH is walked with it. The triangles
-   found then go the other way, into the world and on into the query's
-   unit-sphere space (in double, rounded once), so the kernels see one
+   found then go the other way, into the world (placed once per transform
+   for a small body, body.h) and on into the query's unit-sphere space (in
+   double, rounded once), so the kernels see one
    candidate set whatever holds the triangles: the ellipsoid keeps its
    space, and a move's slide planes, contacts and floors need not know
    about bodies. */
@@ -119,28 +120,18 @@ static skim_status append_found(body_visit *v)
         const uint16_t material = shape->material[stored];
         if (material < 64 && !((v->material_mask >> material) & 1u))
             continue;
-        double corner[3][3];
-        skim_stored_corners(shape, stored, corner);
-        double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
-        for (int c = 0; c < 3; ++c) {
-            double placed[3];
-            skim_body_point_to_world(v->body, corner[c], placed);
-            for (int axis = 0; axis < 3; ++axis) {
-                corner[c][axis] = placed[axis];
-                lo[axis] = placed[axis] < lo[axis] ? placed[axis] : lo[axis];
-                hi[axis] = placed[axis] > hi[axis] ? placed[axis] : hi[axis];
-            }
-        }
+        skim_placed_triangle scratch;
+        const skim_placed_triangle *t = skim_body_triangle_at(v->body, stored, &scratch);
         bool overlaps = true;
         for (int axis = 0; axis < 3; ++axis)
-            overlaps = overlaps && lo[axis] <= (double)v->box_max[axis] &&
-                       hi[axis] >= (double)v->box_min[axis];
+            overlaps = overlaps && t->lo[axis] <= (double)v->box_max[axis] &&
+                       t->hi[axis] >= (double)v->box_min[axis];
         if (!overlaps)
             continue;
         const uint32_t lane = out->count;
         for (int c = 0; c < 3; ++c) {
-            const double d[3] = { corner[c][0] - v->start[0], corner[c][1] - v->start[1],
-                                  corner[c][2] - v->start[2] };
+            const double d[3] = { t->corner[c][0] - v->start[0], t->corner[c][1] - v->start[1],
+                                  t->corner[c][2] - v->start[2] };
             for (int axis = 0; axis < 3; ++axis) {
                 const float *m = v->space->to_unit[axis];
                 out->vertex[c][axis][lane] = (float)((double)m[0] * d[0] + (double)m[1] * d[1] +

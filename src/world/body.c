@@ -71,18 +71,44 @@ static void turn_box(const double rotation[3][3], bool transpose, const double s
         }
         c += shift[i];
         const double margin = 1e-6 * (fabs(c) + h);
-        out_lo[i] = nextafterf((float)(c - h - margin), -INFINITY);
-        out_hi[i] = nextafterf((float)(c + h + margin), INFINITY);
+        out_lo[i] = skim_float_below((float)(c - h - margin));
+        out_hi[i] = skim_float_above((float)(c + h + margin));
     }
 }
 
 void skim_body_box_to_local(const skim_body *body, const float lo[3], const float hi[3],
                             float local_lo[3], float local_hi[3])
 {
-    const double minus_position[3] = { -body->position[0], -body->position[1], -body->position[2] };
-    double shift[3];
-    skim_body_vector_to_local(body, minus_position, shift);
-    turn_box(body->rotation, true, shift, lo, hi, local_lo, local_hi);
+    turn_box(body->rotation, true, body->local_origin, lo, hi, local_lo, local_hi);
+}
+
+void skim_body_place_triangle(const skim_body *body, uint32_t stored, skim_placed_triangle *out)
+{
+    double corner[3][3];
+    skim_stored_corners(body->shape, stored, corner);
+    for (int axis = 0; axis < 3; ++axis) {
+        out->lo[axis] = INFINITY;
+        out->hi[axis] = -INFINITY;
+    }
+    for (int c = 0; c < 3; ++c) {
+        double *placed = out->corner[c];
+        skim_body_point_to_world(body, corner[c], placed);
+        for (int axis = 0; axis < 3; ++axis) {
+            out->lo[axis] = placed[axis] < out->lo[axis] ? placed[axis] : out->lo[axis];
+            out->hi[axis] = placed[axis] > out->hi[axis] ? placed[axis] : out->hi[axis];
+        }
+    }
+}
+
+/* A small body's triangles placed once per transform: the moves of a
+   crowd gather the same few triangles of a body many times a step, and
+   would place them again each time. */
+static void place_triangles(skim_body *body)
+{
+    if (!body->placed)
+        return;
+    for (uint32_t stored = 0; stored < body->shape->triangle_count; ++stored)
+        skim_body_place_triangle(body, stored, &body->placed[stored]);
 }
 
 const skim_body *skim_body_find(const skim_world *world, uint32_t id)
@@ -101,21 +127,31 @@ const skim_body *skim_body_find(const skim_world *world, uint32_t id)
 
 void skim_world_all_bounds(const skim_world *world, skim_vec3 *lo, skim_vec3 *hi)
 {
-    *lo = world->bounds_min;
-    *hi = world->bounds_max;
-    if (!world->bodies.count)
-        return;
-    const skim_body_table *table = &world->bodies;
-    *lo = (skim_vec3){ fminf(lo->x, table->bounds_min[0]), fminf(lo->y, table->bounds_min[1]),
-                       fminf(lo->z, table->bounds_min[2]) };
-    *hi = (skim_vec3){ fmaxf(hi->x, table->bounds_max[0]), fmaxf(hi->y, table->bounds_max[1]),
-                       fmaxf(hi->z, table->bounds_max[2]) };
+    const bool bodies = world->bodies.count > 0;
+    *lo = bodies ? world->bodies.all_min : world->bounds_min;
+    *hi = bodies ? world->bodies.all_max : world->bounds_max;
 }
 
-/* The table's bounds again, and its box index sorted anew (add, remove)
-   or only body `moved` put in its place (a new transform). */
-static void grow_bounds(skim_body_table *table, const skim_body *moved)
+/* The smaller and the larger of two bounds that are not NaN, as fminf and
+   fmaxf give them (the second when they compare equal) without the libm
+   call. */
+static float lower(float a, float b)
 {
+    return a < b ? a : b;
+}
+
+static float higher(float a, float b)
+{
+    return a > b ? a : b;
+}
+
+/* The table's bounds again (and with the world's own, for
+   skim_world_all_bounds, which every move asks), and its box index sorted
+   anew (add, remove) or only body `moved` put in its place (a new
+   transform). */
+static void grow_bounds(skim_world *world, const skim_body *moved)
+{
+    skim_body_table *table = &world->bodies;
     for (int axis = 0; axis < 3; ++axis) {
         table->bounds_min[axis] = INFINITY;
         table->bounds_max[axis] = -INFINITY;
@@ -123,12 +159,17 @@ static void grow_bounds(skim_body_table *table, const skim_body *moved)
     for (uint32_t i = 0; i < table->count; ++i) {
         const skim_body *b = &table->body[i];
         for (int axis = 0; axis < 3; ++axis) {
-            table->bounds_min[axis] = fminf(table->bounds_min[axis], b->box_min[axis]);
-            table->bounds_max[axis] = fmaxf(table->bounds_max[axis], b->box_max[axis]);
+            table->bounds_min[axis] = lower(table->bounds_min[axis], b->box_min[axis]);
+            table->bounds_max[axis] = higher(table->bounds_max[axis], b->box_max[axis]);
         }
         if (!moved)
             skim_box_index_set(&table->boxes, i, b->box_min, b->box_max);
     }
+    const skim_vec3 lo = world->bounds_min, hi = world->bounds_max;
+    table->all_min = (skim_vec3){ lower(lo.x, table->bounds_min[0]), lower(lo.y, table->bounds_min[1]),
+                                  lower(lo.z, table->bounds_min[2]) };
+    table->all_max = (skim_vec3){ higher(hi.x, table->bounds_max[0]), higher(hi.y, table->bounds_max[1]),
+                                  higher(hi.z, table->bounds_max[2]) };
     if (moved)
         skim_box_index_update(&table->boxes, (uint32_t)(moved - table->body), moved->box_min, moved->box_max);
     else
@@ -158,6 +199,8 @@ static skim_status place(skim_body *body, const skim_world *shape, skim_transfor
     placed.position[0] = t.position.x;
     placed.position[1] = t.position.y;
     placed.position[2] = t.position.z;
+    const double minus_position[3] = { -placed.position[0], -placed.position[1], -placed.position[2] };
+    skim_body_vector_to_local(&placed, minus_position, placed.local_origin);
     const float shape_min[3] = { shape->bounds_min.x, shape->bounds_min.y, shape->bounds_min.z };
     const float shape_max[3] = { shape->bounds_max.x, shape->bounds_max.y, shape->bounds_max.z };
     turn_box(placed.rotation, false, placed.position, shape_min, shape_max, placed.box_min,
@@ -171,6 +214,7 @@ static skim_status place(skim_body *body, const skim_world *shape, skim_transfor
     placed.now = (skim_transform){ t.position, { (float)unit[0], (float)unit[1], (float)unit[2],
                                                  (float)unit[3] } };
     *body = placed;
+    place_triangles(body);
     return SKIM_OK;
 }
 
@@ -196,25 +240,34 @@ skim_status skim_world_add_body(skim_world *world, const skim_world *shape, skim
     if (table->next_id == SKIM_STATIC)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: every body id has been used", who);
     skim_body body = { .id = table->next_id, .shape = shape };
+    if (shape->triangle_count <= SKIM_BODY_PLACED_MAX && shape->triangle_count > 0) {
+        body.placed = malloc((size_t)shape->triangle_count * sizeof *body.placed);
+        if (!body.placed)
+            return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "%s: no memory for the body's %u placed triangles", who,
+                             shape->triangle_count);
+    }
     skim_status status = place(&body, shape, transform, who);
-    if (status != SKIM_OK)
+    if (status != SKIM_OK) {
+        free(body.placed);
         return status;
+    }
     body.before = body.now;
     if (table->count == table->capacity) {
         const uint32_t capacity = table->capacity ? 2 * table->capacity : 8;
         skim_body *grown = realloc(table->body, (size_t)capacity * sizeof *grown);
-        if (!grown)
+        if (grown)
+            table->body = grown;
+        if (!grown || !skim_box_index_reserve(&table->boxes, capacity)) {
+            free(body.placed);
             return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "%s: no memory for %u bodies", who, capacity);
-        table->body = grown;
-        if (!skim_box_index_reserve(&table->boxes, capacity))
-            return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "%s: no memory for %u bodies", who, capacity);
+        }
         table->capacity = capacity;
     }
     /* Ids only grow, so appending keeps the table in increasing id. */
     table->body[table->count++] = body;
     table->next_id++;
     __atomic_add_fetch(&((skim_world *)shape)->shape_uses, 1u, __ATOMIC_ACQ_REL);
-    grow_bounds(table, NULL);
+    grow_bounds(world, NULL);
     *out_id = body.id;
     return SKIM_OK;
 }
@@ -240,7 +293,7 @@ skim_status skim_world_set_body_transform(skim_world *world, uint32_t id, skim_t
     if (status != SKIM_OK)
         return status;
     body->before = before;
-    grow_bounds(&world->bodies, body);
+    grow_bounds(world, body);
     return SKIM_OK;
 }
 
@@ -255,9 +308,10 @@ skim_status skim_world_remove_body(skim_world *world, uint32_t id)
     skim_body_table *table = &world->bodies;
     __atomic_sub_fetch(&((skim_world *)body->shape)->shape_uses, 1u, __ATOMIC_ACQ_REL);
     const size_t at = (size_t)(body - table->body);
+    free(body->placed);
     memmove(body, body + 1, (table->count - at - 1) * sizeof *body);
     table->count--;
-    grow_bounds(table, NULL);
+    grow_bounds(world, NULL);
     return SKIM_OK;
 }
 
@@ -280,8 +334,10 @@ skim_status skim_world_get_body_transform(const skim_world *world, uint32_t id, 
 void skim_bodies_release(skim_world *world)
 {
     skim_body_table *table = &world->bodies;
-    for (uint32_t i = 0; i < table->count; ++i)
+    for (uint32_t i = 0; i < table->count; ++i) {
         __atomic_sub_fetch(&((skim_world *)table->body[i].shape)->shape_uses, 1u, __ATOMIC_ACQ_REL);
+        free(table->body[i].placed);
+    }
     free(table->body);
     skim_box_index_free(&table->boxes);
     memset(table, 0, sizeof *table);

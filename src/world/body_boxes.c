@@ -133,21 +133,6 @@ void skim_box_index_update(skim_box_index *index, uint32_t k, const float lo[3],
     s[at] = entry;
 }
 
-/* The float just below f (nextafterf(f, -INFINITY) without the call, which
-   a query made per agent would pay for). */
-static float float_below(float f)
-{
-    if (f != f || f == -INFINITY)
-        return f;
-    if (f == 0.0f)
-        return -0x1p-149f;
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    u = f > 0.0f ? u - 1u : u + 1u;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
 uint32_t skim_box_index_query(const skim_box_index *index, const float lo[3], const float hi[3], uint64_t *bits)
 {
     const uint32_t count = index->count;
@@ -165,7 +150,7 @@ uint32_t skim_box_index_query(const skim_box_index *index, const float lo[3], co
         return 0;
     /* Every box that meets has lo.x in [lo[0] - widest, hi[0]]; the start
        is taken in double and rounded down one more float to stay safe. */
-    const float start = float_below((float)((double)lo[0] - index->widest));
+    const float start = skim_float_below((float)((double)lo[0] - index->widest));
     const uint32_t from = order_key(start), to = order_key(hi[0]);
     uint32_t first = 0, last = count;
     while (first < last) {

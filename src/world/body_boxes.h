@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Cells of the coarse map on each of x and y. */
 #define SKIM_BOX_MAP 64
@@ -49,5 +50,25 @@ static inline size_t skim_box_words(uint32_t count)
     return ((size_t)count + 63) / 64;
 }
 void skim_box_index_free(skim_box_index *index);
+
+/* The float just below f and just above it: nextafterf(f, -INFINITY) and
+   nextafterf(f, INFINITY) without the libm call, which a query made per
+   agent would pay for. */
+static inline float skim_float_below(float f)
+{
+    if (f != f || f == -__builtin_inff())
+        return f;
+    if (f == 0.0f)
+        return -0x1p-149f;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    u = f > 0.0f ? u - 1u : u + 1u;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+static inline float skim_float_above(float f)
+{
+    return -skim_float_below(-f);
+}
 
 #endif /* SKIM_BODY_BOXES_H */
