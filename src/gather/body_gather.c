@@ -23,7 +23,7 @@ void skim_body_lanes_free(skim_body_lanes *lanes)
 
 typedef struct body_visit {
     const skim_body             *body;
-    const skim_ellipsoid_space  *space;
+    double                       to_unit[3][3]; /* space's, widened once: out's stores may alias it */
     double                       start[3];
     const float                 *box_min, *box_max;
     uint64_t                     material_mask;
@@ -133,9 +133,8 @@ static skim_status append_found(body_visit *v)
             const double d[3] = { t->corner[c][0] - v->start[0], t->corner[c][1] - v->start[1],
                                   t->corner[c][2] - v->start[2] };
             for (int axis = 0; axis < 3; ++axis) {
-                const float *m = v->space->to_unit[axis];
-                out->vertex[c][axis][lane] = (float)((double)m[0] * d[0] + (double)m[1] * d[1] +
-                                                     (double)m[2] * d[2]);
+                const double *m = v->to_unit[axis];
+                out->vertex[c][axis][lane] = (float)(m[0] * d[0] + m[1] * d[1] + m[2] * d[2]);
             }
         }
         out->triangle[lane] = SKIM_BODY_LANE_BASE + lanes->count;
@@ -163,9 +162,12 @@ skim_status skim_body_gather(const skim_world *world, const skim_ellipsoid_space
        (most gathers): out is as the static gather left it, padded. */
     if (!skim_box_index_query(&table->boxes, box_min, box_max, lanes->meets))
         return SKIM_OK;
-    body_visit v = { .space = space, .start = { start[0], start[1], start[2] },
+    body_visit v = { .start = { start[0], start[1], start[2] },
                      .box_min = box_min, .box_max = box_max, .material_mask = material_mask,
                      .out = out, .lanes = lanes, .status = SKIM_OK };
+    for (int row = 0; row < 3; ++row)
+        for (int column = 0; column < 3; ++column)
+            v.to_unit[row][column] = space->to_unit[row][column];
     for (size_t w = 0; w < words && v.status == SKIM_OK; ++w)
         for (uint64_t bits = lanes->meets[w]; bits && v.status == SKIM_OK; bits &= bits - 1) {
             const skim_body *body = &table->body[64 * w + (size_t)__builtin_ctzll(bits)];

@@ -14,16 +14,18 @@ bool skim_box_index_reserve(skim_box_index *index, uint32_t count)
         capacity *= 2;
     float *block = malloc(6 * (size_t)capacity * sizeof *block);
     uint64_t *sorted = malloc((size_t)capacity * sizeof *sorted);
-    uint32_t *covering = index->covering ? index->covering
-                                         : calloc((size_t)SKIM_BOX_MAP * SKIM_BOX_MAP, sizeof *covering);
-    if (!block || !sorted || !covering) {
+    /* The rows' bits, then the cells' counts (a multiple of 8 bytes). */
+    uint64_t *covered = index->covered ? index->covered
+                                       : calloc(SKIM_BOX_MAP + (size_t)SKIM_BOX_MAP * SKIM_BOX_MAP / 2, sizeof *covered);
+    if (!block || !sorted || !covered) {
         free(block);
         free(sorted);
-        if (covering != index->covering)
-            free(covering);
+        if (covered != index->covered)
+            free(covered);
         return false;
     }
-    index->covering = covering;
+    index->covered = covered;
+    index->covering = (uint32_t *)(covered + SKIM_BOX_MAP);
     for (int a = 0; a < 3; ++a) {
         if (index->count) {
             memcpy(block + (size_t)a * capacity, index->lo[a], index->count * sizeof *block);
@@ -70,14 +72,20 @@ static uint32_t map_cell(const skim_box_index *index, int a, float v)
     return u < (float)(SKIM_BOX_MAP - 1) ? (uint32_t)u : SKIM_BOX_MAP - 1;
 }
 
-/* Adds step (+1 or -1) to the count of every cell the box [lo, hi] covers. */
+/* Adds step (+1 or -1) to the count of every cell the box [lo, hi]
+   covers, and keeps the rows' bits of the cells that count any. */
 static void map_box(skim_box_index *index, const float lo[3], const float hi[3], uint32_t step)
 {
     const uint32_t x0 = map_cell(index, 0, lo[0]), x1 = map_cell(index, 0, hi[0]);
     const uint32_t y0 = map_cell(index, 1, lo[1]), y1 = map_cell(index, 1, hi[1]);
     for (uint32_t y = y0; y <= y1; ++y)
-        for (uint32_t x = x0; x <= x1; ++x)
-            index->covering[y * SKIM_BOX_MAP + x] += step;
+        for (uint32_t x = x0; x <= x1; ++x) {
+            const uint32_t count = index->covering[y * SKIM_BOX_MAP + x] += step;
+            if (count)
+                index->covered[y] |= 1ull << x;
+            else
+                index->covered[y] &= ~(1ull << x);
+        }
 }
 
 void skim_box_index_sort(skim_box_index *index, uint32_t count)
@@ -96,7 +104,7 @@ void skim_box_index_sort(skim_box_index *index, uint32_t count)
     index->widest = widest;
     if (count > 1)
         qsort(index->sorted, count, sizeof *index->sorted, by_key);
-    if (!index->covering)
+    if (!index->covered)
         return; /* no room was ever reserved: no boxes */
     /* The map spans the boxes as they stand; boxes that move out later
        count in its edge cells (map_cell holds them there). */
@@ -105,7 +113,7 @@ void skim_box_index_sort(skim_box_index *index, uint32_t count)
         index->map_lo[a] = count ? low[a] : 0.0f;
         index->map_scale[a] = count && extent > 0.0 && extent < INFINITY ? (float)(SKIM_BOX_MAP / extent) : 0.0f;
     }
-    memset(index->covering, 0, (size_t)SKIM_BOX_MAP * SKIM_BOX_MAP * sizeof *index->covering);
+    memset(index->covered, 0, (SKIM_BOX_MAP + (size_t)SKIM_BOX_MAP * SKIM_BOX_MAP / 2) * sizeof *index->covered);
     for (uint32_t k = 0; k < count; ++k) {
         const float lo[3] = { index->lo[0][k], index->lo[1][k], index->lo[2][k] };
         const float hi[3] = { index->hi[0][k], index->hi[1][k], index->hi[2][k] };
@@ -138,16 +146,17 @@ uint32_t skim_box_index_query(const skim_box_index *index, const float lo[3], co
     const uint32_t count = index->count;
     if (!count)
         return 0;
-    memset(bits, 0, skim_box_words(count) * sizeof *bits);
-    /* No box over any cell the query covers: none meets it. */
+    /* No box over any cell the query covers (a row's bits x0 to x1): none
+       meets it. */
     const uint32_t x0 = map_cell(index, 0, lo[0]), x1 = map_cell(index, 0, hi[0]);
     const uint32_t y0 = map_cell(index, 1, lo[1]), y1 = map_cell(index, 1, hi[1]);
-    bool covered = false;
+    const uint64_t span = (~0ull << x0) & (~0ull >> (SKIM_BOX_MAP - 1 - x1));
+    uint64_t covered = 0;
     for (uint32_t y = y0; y <= y1 && !covered; ++y)
-        for (uint32_t x = x0; x <= x1 && !covered; ++x)
-            covered = index->covering[y * SKIM_BOX_MAP + x] != 0;
+        covered = index->covered[y] & span;
     if (!covered)
         return 0;
+    memset(bits, 0, skim_box_words(count) * sizeof *bits);
     /* Every box that meets has lo.x in [lo[0] - widest, hi[0]]; the start
        is taken in double and rounded down one more float to stay safe. */
     const float start = skim_float_below((float)((double)lo[0] - index->widest));
@@ -176,6 +185,6 @@ void skim_box_index_free(skim_box_index *index)
 {
     free(index->lo[0]);
     free(index->sorted);
-    free(index->covering);
+    free(index->covered);
     memset(index, 0, sizeof *index);
 }

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Cells of the coarse map on each of x and y. */
+/* Cells of the coarse map on each of x and y: a row is one 64-bit word. */
 #define SKIM_BOX_MAP 64
 
 typedef struct skim_box_index {
@@ -24,6 +24,8 @@ typedef struct skim_box_index {
     uint32_t  count, capacity;
     double    widest;         /* the largest hi.x - lo.x */
     uint32_t *covering;       /* SKIM_BOX_MAP^2 cells, y major: how many boxes cover each */
+    uint64_t *covered;        /* SKIM_BOX_MAP rows: bit x of row y set when cell (x, y) counts a box;
+                                 one block with covering */
     float     map_lo[2], map_scale[2]; /* cell of x: (x - map_lo[0]) * map_scale[0], held to the map */
 } skim_box_index;
 
@@ -43,7 +45,8 @@ void skim_box_index_sort(skim_box_index *index, uint32_t count);
    the order (a body moves little between frames: a step or two). */
 void skim_box_index_update(skim_box_index *index, uint32_t k, const float lo[3], const float hi[3]);
 /* Sets in bits (skim_box_words(count) words, cleared here) box k's bit for
-   every box that meets [lo, hi]; returns how many do. */
+   every box that meets [lo, hi]; returns how many do. When none does, bits
+   may be left as they were. */
 uint32_t skim_box_index_query(const skim_box_index *index, const float lo[3], const float hi[3], uint64_t *bits);
 static inline size_t skim_box_words(uint32_t count)
 {
