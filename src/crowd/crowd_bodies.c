@@ -247,9 +247,6 @@ static skim_status push(const skim_world *statics, const skim_crowd *c, uint32_t
     return crowd_move_clear_of_static(statics, c, id, x, d, squeezed, moves);
 }
 
-/* Agents a chunk of the carries and pushes covers. */
-#define SHIFT_CHUNK 64
-
 /* Most moved bodies an agent's search marks in a bitset on the stack. */
 #define MARKED_BODIES 4096
 
@@ -373,18 +370,36 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
     return SKIM_OK;
 }
 
+/* Asks for what shift_agent and crowd_clear_mark_chunk read of agent id.
+   A hint: it changes no result. */
+static inline void prefetch_agent(const skim_crowd *c, uint32_t id, bool collide)
+{
+    __builtin_prefetch(&c->position[id]);
+    __builtin_prefetch(&c->ride[id]);
+    __builtin_prefetch(&c->state[id]);
+    __builtin_prefetch(&c->shape[id]);
+    __builtin_prefetch(&c->body[id]);
+    __builtin_prefetch(&c->clear.away[id], 1);
+    if (collide)
+        __builtin_prefetch(&c->clear.slot[id], 1);
+}
+
 skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t n, int threads)
 {
+    const bool collide = c->def.agent_collisions;
     if (!crowd_reserve_filled((void **)&c->clear.bent, &c->clear.bent_capacity, c->capacity, sizeof *c->clear.bent, 0) ||
-        !crowd_reserve_filled((void **)&c->clear.away, &c->clear.away_capacity, c->capacity, sizeof *c->clear.away, 0))
+        !crowd_reserve_filled((void **)&c->clear.away, &c->clear.away_capacity, c->capacity, sizeof *c->clear.away, 0) ||
+        (collide && !crowd_clear_reserve(c, n)))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     skim_world statics;
     crowd_static_view(world, &statics);
     /* One region of team phases (src/base/team.h): threads take chunks of
        agents rather than meet at a barrier, so one the system has not
        scheduled holds nobody up. The worst failure (the lowest status)
-       does not depend on which thread met it. */
-    const uint32_t chunks = team_chunks(n, SHIFT_CHUNK);
+       does not depend on which thread met it. The agents come in the
+       crowd's grid order, scattered among the ids: their records are asked
+       for ahead. */
+    const uint32_t chunks = team_chunks(n, CROWD_BODIES_CHUNK);
     const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
     atomic_int first = SKIM_OK;
     uint32_t used = 0;
@@ -395,13 +410,17 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
         team_phase *phase = team_phase_next(&cursor);
         for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
             uint32_t from, to;
-            crowd_chunk_range(k, SHIFT_CHUNK, n, &from, &to);
+            crowd_chunk_range(k, CROWD_BODIES_CHUNK, n, &from, &to);
             for (uint32_t i = from; i < to; ++i) {
+                if (i + CROWD_PREFETCH_AHEAD < to)
+                    prefetch_agent(c, c->active[i + CROWD_PREFETCH_AHEAD], collide);
                 const skim_status status = shift_agent(world, &statics, c, c->active[i]);
                 for (int was = atomic_load(&first); status != SKIM_OK && (was == SKIM_OK || (int)status < was);)
                     if (atomic_compare_exchange_weak(&first, &was, (int)status))
                         break;
             }
+            if (collide) /* the clearing's marks, while the chunk's agents are at hand */
+                crowd_clear_mark_chunk(c, n, k);
         }
         team_wait(phase, chunks);
         LEAVE_PHASES(c, cursor, used);

@@ -70,11 +70,22 @@ static inline void crowd_clear_place(const skim_crowd *c, uint32_t id, float f, 
    for an agent the list does not hold (crowd_bodies_grid.c). */
 void crowd_clear_cells_of_way(const skim_crowd *crowd, uint32_t id, double cell, int32_t grow, int32_t lo[2],
                               int32_t hi[2]);
-/* Lists the colliding agents the phase moved (clear.slot, clear.moved,
-   their fractions at 1) and builds the hashed grid of every colliding
-   agent's way (crowd_bodies_grid.c); sets *moved and the cells' width
-   *cell, as wide as the widest pair's touching distance and as the
-   longest shift. False if out of memory. */
+/* Agents a chunk of the carries and pushes, and of the list and grid,
+   covers. */
+#define CROWD_BODIES_CHUNK 64
+
+/* Room in the clearing's scratch for n active agents (crowd_bodies_grid.c);
+   false if out of memory. */
+bool crowd_clear_reserve(skim_crowd *crowd, uint32_t n);
+/* Marks chunk k's colliding agents the phase moved (clear.slot) and keeps
+   the chunk's widest radius, longest shift and count (clear.chunk[k]);
+   every agent's depth to CROWD_NOT_PUSHED. */
+void crowd_clear_mark_chunk(skim_crowd *crowd, uint32_t n, uint32_t k);
+/* After every chunk's marks: lists the colliding agents the phase moved
+   (clear.slot, clear.moved, their fractions at 1) and builds the hashed
+   grid of every colliding agent's way (crowd_bodies_grid.c); sets *moved
+   and the cells' width *cell, as wide as the widest pair's touching
+   distance and as the longest shift. False if out of memory. */
 bool crowd_clear_list_and_grid(skim_crowd *crowd, uint32_t n, int threads, uint32_t *moved, double *cell);
 /* After the chains: the agents they moved (clear.changed) listed or, back
    where they stood, taken off the list, and their new ways put in the

@@ -180,9 +180,6 @@ skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *c, 
     crowd_clear *s = &c->clear;
     if (!c->def.agent_collisions)
         return SKIM_OK;
-    if (!crowd_reserve_filled((void **)&s->slot, &s->slot_capacity, c->capacity, sizeof *s->slot, 0xff) ||
-        !crowd_reserve_filled((void **)&s->depth, &s->depth_capacity, c->capacity, sizeof *s->depth, 0xff))
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     uint32_t moved, pushed = 0;
     double cell;
     s->extra_count = 0;

@@ -53,17 +53,15 @@ static bool collides(const skim_crowd *c, uint32_t id)
     return !(c->body[id].flags & SKIM_AGENT_GHOST);
 }
 
-/* Agents a chunk of the list and grid phases covers. */
-#define LIST_CHUNK 256
-
-/* Chunk k of the agents: marks in slot the colliding agents the phase
-   moved, its widest radius and longest shift (summed over the axes) into
-   its slot. */
-static void mark_moved(skim_crowd *c, uint32_t n, uint32_t k, crowd_clear_chunk *out)
+/* Chunk k of the agents (CROWD_BODIES_CHUNK each): marks in slot the
+   colliding agents the phase moved, its widest radius and longest shift
+   (summed over the axes) into its slot. */
+void crowd_clear_mark_chunk(skim_crowd *c, uint32_t n, uint32_t k)
 {
     crowd_clear *s = &c->clear;
+    crowd_clear_chunk *out = &s->chunk[k];
     uint32_t first, last;
-    crowd_chunk_range(k, LIST_CHUNK, n, &first, &last);
+    crowd_chunk_range(k, CROWD_BODIES_CHUNK, n, &first, &last);
     float widest = 0.0f;
     double farthest = 0.0;
     uint32_t marked = 0;
@@ -99,7 +97,7 @@ static void range_chunk(skim_crowd *c, uint32_t n, uint32_t k, double cell, crow
 {
     crowd_clear *s = &c->clear;
     uint32_t first, last;
-    crowd_chunk_range(k, LIST_CHUNK, n, &first, &last);
+    crowd_chunk_range(k, CROWD_BODIES_CHUNK, n, &first, &last);
     size_t items = 0;
     uint32_t number = out->first_moved;
     for (uint32_t i = first; i < last; ++i) {
@@ -128,7 +126,7 @@ static void key_chunk(skim_crowd *c, uint32_t n, uint32_t k)
 {
     crowd_clear *s = &c->clear;
     uint32_t first, last;
-    crowd_chunk_range(k, LIST_CHUNK, n, &first, &last);
+    crowd_chunk_range(k, CROWD_BODIES_CHUNK, n, &first, &last);
     uint32_t *key = s->keys + s->chunk[k].first, *ids = key + s->item_count;
     const uint32_t mask = s->bucket_mask;
     for (uint32_t i = first; i < last; ++i) {
@@ -208,43 +206,49 @@ static bool size_buckets(skim_crowd *c, uint32_t chunks)
     return true;
 }
 
+bool crowd_clear_reserve(skim_crowd *c, uint32_t n)
+{
+    crowd_clear *s = &c->clear;
+    return crowd_reserve_filled((void **)&s->slot, &s->slot_capacity, c->capacity, sizeof *s->slot, 0xff) &&
+           crowd_reserve_filled((void **)&s->depth, &s->depth_capacity, c->capacity, sizeof *s->depth, 0xff) &&
+           crowd_reserve((void **)&s->moved, &s->moved_capacity, n, sizeof *s->moved) &&
+           crowd_reserve((void **)&s->fraction, &s->fraction_capacity, 2 * (size_t)n, sizeof *s->fraction) &&
+           crowd_reserve((void **)&s->range, &s->range_capacity, 4 * (size_t)n, sizeof *s->range) &&
+           crowd_reserve((void **)&s->chunk, &s->chunk_capacity, team_chunks(n, CROWD_BODIES_CHUNK), sizeof *s->chunk);
+}
+
 /* In one region of team phases (src/base/team.h): threads take chunks
    rather than meet at barriers, so one the system has not scheduled holds
-   nobody up. The buckets are filled on one thread from keys hashed on
-   many (bucket_agents). */
+   nobody up. The marks were made beside the shifts (crowd_bodies.c), in
+   the same chunks, while their agents were at hand; the buckets are
+   filled on one thread from keys hashed on many (bucket_agents). */
 bool crowd_clear_list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t *moved, double *cell)
 {
     crowd_clear *s = &c->clear;
-    const uint32_t chunks = team_chunks(n, LIST_CHUNK);
-    if (!crowd_reserve((void **)&s->moved, &s->moved_capacity, n, sizeof *s->moved) ||
-        !crowd_reserve((void **)&s->fraction, &s->fraction_capacity, 2 * (size_t)n, sizeof *s->fraction) ||
-        !crowd_reserve((void **)&s->range, &s->range_capacity, 4 * (size_t)n, sizeof *s->range) ||
-        !crowd_reserve((void **)&s->chunk, &s->chunk_capacity, chunks, sizeof *s->chunk))
-        return false;
-    const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
+    const uint32_t chunks = team_chunks(n, CROWD_BODIES_CHUNK);
     uint32_t count = 0, used = 0;
     double width = 0.0;
+    number_moved(c, chunks, &count, &width);
+    *moved = count;
+    *cell = width;
+    if (!count)
+        return true;
+    const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
     bool room = true;
 #pragma omp parallel num_threads(threads) if (n >= PARALLEL_AGENTS)
     {
         team_enter_region(passive);
         team_cursor cursor = { c->phases, 0 };
-        CHUNK_PHASE(&cursor, chunks, mark_moved(c, n, k, &s->chunk[k]));
-        SERIAL_PHASE(&cursor, number_moved(c, chunks, &count, &width));
-        if (count) {
-            CHUNK_PHASE(&cursor, chunks, range_chunk(c, n, k, width, &s->chunk[k]));
-            SERIAL_PHASE(&cursor, room = size_buckets(c, chunks));
-            if (room) {
-                CHUNK_PHASE(&cursor, chunks, key_chunk(c, n, k));
-                SERIAL_PHASE(&cursor, bucket_agents(s));
-            }
+        CHUNK_PHASE(&cursor, chunks, range_chunk(c, n, k, width, &s->chunk[k]));
+        SERIAL_PHASE(&cursor, room = size_buckets(c, chunks));
+        if (room) {
+            CHUNK_PHASE(&cursor, chunks, key_chunk(c, n, k));
+            SERIAL_PHASE(&cursor, bucket_agents(s));
         }
         LEAVE_PHASES(c, cursor, used);
     }
     (void)threads;
     crowd_clear_region(c, used);
-    *moved = count;
-    *cell = width;
     return room;
 }
 
