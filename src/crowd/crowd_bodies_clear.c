@@ -69,12 +69,17 @@ static inline bool pair_too_close(const skim_crowd *c, uint32_t id, uint32_t oth
     double q[3], q0[3];
     const float theirs = slot == UINT32_MAX ? 1.0f : fraction[slot];
     crowd_clear_place(c, other, theirs, q);
-    crowd_clear_place(c, other, 0.0f, q0);
     const double touching = (double)c->body[id].radius + c->body[other].radius;
-    const double before = crowd_clear_gap(c, id, other, p0, q0);
-    const double allowed = fmin(before, -CROWD_CLEAR_TOLERANCE * touching);
     const bool part_way = (own != 1.0f && own != 0.0f) || (theirs != 1.0f && theirs != 0.0f);
-    return crowd_clear_gap(c, id, other, p, q) - (part_way ? rounding(p, q) : 0.0) < allowed;
+    const double gap = crowd_clear_gap(c, id, other, p, q) - (part_way ? rounding(p, q) : 0.0);
+    /* The bound is at most the tolerance inside touching: a pair at least
+       that far apart (most the grid meets) passes without the gap it
+       stood at. */
+    if (gap >= -CROWD_CLEAR_TOLERANCE * touching)
+        return false;
+    crowd_clear_place(c, other, 0.0f, q0);
+    const double before = crowd_clear_gap(c, id, other, p0, q0);
+    return gap < fmin(before, -CROWD_CLEAR_TOLERANCE * touching);
 }
 
 /* Whether moved agent id, keeping fraction[slot of id], stands closer to
