@@ -12,7 +12,7 @@
 
 /* Bodies' shapes of at most this many triangles keep them placed in the
    world (skim_body.placed), made again on each new transform. */
-#define SKIM_BODY_PLACED_MAX 1024
+#define SKIM_BODY_PLACED_MAX 256
 
 /* One of a body's triangles where the body stands now: its corners
    through skim_body_point_to_world and their box. */
