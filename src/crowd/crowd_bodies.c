@@ -59,8 +59,12 @@ static void swept_box(const skim_body *body, const double m[3][3], const double 
     for (int k = 0; k < 3; ++k) {
         const double reach = (fabs(m[k][0]) * half[0] + fabs(m[k][1]) * half[1] + fabs(m[k][2]) * half[2]) *
                              (1.0 + 1e-6);
-        lo[k] = fminf(body->box_min[k], nextafterf((float)(old_centre[k] - reach), -INFINITY));
-        hi[k] = fmaxf(body->box_max[k], nextafterf((float)(old_centre[k] + reach), INFINITY));
+        /* Compared as fminf and fmaxf compare (the second when equal),
+           stepped without nextafterf: no libm calls. */
+        const float below = skim_float_below((float)(old_centre[k] - reach));
+        const float above = skim_float_above((float)(old_centre[k] + reach));
+        lo[k] = body->box_min[k] < below ? body->box_min[k] : below;
+        hi[k] = body->box_max[k] > above ? body->box_max[k] : above;
     }
 }
 
