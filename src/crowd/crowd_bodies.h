@@ -81,12 +81,20 @@ bool crowd_clear_reserve(skim_crowd *crowd, uint32_t n);
    the chunk's widest radius, longest shift and count (clear.chunk[k]);
    every agent's depth to CROWD_NOT_PUSHED. */
 void crowd_clear_mark_chunk(skim_crowd *crowd, uint32_t n, uint32_t k);
-/* After every chunk's marks: lists the colliding agents the phase moved
+/* What the list and grid give the clearing. */
+typedef struct crowd_clear_listed {
+    uint32_t moved; /* colliding agents the phase moved, listed */
+    double   cell;  /* the grid's cell width */
+    bool     room;  /* false: out of memory */
+} crowd_clear_listed;
+
+/* After every chunk's marks, by every thread of the region that made them
+   (team phases from *cursor): lists the colliding agents the phase moved
    (clear.slot, clear.moved, their fractions at 1) and builds the hashed
-   grid of every colliding agent's way (crowd_bodies_grid.c); sets *moved
-   and the cells' width *cell, as wide as the widest pair's touching
-   distance and as the longest shift. False if out of memory. */
-bool crowd_clear_list_and_grid(skim_crowd *crowd, uint32_t n, int threads, uint32_t *moved, double *cell);
+   grid of every colliding agent's way (crowd_bodies_grid.c); sets *out,
+   the cells as wide as the widest pair's touching distance and as the
+   longest shift. */
+void crowd_clear_list_and_grid(skim_crowd *crowd, uint32_t n, team_cursor *cursor, crowd_clear_listed *out);
 /* After the chains: the agents they moved (clear.changed) listed or, back
    where they stood, taken off the list, and their new ways put in the
    small grid (clear.extra_*); *moved updated. Every pair the whole grid
@@ -107,10 +115,11 @@ double crowd_clear_allowed(const skim_crowd *crowd, uint32_t a, uint32_t b);
 skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *crowd, uint32_t n, uint32_t moved,
                                      double cell, int threads, uint32_t *pushed);
 
-/* Hands pushes on along rows, then gives up what of the bodies' shifts
-   would still bring agents closer than their pairs allow, marking those
-   agents squeezed (crowd_bodies_clear.c). */
-skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *crowd, uint32_t n, int threads);
+/* With the list and grid made: hands pushes on along rows, then gives up
+   what of the bodies' shifts would still bring agents closer than their
+   pairs allow, marking those agents squeezed (crowd_bodies_clear.c). */
+skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *crowd, uint32_t n, int threads,
+                                      const crowd_clear_listed *listed);
 
 /* A team phase of chunks, each by work(k) (src/base/team.h). */
 #define CHUNK_PHASE(cursor, chunks, work)                                                                      \

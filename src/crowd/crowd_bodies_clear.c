@@ -180,15 +180,16 @@ static const float *give_up(skim_crowd *c, uint32_t moved, double cell, int thre
     return buffer[rounds % 2];
 }
 
-skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *c, uint32_t n, int threads)
+skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *c, uint32_t n, int threads,
+                                      const crowd_clear_listed *listed)
 {
     crowd_clear *s = &c->clear;
     if (!c->def.agent_collisions)
         return SKIM_OK;
-    uint32_t moved, pushed = 0;
-    double cell;
+    uint32_t moved = listed->moved, pushed = 0;
+    const double cell = listed->cell;
     s->extra_count = 0;
-    if (!crowd_clear_list_and_grid(c, n, threads, &moved, &cell))
+    if (!listed->room)
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     if (!moved)
         return SKIM_OK;

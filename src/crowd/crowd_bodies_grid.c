@@ -11,9 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Below this count of agents one thread lists them and builds the grid:
-   waking the others would cost more than it saves. */
-#define PARALLEL_AGENTS 2048
 /* A slot's mark for an agent the phase moved, before it is numbered. */
 #define UNNUMBERED (UINT32_MAX - 1)
 
@@ -217,39 +214,28 @@ bool crowd_clear_reserve(skim_crowd *c, uint32_t n)
            crowd_reserve((void **)&s->chunk, &s->chunk_capacity, team_chunks(n, CROWD_BODIES_CHUNK), sizeof *s->chunk);
 }
 
-/* In one region of team phases (src/base/team.h): threads take chunks
-   rather than meet at barriers, so one the system has not scheduled holds
-   nobody up. The marks were made beside the shifts (crowd_bodies.c), in
-   the same chunks, while their agents were at hand; the buckets are
-   filled on one thread from keys hashed on many (bucket_agents). */
-bool crowd_clear_list_and_grid(skim_crowd *c, uint32_t n, int threads, uint32_t *moved, double *cell)
+/* Phases of the region that made the marks (crowd_bodies.c), run by every
+   thread of it: one region fewer a step, and so one fewer wait for a
+   thread the system has not scheduled. Threads take chunks rather than
+   meet at barriers; the buckets are filled on one thread from keys hashed
+   on many (bucket_agents). */
+void crowd_clear_list_and_grid(skim_crowd *c, uint32_t n, team_cursor *cursor, crowd_clear_listed *out)
 {
     crowd_clear *s = &c->clear;
     const uint32_t chunks = team_chunks(n, CROWD_BODIES_CHUNK);
-    uint32_t count = 0, used = 0;
-    double width = 0.0;
-    number_moved(c, chunks, &count, &width);
-    *moved = count;
-    *cell = width;
-    if (!count)
-        return true;
-    const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
-    bool room = true;
-#pragma omp parallel num_threads(threads) if (n >= PARALLEL_AGENTS)
-    {
-        team_enter_region(passive);
-        team_cursor cursor = { c->phases, 0 };
-        CHUNK_PHASE(&cursor, chunks, range_chunk(c, n, k, width, &s->chunk[k]));
-        SERIAL_PHASE(&cursor, room = size_buckets(c, chunks));
-        if (room) {
-            CHUNK_PHASE(&cursor, chunks, key_chunk(c, n, k));
-            SERIAL_PHASE(&cursor, bucket_agents(s));
-        }
-        LEAVE_PHASES(c, cursor, used);
+    SERIAL_PHASE(cursor, {
+        out->room = true;
+        number_moved(c, chunks, &out->moved, &out->cell);
+    });
+    if (!out->moved)
+        return;
+    const double width = out->cell;
+    CHUNK_PHASE(cursor, chunks, range_chunk(c, n, k, width, &s->chunk[k]));
+    SERIAL_PHASE(cursor, out->room = size_buckets(c, chunks));
+    if (out->room) {
+        CHUNK_PHASE(cursor, chunks, key_chunk(c, n, k));
+        SERIAL_PHASE(cursor, bucket_agents(s));
     }
-    (void)threads;
-    crowd_clear_region(c, used);
-    return room;
 }
 
 
