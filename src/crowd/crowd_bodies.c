@@ -407,7 +407,7 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
     const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
     atomic_int first = SKIM_OK;
     uint32_t used = 0;
-    crowd_clear_listed listed = { 0, 0.0, true };
+    crowd_clear_listed listed = { 0, 0.0, 0, true };
 #pragma omp parallel num_threads(threads)
     {
         team_enter_region(passive);
@@ -430,8 +430,11 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
         team_wait(phase, chunks);
         /* The clearing's list and grid in the same region: every thread
            reads the same failure once every chunk is done. */
-        if (collide && atomic_load(&first) == SKIM_OK)
+        if (collide && atomic_load(&first) == SKIM_OK) {
             crowd_clear_list_and_grid(c, n, &cursor, &listed);
+            if (listed.moved && listed.room)
+                crowd_bodies_first_pairs(c, &cursor, &listed);
+        }
         LEAVE_PHASES(c, cursor, used);
     }
     (void)threads;
@@ -440,7 +443,7 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
     if (failed != SKIM_OK)
         return skim_fail(failed, "skim_crowd_step: carrying or pushing an agent by a moving body failed (%s)",
                          skim_status_string(failed));
-    return crowd_bodies_clear_agents(&statics, c, n, threads, &listed);
+    return crowd_bodies_clear_agents(&statics, c, threads, &listed);
 }
 
 void crowd_static_view(const skim_world *world, skim_world *out)

@@ -85,6 +85,7 @@ void crowd_clear_mark_chunk(skim_crowd *crowd, uint32_t n, uint32_t k);
 typedef struct crowd_clear_listed {
     uint32_t moved; /* colliding agents the phase moved, listed */
     double   cell;  /* the grid's cell width */
+    size_t   pairs; /* the chains' first round's pairs (crowd_bodies_first_pairs) */
     bool     room;  /* false: out of memory */
 } crowd_clear_listed;
 
@@ -107,18 +108,23 @@ double crowd_clear_gap(const skim_crowd *crowd, uint32_t a, uint32_t b, const do
    tolerance, or as close as they stood when that was closer. */
 double crowd_clear_allowed(const skim_crowd *crowd, uint32_t a, uint32_t b);
 
+/* The pairs of the chains' first round (the listed agents and those they
+   stand too close to) into clear.pairs, by every thread of the region that
+   made the list and grid (team phases from *cursor); listed->pairs,
+   listed->room false if out of memory (crowd_bodies_chain.c). */
+void crowd_bodies_first_pairs(skim_crowd *crowd, team_cursor *cursor, crowd_clear_listed *listed);
 /* Hands the pushes of the agents the bodies moved on to the agents they
-   were pushed into, round after round (crowd_bodies_chain.c); the list
-   of the `moved` agents the bodies moved and the grid of every colliding
-   agent's way (`cell` wide) must be built. Sets *pushed to how many
-   agents it moved. */
-skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *crowd, uint32_t n, uint32_t moved,
-                                     double cell, int threads, uint32_t *pushed);
+   were pushed into, round after round (crowd_bodies_chain.c), from the
+   first round's pairs; the list of the agents the bodies moved and the
+   grid of every colliding agent's way must be built. Sets *pushed to how
+   many agents it moved. */
+skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *crowd, const crowd_clear_listed *listed,
+                                     int threads, uint32_t *pushed);
 
 /* With the list and grid made: hands pushes on along rows, then gives up
    what of the bodies' shifts would still bring agents closer than their
    pairs allow, marking those agents squeezed (crowd_bodies_clear.c). */
-skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *crowd, uint32_t n, int threads,
+skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *crowd, int threads,
                                       const crowd_clear_listed *listed);
 
 /* A team phase of chunks, each by work(k) (src/base/team.h). */

@@ -136,11 +136,21 @@ static bool sum_pairs(crowd_clear *s, uint32_t count, size_t *pairs)
    round before), counted and then written by many threads, each agent's
    at its own place, in one region of team phases (src/base/team.h). False
    if out of memory. */
-static bool collect_pairs(skim_crowd *c, const uint32_t *frontier, uint32_t count, double cell, uint8_t round,
-                          int threads, size_t *pairs)
+/* The phases of collect_pairs, run by every thread of a region. */
+static void pair_phases(skim_crowd *c, team_cursor *cursor, const uint32_t *frontier, uint32_t count, double cell,
+                        uint8_t round, size_t *pairs, bool *room)
 {
     crowd_clear *s = &c->clear;
     const uint32_t chunks = team_chunks(count, PAIR_CHUNK);
+    CHUNK_PHASE(cursor, chunks, pairs_of_chunk(c, frontier, count, k, cell, round, false));
+    SERIAL_PHASE(cursor, *room = sum_pairs(s, count, pairs));
+    if (*room && *pairs)
+        CHUNK_PHASE(cursor, chunks, pairs_of_chunk(c, frontier, count, k, cell, round, true));
+}
+
+static bool collect_pairs(skim_crowd *c, const uint32_t *frontier, uint32_t count, double cell, uint8_t round,
+                          int threads, size_t *pairs)
+{
     const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
     bool room = true;
     uint32_t used = 0;
@@ -149,15 +159,17 @@ static bool collect_pairs(skim_crowd *c, const uint32_t *frontier, uint32_t coun
     {
         team_enter_region(passive);
         team_cursor cursor = { c->phases, 0 };
-        CHUNK_PHASE(&cursor, chunks, pairs_of_chunk(c, frontier, count, k, cell, round, false));
-        SERIAL_PHASE(&cursor, room = sum_pairs(s, count, pairs));
-        if (room && *pairs)
-            CHUNK_PHASE(&cursor, chunks, pairs_of_chunk(c, frontier, count, k, cell, round, true));
+        pair_phases(c, &cursor, frontier, count, cell, round, pairs, &room);
         LEAVE_PHASES(c, cursor, used);
     }
     (void)threads;
     crowd_clear_region(c, used);
     return room;
+}
+
+void crowd_bodies_first_pairs(skim_crowd *c, team_cursor *cursor, crowd_clear_listed *listed)
+{
+    pair_phases(c, cursor, c->clear.moved, listed->moved, listed->cell, 1, &listed->pairs, &listed->room);
 }
 
 static int by_pushed_then_pusher(const void *x, const void *y)
@@ -291,22 +303,18 @@ static skim_status push_round(const skim_world *statics, skim_crowd *c, const ui
                   : SKIM_OK;
 }
 
-skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *c, uint32_t n, uint32_t moved,
-                                     double cell, int threads, uint32_t *pushed)
+skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *c, const crowd_clear_listed *listed,
+                                     int threads, uint32_t *pushed)
 {
     crowd_clear *s = &c->clear;
     *pushed = 0;
-    if (!crowd_reserve((void **)&s->frontier, &s->frontier_capacity, n, sizeof *s->frontier) ||
-        !crowd_reserve((void **)&s->pushed_to, &s->pushed_to_capacity, n, sizeof *s->pushed_to) ||
-        !crowd_reserve((void **)&s->pair_start, &s->pair_start_capacity, (size_t)n + 1, sizeof *s->pair_start) ||
-        !crowd_reserve((void **)&s->changed, &s->changed_capacity, n, sizeof *s->changed))
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     s->changed_count = 0;
     const uint32_t *frontier = s->moved;
-    uint32_t count = moved;
+    const double cell = listed->cell;
+    uint32_t count = listed->moved;
     for (uint8_t round = 1; round <= CHAIN_ROUNDS && count; ++round) {
-        size_t pairs;
-        if (!collect_pairs(c, frontier, count, cell, round, threads, &pairs))
+        size_t pairs = listed->pairs; /* round 1's, found in the shifts' region */
+        if (round > 1 && !collect_pairs(c, frontier, count, cell, round, threads, &pairs))
             return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
         if (!pairs)
             break;

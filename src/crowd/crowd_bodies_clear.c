@@ -180,7 +180,7 @@ static const float *give_up(skim_crowd *c, uint32_t moved, double cell, int thre
     return buffer[rounds % 2];
 }
 
-skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *c, uint32_t n, int threads,
+skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *c, int threads,
                                       const crowd_clear_listed *listed)
 {
     crowd_clear *s = &c->clear;
@@ -193,7 +193,7 @@ skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *c, 
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
     if (!moved)
         return SKIM_OK;
-    skim_status status = crowd_bodies_push_chains(statics, c, n, moved, cell, threads, &pushed);
+    skim_status status = crowd_bodies_push_chains(statics, c, listed, threads, &pushed);
     if (status != SKIM_OK)
         return status;
     /* The agents the chains moved have ways of their own. */
