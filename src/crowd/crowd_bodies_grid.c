@@ -137,16 +137,12 @@ static void key_chunk(skim_crowd *c, uint32_t n, uint32_t k)
     }
 }
 
-/* Every colliding agent's cells counted into their buckets and written to
-   their places, in active order, from the keys. On one thread: done by
-   every thread at once with atomic counts, the buckets' cache lines went
-   back and forth between the cores and the two threads took longer than
-   one; from the keys it is two plain passes. */
-static void bucket_agents(crowd_clear *s)
+/* Items with keys (buckets) key[j] and agents ids[j] counted into start
+   (buckets + 1 entries, zeroed) and written to slots, each bucket's in the
+   items' order. */
+static void fill_buckets(uint32_t *start, size_t buckets, const uint32_t *key, const uint32_t *ids, size_t items,
+                         uint32_t *slots)
 {
-    uint32_t *start = s->bucket_start, *slots = s->items;
-    const uint32_t *key = s->keys, *ids = s->keys + s->item_count;
-    const size_t items = s->item_count, buckets = (size_t)s->bucket_mask + 1;
     for (size_t j = 0; j < items; ++j)
         ++start[key[j] + 1];
     for (size_t b = 1; b <= buckets; ++b)
@@ -157,6 +153,17 @@ static void bucket_agents(crowd_clear *s)
     for (size_t b = buckets; b > 0; --b)
         start[b] = start[b - 1];
     start[0] = 0;
+}
+
+/* Every colliding agent's cells counted into their buckets and written to
+   their places, in active order, from the keys. On one thread: done by
+   every thread at once with atomic counts, the buckets' cache lines went
+   back and forth between the cores and the two threads took longer than
+   one; from the keys it is two plain passes. */
+static void bucket_agents(crowd_clear *s)
+{
+    fill_buckets(s->bucket_start, (size_t)s->bucket_mask + 1, s->keys, s->keys + s->item_count, s->item_count,
+                 s->items);
 }
 
 /* Sums the chunks' maxima and counts, and where each chunk's share of
@@ -243,10 +250,6 @@ void crowd_clear_list_and_grid(skim_crowd *c, uint32_t n, team_cursor *cursor, c
     }
 }
 
-
-/* The small grid of the ways in clear.changed that the list holds, in that
-   order, with the main grid's cells and hash. Serial: the chains change few
-   agents. False if out of memory. */
 /* The cells of the way of clear.changed[k], if the list holds it. */
 static bool changed_way(const skim_crowd *c, uint32_t k, double cell, uint32_t *id, int32_t lo[2], int32_t hi[2])
 {
@@ -257,6 +260,9 @@ static bool changed_way(const skim_crowd *c, uint32_t k, double cell, uint32_t *
     return true;
 }
 
+/* The small grid of the ways in clear.changed that the list holds, in that
+   order, with the main grid's cells and hash. Serial: the chains change few
+   agents. False if out of memory. */
 static bool grid_changed(skim_crowd *c, double cell)
 {
     crowd_clear *s = &c->clear;
@@ -274,33 +280,24 @@ static bool grid_changed(skim_crowd *c, double cell)
     size_t buckets = 1024;
     while (buckets < 16 * items)
         buckets *= 2;
+    /* The keys' room is free once the main grid is made (bucket_agents). */
     if (!crowd_reserve((void **)&s->extra_start, &s->extra_start_capacity, buckets + 1, sizeof *s->extra_start) ||
-        !crowd_reserve((void **)&s->extra_items, &s->extra_item_capacity, items, sizeof *s->extra_items))
+        !crowd_reserve((void **)&s->extra_items, &s->extra_item_capacity, items, sizeof *s->extra_items) ||
+        !crowd_reserve((void **)&s->keys, &s->key_capacity, 2 * items, sizeof *s->keys))
         return false;
     s->extra_mask = (uint32_t)(buckets - 1);
     memset(s->extra_start, 0, (buckets + 1) * sizeof *s->extra_start);
-    for (int fill = 0; fill < 2; ++fill) {
-        for (uint32_t k = 0; k < s->changed_count; ++k) {
-            if (!changed_way(c, k, cell, &id, lo, hi))
-                continue;
-            for (int32_t x = lo[0]; x <= hi[0]; ++x)
-                for (int32_t y = lo[1]; y <= hi[1]; ++y) {
-                    const uint32_t b = crowd_hash_cell(x, y) & s->extra_mask;
-                    if (fill)
-                        s->extra_items[s->extra_start[b]++] = id;
-                    else
-                        ++s->extra_start[b + 1];
-                }
-        }
-        if (!fill) {
-            for (size_t b = 1; b <= buckets; ++b)
-                s->extra_start[b] += s->extra_start[b - 1];
-        } else { /* each start moved to its bucket's end: back by one */
-            for (size_t b = buckets; b > 0; --b)
-                s->extra_start[b] = s->extra_start[b - 1];
-            s->extra_start[0] = 0;
-        }
+    uint32_t *key = s->keys, *ids = s->keys + items;
+    for (uint32_t k = 0; k < s->changed_count; ++k) {
+        if (!changed_way(c, k, cell, &id, lo, hi))
+            continue;
+        for (int32_t x = lo[0]; x <= hi[0]; ++x)
+            for (int32_t y = lo[1]; y <= hi[1]; ++y) {
+                *key++ = crowd_hash_cell(x, y) & s->extra_mask;
+                *ids++ = id;
+            }
     }
+    fill_buckets(s->extra_start, buckets, s->keys, s->keys + items, items, s->extra_items);
     s->extra_count = (uint32_t)items;
     return true;
 }

@@ -209,17 +209,9 @@ static void test_dense_disc(const searcher *s, const ring_walk *w, int32_t reach
     const int32_t last = cy + reach < g->max[1] ? cy + reach : g->max[1];
     const int32_t left = cx - reach > g->min[0] ? cx - reach : g->min[0];
     const int32_t right = cx + reach < g->max[0] ? cx + reach : g->max[0];
-    const double squared = w->radius * w->radius;
     for (int32_t row = first; row <= last; ++row) {
-        const double dy = row > cy ? (double)row - w->v : row < cy ? w->v - (double)(row + 1) : 0.0;
-        const double room = squared - dy * dy;
-        if (room < 0.0)
-            continue;
-        const double half = sqrt(room);
-        int32_t lo = crowd_floor_to_int(w->u - half), hi = crowd_floor_to_int(w->u + half);
-        lo = lo > left ? lo : left;
-        hi = hi < right ? hi : right;
-        if (lo > hi)
+        int32_t lo = left, hi = right;
+        if (!clip_row(w, row, &lo, &hi))
             continue;
         if (seen && row >= cy - 1 && row <= cy + 1) {
             if (lo <= cx - 2)
@@ -260,19 +252,30 @@ static void test_disc(const searcher *s, const ring_walk *w, bool seen, nearest 
     }
 }
 
-/* Whether the square of rings 0 and 1 around (cx, cy) holds at most ten
-   members (dense layout: a run of buckets per row), its own row first: in
-   a packed crowd that row alone holds more. */
-static inline bool square_is_thin(const crowd_sense_grid *g, int32_t cx, int32_t cy)
+/* The run of members of row `row` of the square of nine cells around
+   column cx (dense layout: the cells of a row are one run of buckets),
+   [*first, *last); returns how many. Cells outside the grid's box hold
+   nobody. */
+static inline uint32_t square_row(const crowd_sense_grid *g, int32_t cx, int32_t row, uint32_t *first, uint32_t *last)
 {
     const int32_t lo = cx - 1 > g->min[0] ? cx - 1 : g->min[0], hi = cx + 1 < g->max[0] ? cx + 1 : g->max[0];
+    *first = *last = 0;
+    if (lo > hi || row < g->min[1] || row > g->max[1])
+        return 0;
+    *first = g->bucket_start[crowd_sense_bucket(g, lo, row)];
+    *last = g->bucket_start[crowd_sense_bucket(g, hi, row) + 1];
+    return *last - *first;
+}
+
+/* Whether the square of rings 0 and 1 around (cx, cy) holds at most ten
+   members, its own row first: in a packed crowd that row alone holds
+   more. */
+static inline bool square_is_thin(const crowd_sense_grid *g, int32_t cx, int32_t cy)
+{
     const int32_t rows[3] = { cy, cy - 1, cy + 1 };
-    uint32_t held = 0;
+    uint32_t held = 0, first, last;
     for (int r = 0; r < 3; ++r) {
-        if (rows[r] < g->min[1] || rows[r] > g->max[1])
-            continue;
-        held += g->bucket_start[crowd_sense_bucket(g, hi, rows[r]) + 1] -
-                g->bucket_start[crowd_sense_bucket(g, lo, rows[r])];
+        held += square_row(g, cx, rows[r], &first, &last);
         if (held > CROWD_AVOID_NEIGHBOURS)
             return false;
     }
@@ -292,7 +295,7 @@ static inline double search_radius(const crowd_sense_grid *g, const nearest *bes
 /* Gathers the members of the square of nine cells around (cx, cy) (dense
    layout) into the block, the centre row first: they are the nearest to
    the agents of the centre cell, and the ten found first bound the rest
-   sooner. Cells outside the grid's box hold nobody. */
+   sooner. */
 static void gather_square(const crowd_sense_grid *g, int32_t cx, int32_t cy, crowd_sense_block *b)
 {
     b->filled = true;
@@ -300,16 +303,10 @@ static void gather_square(const crowd_sense_grid *g, int32_t cx, int32_t cy, cro
     b->cy = cy;
     b->count = 0;
     b->held = false;
-    const int32_t lo = cx - 1 > g->min[0] ? cx - 1 : g->min[0], hi = cx + 1 < g->max[0] ? cx + 1 : g->max[0];
     const int32_t rows[3] = { cy, cy - 1, cy + 1 };
-    uint32_t first[3] = { 0, 0, 0 }, last[3] = { 0, 0, 0 }, count = 0;
-    for (int r = 0; r < 3; ++r) {
-        if (lo > hi || rows[r] < g->min[1] || rows[r] > g->max[1])
-            continue;
-        first[r] = g->bucket_start[crowd_sense_bucket(g, lo, rows[r])];
-        last[r] = g->bucket_start[crowd_sense_bucket(g, hi, rows[r]) + 1];
-        count += last[r] - first[r];
-    }
+    uint32_t first[3], last[3], count = 0;
+    for (int r = 0; r < 3; ++r)
+        count += square_row(g, cx, rows[r], &first[r], &last[r]);
     if (count > CROWD_BLOCK_MEMBERS)
         return;
     uint32_t at = 0;

@@ -1,6 +1,7 @@
 /* One crowd step: plan, agents (crowd_grid.c, crowd_solver.c), world
    (skim_move_batch), check, commit. The order of the phases is explained in
    skim_crowd.h. */
+#include "crowd/crowd_bodies.h"
 #include "crowd/crowd_internal.h"
 #include "move/move_internal.h"
 
@@ -78,7 +79,7 @@ static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
         prefetch_ahead(c, i, last);
         float *start = c->start + 3 * i, *d = c->planned + 3 * i;
         /* Where the moving bodies left it (crowd_bodies.c), or where it stood. */
-        const skim_vec3 from = c->bodies_moved && c->clear.away[id] ? c->shifted[id] : c->position[id];
+        const skim_vec3 from = c->bodies_moved ? crowd_shifted(c, id) : c->position[id];
         start[0] = from.x;
         start[1] = from.y;
         start[2] = from.z;
