@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The map's block: the rows' bits, then the cells' counts (32-bit, two
+   to a word). */
+#define MAP_WORDS (SKIM_BOX_MAP + (size_t)SKIM_BOX_MAP * SKIM_BOX_MAP / 2)
+
 bool skim_box_index_reserve(skim_box_index *index, uint32_t count)
 {
     if (count <= index->capacity)
@@ -14,9 +18,8 @@ bool skim_box_index_reserve(skim_box_index *index, uint32_t count)
         capacity *= 2;
     float *block = malloc(6 * (size_t)capacity * sizeof *block);
     uint64_t *sorted = malloc((size_t)capacity * sizeof *sorted);
-    /* The rows' bits, then the cells' counts (a multiple of 8 bytes). */
     uint64_t *covered = index->covered ? index->covered
-                                       : calloc(SKIM_BOX_MAP + (size_t)SKIM_BOX_MAP * SKIM_BOX_MAP / 2, sizeof *covered);
+                                       : calloc(MAP_WORDS, sizeof *covered);
     if (!block || !sorted || !covered) {
         free(block);
         free(sorted);
@@ -113,7 +116,7 @@ void skim_box_index_sort(skim_box_index *index, uint32_t count)
         index->map_lo[a] = count ? low[a] : 0.0f;
         index->map_scale[a] = count && extent > 0.0 && extent < INFINITY ? (float)(SKIM_BOX_MAP / extent) : 0.0f;
     }
-    memset(index->covered, 0, (SKIM_BOX_MAP + (size_t)SKIM_BOX_MAP * SKIM_BOX_MAP / 2) * sizeof *index->covered);
+    memset(index->covered, 0, MAP_WORDS * sizeof *index->covered);
     for (uint32_t k = 0; k < count; ++k) {
         const float lo[3] = { index->lo[0][k], index->lo[1][k], index->lo[2][k] };
         const float hi[3] = { index->hi[0][k], index->hi[1][k], index->hi[2][k] };
