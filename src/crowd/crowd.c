@@ -121,6 +121,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     size_t n = c->capacity;
     bool ok = true;
 #define ALLOC(field, count) ok = ok && (c->field = calloc((count), sizeof *c->field)) != NULL
+    ALLOC(slot_of, n); ALLOC(id_of, n); ALLOC(public_position, n); ALLOC(public_velocity, n); ALLOC(public_state, n);
     ALLOC(position, n); ALLOC(velocity, n); ALLOC(floor_normal, n);
     ALLOC(state, n); ALLOC(shape, n); ALLOC(goal, n);
     ALLOC(avoid_pref, 2 * n); ALLOC(avoid_velocity, 2 * n); ALLOC(avoid_top, n); ALLOC(along, n); ALLOC(sense, n); ALLOC(height, n);
@@ -156,6 +157,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_create: out of memory for %u agents",
                          c->capacity);
     }
+    crowd_slots_init(c);
     c->stats.closest_gap = INFINITY;
     *out = c;
     return SKIM_OK;
@@ -165,7 +167,8 @@ void skim_crowd_destroy(skim_crowd *c)
 {
     if (!c)
         return;
-    void *fields[] = { c->position, c->velocity, c->floor_normal, c->state, c->shape, c->body,
+    void *fields[] = { c->slot_of, c->id_of, c->public_position, c->public_velocity, c->public_state,
+                       c->position, c->velocity, c->floor_normal, c->state, c->shape, c->body,
                        c->active, c->order, c->order_key, c->spare_bytes, c->spare_words, c->spare_pairs,
                        c->spare_triples, c->start, c->planned, c->q, c->q_next, c->final, c->world_end, c->lambda, c->lambda_next,
                        c->free_path, c->proj, c->reach,
@@ -203,12 +206,14 @@ static bool within_limit(skim_vec3 v)
     return fabsf(v.x) <= SKIM_CROWD_LIMIT && fabsf(v.y) <= SKIM_CROWD_LIMIT && fabsf(v.z) <= SKIM_CROWD_LIMIT;
 }
 
-static skim_status check_id(const skim_crowd *c, uint32_t id, const char *what)
+/* The slot of agent id, after checking that there is one. */
+static skim_status check_id(const skim_crowd *c, uint32_t id, const char *what, uint32_t *slot)
 {
     if (!c)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: crowd is NULL", what);
-    if (id >= c->capacity || !(c->state[id] & SKIM_AGENT_ACTIVE))
+    if (id >= c->capacity || !(c->public_state[id] & SKIM_AGENT_ACTIVE))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: no agent with id %u", what, id);
+    *slot = c->slot_of[id];
     return SKIM_OK;
 }
 
@@ -279,25 +284,27 @@ skim_status skim_crowd_add(skim_crowd *c, const skim_agent_def *agent, uint32_t 
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_add: the crowd is full (%u agents)",
                          c->capacity);
     uint32_t id = c->lowest_free_hint;
-    while (c->state[id] & SKIM_AGENT_ACTIVE)
+    while (c->public_state[id] & SKIM_AGENT_ACTIVE)
         ++id;
-    if (!crowd_take_settings(c, id, agent))
+    const uint32_t slot = c->slot_of[id]; /* a free id's slot is free */
+    if (!crowd_take_settings(c, slot, agent))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_add: out of memory for the agent's settings");
     c->lowest_free_hint = id + 1;
     float radius, half_height;
     bounding_cylinder(c, &agent->shape, &radius, &half_height);
-    c->body[id].radius = agent->radius > 0.0f ? agent->radius : radius;
-    c->body[id].half_height = agent->half_height > 0.0f ? agent->half_height : half_height;
-    c->shape[id] = agent->shape;
-    c->position[id] = agent->position;
-    c->velocity[id] = (skim_vec3){ 0, 0, 0 };
-    c->body[id].desired = (skim_vec3){ 0, 0, 0 };
-    c->floor_normal[id] = (skim_vec3){ 0, 0, 0 };
-    c->body[id].vertical_speed = 0.0f;
-    c->body[id].inverse_mass = agent->inverse_mass;
-    c->body[id].flags = agent->flags;
-    c->state[id] = SKIM_AGENT_ACTIVE;
-    c->ride[id].body = SKIM_STATIC;
+    c->body[slot].radius = agent->radius > 0.0f ? agent->radius : radius;
+    c->body[slot].half_height = agent->half_height > 0.0f ? agent->half_height : half_height;
+    c->shape[slot] = agent->shape;
+    c->position[slot] = agent->position;
+    c->velocity[slot] = (skim_vec3){ 0, 0, 0 };
+    c->body[slot].desired = (skim_vec3){ 0, 0, 0 };
+    c->floor_normal[slot] = (skim_vec3){ 0, 0, 0 };
+    c->body[slot].vertical_speed = 0.0f;
+    c->body[slot].inverse_mass = agent->inverse_mass;
+    c->body[slot].flags = agent->flags;
+    c->state[slot] = SKIM_AGENT_ACTIVE;
+    c->ride[slot].body = SKIM_STATIC;
+    crowd_publish(c, slot);
     c->count++;
     c->active_dirty = true;
     *out_id = id;
@@ -306,12 +313,14 @@ skim_status skim_crowd_add(skim_crowd *c, const skim_agent_def *agent, uint32_t 
 
 skim_status skim_crowd_remove(skim_crowd *c, uint32_t id)
 {
-    skim_status status = check_id(c, id, "skim_crowd_remove");
+    uint32_t slot = 0;
+    skim_status status = check_id(c, id, "skim_crowd_remove", &slot);
     if (status != SKIM_OK)
         return status;
-    crowd_goal_clear(c, id);
-    crowd_drop_settings(c, id);
-    c->state[id] = 0;
+    crowd_goal_clear(c, slot);
+    crowd_drop_settings(c, slot);
+    c->state[slot] = 0;
+    crowd_publish(c, slot);
     c->count--;
     if (id < c->lowest_free_hint)
         c->lowest_free_hint = id;
@@ -321,14 +330,15 @@ skim_status skim_crowd_remove(skim_crowd *c, uint32_t id)
 
 skim_status skim_crowd_set_velocity(skim_crowd *c, uint32_t id, skim_vec3 desired)
 {
-    skim_status status = check_id(c, id, "skim_crowd_set_velocity");
+    uint32_t slot = 0;
+    skim_status status = check_id(c, id, "skim_crowd_set_velocity", &slot);
     if (status != SKIM_OK)
         return status;
     if (!within_limit(desired))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "skim_crowd_set_velocity: velocity must be finite and within %g per second",
                          SKIM_CROWD_LIMIT);
-    if (!(c->body[id].flags & SKIM_AGENT_NO_GRAVITY)) {
+    if (!(c->body[slot].flags & SKIM_AGENT_NO_GRAVITY)) {
         /* Walkers move across up only; vertical motion is gravity's and jumps'. */
         float v[3] = { desired.x, desired.y, desired.z };
         float along = dot3(v, c->up);
@@ -336,8 +346,9 @@ skim_status skim_crowd_set_velocity(skim_crowd *c, uint32_t id, skim_vec3 desire
         desired.y -= along * c->up[1];
         desired.z -= along * c->up[2];
     }
-    c->body[id].desired = desired;
-    crowd_goal_clear(c, id);
+    c->body[slot].desired = desired;
+    crowd_goal_clear(c, slot);
+    crowd_publish(c, slot);
     return SKIM_OK;
 }
 
@@ -345,14 +356,15 @@ skim_status skim_crowd_jump(skim_crowd *c, uint32_t id, float height, bool *jump
 {
     if (jumped)
         *jumped = false;
-    skim_status status = check_id(c, id, "skim_crowd_jump");
+    uint32_t slot = 0;
+    skim_status status = check_id(c, id, "skim_crowd_jump", &slot);
     if (status != SKIM_OK)
         return status;
     if (!isfinite(height) || height < 0.0f)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_jump: height must be finite and >= 0");
-    if (c->def.gravity <= 0.0f || (c->body[id].flags & SKIM_AGENT_NO_GRAVITY))
+    if (c->def.gravity <= 0.0f || (c->body[slot].flags & SKIM_AGENT_NO_GRAVITY))
         return SKIM_OK;
-    if (!(c->state[id] & (SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT)))
+    if (!(c->state[slot] & (SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT)))
         return SKIM_OK;
     /* v^2 = 2 g h: the speed at which gravity stops the rise after h. */
     double speed = sqrt(2.0 * (double)c->def.gravity * (double)height);
@@ -360,8 +372,9 @@ skim_status skim_crowd_jump(skim_crowd *c, uint32_t id, float height, bool *jump
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "skim_crowd_jump: a jump of %g needs %g per second, beyond %g", (double)height, speed,
                          SKIM_CROWD_LIMIT);
-    c->body[id].vertical_speed = (float)speed;
-    c->state[id] &= ~(uint32_t)(SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT);
+    c->body[slot].vertical_speed = (float)speed;
+    c->state[slot] &= ~(uint32_t)(SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT);
+    crowd_publish(c, slot);
     if (jumped)
         *jumped = true;
     return SKIM_OK;
@@ -369,44 +382,47 @@ skim_status skim_crowd_jump(skim_crowd *c, uint32_t id, float height, bool *jump
 
 skim_status skim_crowd_teleport(skim_crowd *c, uint32_t id, skim_vec3 position)
 {
-    skim_status status = check_id(c, id, "skim_crowd_teleport");
+    uint32_t slot = 0;
+    skim_status status = check_id(c, id, "skim_crowd_teleport", &slot);
     if (status != SKIM_OK)
         return status;
     if (!within_limit(position))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "skim_crowd_teleport: position must be finite and within %g of the origin",
                          SKIM_CROWD_LIMIT);
-    c->position[id] = position;
-    c->velocity[id] = (skim_vec3){ 0, 0, 0 };
-    c->body[id].vertical_speed = 0.0f;
-    c->state[id] = SKIM_AGENT_ACTIVE;
-    c->ride[id].body = SKIM_STATIC;
+    c->position[slot] = position;
+    c->velocity[slot] = (skim_vec3){ 0, 0, 0 };
+    c->body[slot].vertical_speed = 0.0f;
+    c->state[slot] = SKIM_AGENT_ACTIVE;
+    c->ride[slot].body = SKIM_STATIC;
+    crowd_publish(c, slot);
     return SKIM_OK;
 }
 
 skim_status skim_crowd_get_agent(const skim_crowd *c, uint32_t id, skim_agent_info *out)
 {
-    skim_status status = check_id(c, id, "skim_crowd_get_agent");
+    uint32_t slot = 0;
+    skim_status status = check_id(c, id, "skim_crowd_get_agent", &slot);
     if (status != SKIM_OK)
         return status;
     if (!out)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_get_agent: out is NULL");
-    out->position = c->position[id];
-    out->velocity = c->velocity[id];
-    out->desired_velocity = c->body[id].desired;
-    out->state = c->state[id];
-    out->floor_normal = c->floor_normal[id];
-    out->radius = c->body[id].radius;
-    out->half_height = c->body[id].half_height;
-    out->floor_body = c->ride[id].body;
+    out->position = c->position[slot];
+    out->velocity = c->velocity[slot];
+    out->desired_velocity = c->body[slot].desired;
+    out->state = c->state[slot];
+    out->floor_normal = c->floor_normal[slot];
+    out->radius = c->body[slot].radius;
+    out->half_height = c->body[slot].half_height;
+    out->floor_body = c->ride[slot].body;
     return SKIM_OK;
 }
 
 uint32_t skim_crowd_count(const skim_crowd *c) { return c ? c->count : 0; }
 uint32_t skim_crowd_capacity(const skim_crowd *c) { return c ? c->capacity : 0; }
-const skim_vec3 *skim_crowd_positions(const skim_crowd *c) { return c ? c->position : NULL; }
-const skim_vec3 *skim_crowd_velocities(const skim_crowd *c) { return c ? c->velocity : NULL; }
-const uint32_t *skim_crowd_states(const skim_crowd *c) { return c ? c->state : NULL; }
+const skim_vec3 *skim_crowd_positions(const skim_crowd *c) { return c ? c->public_position : NULL; }
+const skim_vec3 *skim_crowd_velocities(const skim_crowd *c) { return c ? c->public_velocity : NULL; }
+const uint32_t *skim_crowd_states(const skim_crowd *c) { return c ? c->public_state : NULL; }
 
 static uint64_t fnv_bytes(uint64_t h, const void *data, size_t size)
 {
@@ -424,13 +440,14 @@ uint64_t skim_crowd_hash(const skim_crowd *c)
     if (!c)
         return h;
     for (uint32_t id = 0; id < c->capacity; ++id) {
-        if (!(c->state[id] & SKIM_AGENT_ACTIVE))
+        if (!(c->public_state[id] & SKIM_AGENT_ACTIVE))
             continue;
+        const uint32_t slot = c->slot_of[id];
         h = fnv_bytes(h, &id, sizeof id);
-        h = fnv_bytes(h, &c->position[id], sizeof c->position[id]);
-        h = fnv_bytes(h, &c->velocity[id], sizeof c->velocity[id]);
-        h = fnv_bytes(h, &c->body[id].vertical_speed, sizeof c->body[id].vertical_speed);
-        h = fnv_bytes(h, &c->state[id], sizeof c->state[id]);
+        h = fnv_bytes(h, &c->position[slot], sizeof c->position[slot]);
+        h = fnv_bytes(h, &c->velocity[slot], sizeof c->velocity[slot]);
+        h = fnv_bytes(h, &c->body[slot].vertical_speed, sizeof c->body[slot].vertical_speed);
+        h = fnv_bytes(h, &c->state[slot], sizeof c->state[slot]);
     }
     return h;
 }

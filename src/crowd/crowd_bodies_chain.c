@@ -319,6 +319,8 @@ skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *c, c
         if (!pairs)
             break;
         /* In increasing ids, once each (two cells can share a bucket). */
+        for (size_t p = 0; p < 2 * pairs; ++p)
+            s->pairs[p] = c->id_of[s->pairs[p]];
         qsort(s->pairs, pairs, 2 * sizeof *s->pairs, by_pushed_then_pusher);
         size_t kept = 1;
         for (size_t p = 1; p < pairs; ++p)
@@ -327,6 +329,8 @@ skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *c, c
                 s->pairs[2 * kept + 1] = s->pairs[2 * p + 1];
                 ++kept;
             }
+        for (size_t p = 0; p < 2 * kept; ++p)
+            s->pairs[p] = c->slot_of[s->pairs[p]];
         uint32_t *first = s->pairs + 2 * kept, unique = 0;
         for (size_t p = 0; p < kept; ++p)
             if (p == 0 || s->pairs[2 * p] != s->pairs[2 * p - 2])

@@ -2,13 +2,16 @@
    crowd_contacts.c (this step's contacts), crowd_solver.c (agent-agent
    constraints), crowd_check.c (the check) and crowd_step.c (one step).
 
-   Two index spaces: an agent's id is its slot in the capacity-long arrays
-   of struct skim_crowd; during a step the active agents are numbered
+   Three index spaces. The user holds an agent's id. Its records live in
+   a slot of the capacity-long arrays of struct skim_crowd (slot_of[id],
+   id_of[slot]; every id has a slot, a free id a free one); inside the crowd every
+   record index (the `id` of the step's code) is a slot, and only the
+   entry points see ids. During a step the active agents are numbered
    0..n-1 (the "active index") in an order that depends on the agents alone
    (with agent collisions, the grid's cell order from the last list build,
    crowd_grid.c; else id order), and every working array of the step is
    indexed that way. Iterating in that fixed order is what makes the step
-   independent of the thread count. */
+   independent of the thread count; nothing is ordered by slot. */
 #ifndef SKIM_CROWD_INTERNAL_H
 #define SKIM_CROWD_INTERNAL_H
 
@@ -34,11 +37,16 @@ struct skim_crowd {
     uint32_t setting_count, setting_capacity;
     skim_move_def *setting_defs;     /* 2 per setting: standing, airborne (crowd_step.c) */
     uint32_t *batch_def_of;          /* per batch entry: its definition */
-    uint32_t *batch_agent;           /* per batch entry: its agent's id (its cache entry) */
+    uint32_t *batch_agent;           /* per batch entry: its agent's slot (its cache entry) */
     skim_move_cache world_cache;     /* each agent's kept world leaves (src/move/move_cache.c) */
     uint32_t lowest_free_hint;
 
-    /* ---- per id ---- */
+    /* ---- ids and slots (crowd_slots.c) ---- */
+    uint32_t       *slot_of, *id_of;  /* per id: its slot; per slot: its id (a permutation) */
+    skim_vec3      *public_position, *public_velocity; /* per id: as the step left them */
+    uint32_t       *public_state;    /* per id: its state, 0 when the id is free */
+
+    /* ---- per slot ---- */
     skim_vec3      *position, *velocity, *floor_normal;
     uint32_t       *state;
     skim_ellipsoid *shape;
@@ -46,12 +54,12 @@ struct skim_crowd {
     crowd_goal     *goal;
     uint32_t       *setting;         /* index into settings */
     uint32_t       *layers, *collides_with; /* as in skim_agent_def, 0s replaced */
-    uint32_t       *support;         /* the id of the agent it stands on, or UINT32_MAX */
+    uint32_t       *support;         /* the slot of the agent it stands on, or UINT32_MAX */
 
     /* ---- moving bodies (crowd_bodies.c) ---- */
-    crowd_ride      *ride;           /* per id */
-    skim_vec3       *shifted;        /* per id: where the bodies left it, this step, if clear.away */
-    uint8_t         *squeezed;       /* per id: this step, 0 or a crowd_squeeze */
+    crowd_ride      *ride;           /* per slot */
+    skim_vec3       *shifted;        /* per slot: where the bodies left it, this step, if clear.away */
+    uint8_t         *squeezed;       /* per slot: this step, 0 or a crowd_squeeze */
     crowd_seen_body *seen;           /* the last step's bodies, increasing id */
     size_t           seen_capacity;
     uint32_t         seen_count;
@@ -64,7 +72,7 @@ struct skim_crowd {
     crowd_clear      clear;          /* crowd_bodies_clear.c */
 
     /* ---- per active index, rebuilt or rewritten each step ---- */
-    uint32_t *active;        /* ids, in the grid's order (crowd_grid.c) */
+    uint32_t *active;        /* slots, in the grid's order (crowd_grid.c) */
     bool      active_dirty;
     float    *start;         /* 3 per agent: position at the start of the step */
     float    *planned;       /* 3 per agent: displacement before agent contacts */
@@ -167,6 +175,19 @@ static inline void crowd_clear_region(skim_crowd *c, uint32_t used)
     memset(c->phases, 0, used * sizeof *c->phases);
     memset(&c->shared, 0, sizeof c->shared);
 }
+
+/* What the public arrays say of the agent in slot: its position,
+   velocity and state, copied to its id's entries. */
+static inline void crowd_publish(skim_crowd *c, uint32_t slot)
+{
+    const uint32_t id = c->id_of[slot];
+    c->public_position[id] = c->position[slot];
+    c->public_velocity[id] = c->velocity[slot];
+    c->public_state[id] = c->state[slot];
+}
+
+/* Slots (crowd_slots.c): every id in the slot of the same number. */
+void crowd_slots_init(skim_crowd *crowd);
 
 /* Items [first, last) of chunk k of size items over n. */
 static inline void crowd_chunk_range(uint32_t k, uint32_t size, uint32_t n, uint32_t *first, uint32_t *last)
@@ -302,7 +323,7 @@ uint32_t crowd_check(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
 /* Whether agent i ends standing on another's head; lowers *closest to the
    gap of its pairs with a higher index (crowd_check.c). */
 uint8_t crowd_stands_on_agent(const skim_crowd *crowd, uint32_t i, float *closest, uint32_t *under);
-/* Whether agents (ids) a and b collide and avoid each other (layers). */
+/* Whether agents (slots) a and b collide and avoid each other (layers). */
 static inline bool crowd_layers_meet(const skim_crowd *c, uint32_t a, uint32_t b)
 {
     return (c->layers[a] & c->collides_with[b]) && (c->layers[b] & c->collides_with[a]);

@@ -15,12 +15,14 @@
 #define PUSH_MARGIN 0.4f
 #define WORLD_SLACK 0.05f
 
+/* The active agents in id order: a fresh list's order is the user's, never
+   where the records happen to sit. */
 static void rebuild_active(skim_crowd *c)
 {
     uint32_t n = 0;
     for (uint32_t id = 0; id < c->capacity && n < c->count; ++id)
-        if (c->state[id] & SKIM_AGENT_ACTIVE)
-            c->active[n++] = id;
+        if (c->public_state[id] & SKIM_AGENT_ACTIVE)
+            c->active[n++] = c->slot_of[id];
     c->active_dirty = false;
     c->lists_valid = false; /* the lists are in the old order */
 }
@@ -245,6 +247,7 @@ static void finish_agents(skim_crowd *c, uint32_t n, float dt, team_cursor *curs
                 c->state[c->active[i]] |= SKIM_AGENT_ARRIVED;
                 counts.arrived++;
             }
+            crowd_publish(c, c->active[i]);
         }
         c->chunk_stats[k] = counts;
     }

@@ -55,12 +55,14 @@
 #define SEARCH_ALONG 0.96592583f
 #define SEARCH_LEAN 0.25881905f
 
-static skim_status check_agent(const skim_crowd *c, uint32_t id, const char *what)
+/* The slot of agent id, after checking that there is one. */
+static skim_status check_agent(const skim_crowd *c, uint32_t id, const char *what, uint32_t *slot)
 {
     if (!c)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: crowd is NULL", what);
-    if (id >= c->capacity || !(c->state[id] & SKIM_AGENT_ACTIVE))
+    if (id >= c->capacity || !(c->public_state[id] & SKIM_AGENT_ACTIVE))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: no agent with id %u", what, id);
+    *slot = c->slot_of[id];
     return SKIM_OK;
 }
 
@@ -84,7 +86,8 @@ skim_status skim_crowd_set_path(skim_crowd *c, uint32_t id, const skim_vec3 *way
                                 float arrival_distance)
 {
     const char *what = "skim_crowd_set_path";
-    skim_status status = check_agent(c, id, what);
+    uint32_t slot = 0;
+    skim_status status = check_agent(c, id, what, &slot);
     if (status != SKIM_OK)
         return status;
     if (!waypoints)
@@ -99,7 +102,7 @@ skim_status skim_crowd_set_path(skim_crowd *c, uint32_t id, const skim_vec3 *way
     status = check_walk(speed, arrival_distance, what);
     if (status != SKIM_OK)
         return status;
-    crowd_goal *goal = &c->goal[id];
+    crowd_goal *goal = &c->goal[slot];
     if (count > goal->capacity) {
         skim_vec3 *grown = realloc(goal->points, (size_t)count * sizeof *grown);
         if (!grown)
@@ -111,7 +114,7 @@ skim_status skim_crowd_set_path(skim_crowd *c, uint32_t id, const skim_vec3 *way
         goal->points[k] = waypoints[k];
     goal->count = count;
     goal->next = 0;
-    goal->from = c->position[id];
+    goal->from = c->position[slot];
     goal->speed = speed;
     goal->arrival = arrival_distance;
     goal->arrived = false;
@@ -121,13 +124,15 @@ skim_status skim_crowd_set_path(skim_crowd *c, uint32_t id, const skim_vec3 *way
     goal->best = INFINITY;
     goal->searches = 0;
     goal->searching = false;
-    c->state[id] &= ~(uint32_t)SKIM_AGENT_ARRIVED;
+    c->state[slot] &= ~(uint32_t)SKIM_AGENT_ARRIVED;
+    crowd_publish(c, slot);
     return SKIM_OK;
 }
 
 skim_status skim_crowd_set_target(skim_crowd *c, uint32_t id, skim_vec3 target, float speed, float arrival_distance)
 {
-    skim_status status = check_agent(c, id, "skim_crowd_set_target");
+    uint32_t slot = 0;
+    skim_status status = check_agent(c, id, "skim_crowd_set_target", &slot);
     if (status != SKIM_OK)
         return status;
     if (!within_limit(target))
