@@ -186,6 +186,7 @@ void skim_crowd_destroy(skim_crowd *c)
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
         free(fields[i]);
     skim_move_cache_release(&c->world_cache);
+    crowd_slots_release(c);
     crowd_clear_release(&c->clear);
     skim_box_index_free(&c->moved_boxes);
     for (uint32_t id = 0; c->goal && id < c->capacity; ++id)

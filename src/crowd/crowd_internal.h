@@ -4,7 +4,9 @@
 
    Three index spaces. The user holds an agent's id. Its records live in
    a slot of the capacity-long arrays of struct skim_crowd (slot_of[id],
-   id_of[slot]; every id has a slot, a free id a free one); inside the crowd every
+   id_of[slot]; every id has a slot, a free id a free one), and now and
+   then the slots are put in the step's order (crowd_slots.c), so a pass
+   over the agents reads their records in order; inside the crowd every
    record index (the `id` of the step's code) is a slot, and only the
    entry points see ids. During a step the active agents are numbered
    0..n-1 (the "active index") in an order that depends on the agents alone
@@ -45,6 +47,12 @@ struct skim_crowd {
     uint32_t       *slot_of, *id_of;  /* per id: its slot; per slot: its id (a permutation) */
     skim_vec3      *public_position, *public_velocity; /* per id: as the step left them */
     uint32_t       *public_state;    /* per id: its state, 0 when the id is free */
+    uint32_t        slot_period;     /* steps at least between two reorderings of the slots */
+    uint32_t        steps_since_slots; /* steps since the last reordering */
+    uint32_t        builds_at_slots; /* list_builds at the last reordering */
+    uint32_t       *slot_from;       /* 2 * capacity: a reordering's old slot of each new one,
+                                        then its new slot of each old one */
+    void           *slot_scratch;    /* capacity of the largest record: a reordering's gathered ones */
 
     /* ---- per slot ---- */
     skim_vec3      *position, *velocity, *floor_normal;
@@ -186,8 +194,13 @@ static inline void crowd_publish(skim_crowd *c, uint32_t slot)
     c->public_state[id] = c->state[slot];
 }
 
-/* Slots (crowd_slots.c): every id in the slot of the same number. */
+/* Slots (crowd_slots.c): every id in the slot of the same number; before
+   a step, the slots in the order of the active agents when the grid's
+   order was rebuilt since the last time and slot_period steps have
+   passed (a reordering changes no result). */
 void crowd_slots_init(skim_crowd *crowd);
+void crowd_slots_follow_order(skim_crowd *crowd, uint32_t n);
+void crowd_slots_release(skim_crowd *crowd);
 
 /* Items [first, last) of chunk k of size items over n. */
 static inline void crowd_chunk_range(uint32_t k, uint32_t size, uint32_t n, uint32_t *first, uint32_t *last)
@@ -401,9 +414,10 @@ static inline void crowd_counts_to_offsets(size_t *begin, uint32_t n)
 }
 
 /* How many agents ahead a pass over the agents asks for the records it
-   will read by id: the pass goes in the grid's order, at random next to
-   the ids, and each record read cold is a miss to memory in a large
-   crowd. Far enough ahead for a miss to come back before the agent's turn. */
+   will read by slot: the pass goes in the grid's order, which the slots
+   follow only since their last reordering, and each record read cold is
+   a miss to memory in a large crowd. Far enough ahead for a miss to come
+   back before the agent's turn. */
 #define CROWD_PREFETCH_AHEAD 16
 
 /* Agents per chunk of the step's per-agent phases: a few microseconds of

@@ -316,6 +316,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     if (c->active_dirty)
         rebuild_active(c);
     const uint32_t n = c->count;
+    crowd_slots_follow_order(c, n);
     const bool agents = c->def.agent_collisions;
     skim_crowd_stats stats = { 0 };
     stats.closest_gap = INFINITY;

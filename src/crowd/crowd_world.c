@@ -54,7 +54,7 @@ void crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, team_cursor *
    region whose end waits for every thread, and on a busy machine one of
    them is often set aside by the scheduler. Each agent keeps the world's
    leaves near it from step to step in its entry of the crowd's cache (by
-   id): the same results, fewer tree walks. */
+   slot): the same results, fewer tree walks. */
 skim_status crowd_move_world(const skim_world *world, skim_crowd *c, uint32_t n, uint32_t standing,
                              float dt)
 {

@@ -71,6 +71,19 @@ void skim_move_cache_release(skim_move_cache *cache)
     memset(cache, 0, sizeof *cache);
 }
 
+bool skim_move_cache_permute(skim_move_cache *cache, const uint32_t *from, size_t count, void *scratch)
+{
+    if (!cache->entries)
+        return true; /* nothing kept */
+    if (count > cache->capacity)
+        return false;
+    skim_move_cache_entry *moved = scratch;
+    for (size_t k = 0; k < count; ++k)
+        moved[k] = cache->entries[from[k]];
+    memcpy(cache->entries, moved, count * sizeof *moved);
+    return true;
+}
+
 skim_status skim_move_cache_create(skim_move_cache **out)
 {
     if (!out)

@@ -58,6 +58,13 @@ bool        skim_move_cache_leaves(skim_move_cache_entry *entry, const skim_worl
                                    const float box_min[3], const float box_max[3],
                                    const float lead[3], bool *walked);
 
+/* Puts entries [0, count) in a new order, entry k taking what entry
+   from[k] held (a permutation of 0..count-1), through scratch (count
+   entries); the owner of the movers renumbered them. False, changing
+   nothing, when the cache holds fewer than count entries. */
+bool        skim_move_cache_permute(skim_move_cache *cache, const uint32_t *from, size_t count,
+                                    void *scratch);
+
 /* Prefetch hints for a batch's next movers (move_batch.c): a mover's entry
    (its slot in a crowd's order is a cache miss), and, once the entry is
    in, the stored triangles of its kept leaves, which its gather reads
