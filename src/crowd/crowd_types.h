@@ -122,10 +122,11 @@ typedef struct crowd_sense_grid {
     bool      thin;                  /* at most a few members per occupied cell */
 } crowd_sense_grid;
 
-/* What an agent is and wants, per id, in one record: with agent
-   collisions the step goes through the agents in the grid's order, at
-   random next to the ids, and an agent's fields kept in separate arrays
-   cost a cache miss each (at 100,000 agents, misses to L3). */
+/* What an agent is and wants, per slot, in one record: with agent
+   collisions the step goes through the agents in the grid's order, which
+   the slots follow only since their last reordering, and an agent's
+   fields kept in separate arrays cost a cache miss each where they do
+   not (at 100,000 agents, misses to L3). */
 typedef struct crowd_body {
     skim_vec3 desired;           /* desired velocity, across up unless it flies */
     float     vertical_speed;    /* along up */
@@ -199,18 +200,19 @@ typedef struct crowd_clear_chunk {
 /* Scratch of the clearing between agents after the bodies' shifts
    (crowd_bodies_clear.c), grown as needed. */
 typedef struct crowd_clear {
-    uint32_t *slot;                  /* per id: its entry in moved, or UINT32_MAX */
-    uint8_t  *bent;                  /* per id: its shift slid along static geometry */
-    uint8_t  *away;                  /* per id: 1 when shifted holds where the phase left it, 0: where it stood */
-    uint32_t *moved;                 /* ids the bodies moved this step, in active order */
+    uint32_t *slot;                  /* per slot: its entry in moved, or UINT32_MAX */
+    uint8_t  *bent;                  /* per slot: its shift slid along static geometry */
+    uint8_t  *away;                  /* per slot: 1 when shifted holds where the phase left it, 0: where it stood */
+    uint32_t *moved;                 /* slots the bodies moved this step, in active order */
     float    *fraction;              /* two per moved: this round's and the next */
     uint32_t *bucket_start, *items;  /* hashed cells of every colliding agent's way */
     int32_t  *range;                 /* per active index: its way's cells, lo x, lo y, hi x, hi y */
     uint32_t  bucket_mask;
     size_t    away_capacity;
     size_t    range_capacity, slot_capacity, bent_capacity, moved_capacity, fraction_capacity, bucket_capacity, item_capacity;
-    uint8_t  *depth;                 /* per id: the round of the chain that moved it (crowd_bodies_chain.c) */
-    uint32_t *pairs;                 /* a chain round's (pushed, pusher) ids, then where each pushed one's start */
+    uint8_t  *depth;                 /* per slot: the round of the chain that moved it (crowd_bodies_chain.c) */
+    uint32_t *pairs;                 /* a chain round's (pushed, pusher) slots (ids while sorted),
+                                        then where each pushed one's start */
     uint32_t *frontier;              /* the agents the last chain round moved */
     skim_vec3 *pushed_to;            /* where a chain round leaves each agent it pushes, before all move */
     uint32_t *pair_start;            /* per frontier agent: where its pairs start in pairs */

@@ -61,7 +61,8 @@ static void populate(skim_crowd *crowd)
     }
     /* Riders of the platform. */
     for (uint32_t k = 0; k < 10; ++k)
-        add_agent(crowd, (skim_vec3){ 860.0f + 40.0f * (float)(k % 5), -40.0f + 40.0f * (float)(k / 5), AGENT_R + 20.5f },
+        add_agent(crowd,
+                  (skim_vec3){ 860.0f + 40.0f * (float)(k % 5), -40.0f + 40.0f * (float)(k / 5), AGENT_R + 20.5f },
                   12.0f);
 }
 
@@ -111,7 +112,8 @@ static void churn(skim_crowd *a, skim_crowd *b, int frame)
         if (j % 2)
             BOTH(skim_crowd_set_path(a, id, path, 2, 150.0f, 4.0f), skim_crowd_set_path(b, id, path, 2, 150.0f, 4.0f));
         else
-            BOTH(skim_crowd_set_target(a, id, path[1], 100.0f, 4.0f), skim_crowd_set_target(b, id, path[1], 100.0f, 4.0f));
+            BOTH(skim_crowd_set_target(a, id, path[1], 100.0f, 4.0f),
+                 skim_crowd_set_target(b, id, path[1], 100.0f, 4.0f));
     }
     uint32_t jumper = (round * 11u) % FIRST;
     if (active(a, jumper)) {
