@@ -408,6 +408,12 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
     atomic_int first = SKIM_OK;
     uint32_t used = 0;
     crowd_clear_listed listed = { 0, 0.0, 0, true };
+    crowd_chain_run run;
+    memset(&run, 0, sizeof run);
+    atomic_init(&run.failed, SKIM_OK);
+    run.room = true;
+    c->clear.extra_count = 0;
+    c->clear.changed_count = 0;
 #pragma omp parallel num_threads(threads)
     {
         team_enter_region(passive);
@@ -428,12 +434,17 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
                 crowd_clear_mark_chunk(c, n, k);
         }
         team_wait(phase, chunks);
-        /* The clearing's list and grid in the same region: every thread
-           reads the same failure once every chunk is done. */
+        /* The clearing in the same region: every thread reads the same
+           failure once every chunk is done, and each region's end waits
+           for every thread (on a loaded machine, for one the system has
+           not scheduled). */
         if (collide && atomic_load(&first) == SKIM_OK) {
             crowd_clear_list_and_grid(c, n, &cursor, &listed);
-            if (listed.moved && listed.room)
+            if (listed.moved && listed.room) {
                 crowd_bodies_first_pairs(c, &cursor, &listed);
+                if (listed.room)
+                    crowd_bodies_clear_phases(&statics, c, &cursor, &listed, &run);
+            }
         }
         LEAVE_PHASES(c, cursor, used);
     }
@@ -443,7 +454,7 @@ skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t 
     if (failed != SKIM_OK)
         return skim_fail(failed, "skim_crowd_step: carrying or pushing an agent by a moving body failed (%s)",
                          skim_status_string(failed));
-    return crowd_bodies_clear_agents(&statics, c, threads, &listed);
+    return crowd_bodies_clear_finish(c, &listed, &run);
 }
 
 void crowd_static_view(const skim_world *world, skim_world *out)

@@ -113,19 +113,54 @@ double crowd_clear_allowed(const skim_crowd *crowd, uint32_t a, uint32_t b);
    made the list and grid (team phases from *cursor); listed->pairs,
    listed->room false if out of memory (crowd_bodies_chain.c). */
 void crowd_bodies_first_pairs(skim_crowd *crowd, team_cursor *cursor, crowd_clear_listed *listed);
+/* The longest row a push travels along in one step. */
+#define CROWD_CHAIN_ROUNDS 32
+
+/* What a round of the chains decides, for every thread of the region. */
+typedef struct crowd_chain_round {
+    uint32_t count;  /* agents of its frontier (from the round before) */
+    uint32_t unique; /* agents it pushes */
+    size_t   pairs;  /* its pairs (after the first round) */
+    bool     room;   /* false: out of memory for them */
+    bool     split;  /* its pushes are shared among the threads */
+} crowd_chain_round;
+
+/* What the chains' and the clearing's phases share across the region's
+   threads. Each value that decides a thread's way is written once, in a
+   serial phase, and read after that phase's wait: a thread that runs
+   late must not read what a later phase wrote. */
+typedef struct crowd_chain_run {
+    atomic_int        failed; /* the lowest status a push along a row failed with, or SKIM_OK */
+    crowd_chain_round round[CROWD_CHAIN_ROUNDS + 2];
+    const uint32_t   *first;  /* where each pushed agent's pairs start, then the end */
+    uint32_t          pushed; /* agents the chains moved, all rounds */
+    uint32_t          moved;  /* agents listed after the chains (crowd_clear_relist) */
+    bool              tail_room, relist_room; /* false: out of memory in rounds run on one thread, the relist */
+    const float      *serial_kept; /* the clearing's fractions, when its rounds ended on one thread */
+    /* Written by the master thread alone, for after the region: */
+    bool              room;   /* false: out of memory */
+    const float      *kept;   /* the fractions of their shifts the listed agents keep, once cleared */
+} crowd_chain_run;
+
 /* Hands the pushes of the agents the bodies moved on to the agents they
    were pushed into, round after round (crowd_bodies_chain.c), from the
-   first round's pairs; the list of the agents the bodies moved and the
-   grid of every colliding agent's way must be built. Sets *pushed to how
-   many agents it moved. */
-skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *crowd, const crowd_clear_listed *listed,
-                                     int threads, uint32_t *pushed);
+   first round's pairs, as team phases from *cursor, leaving `spare`
+   phases of the region unused; the list of the agents the bodies moved
+   and the grid of every colliding agent's way must be built. False if
+   out of memory. */
+bool crowd_bodies_chain_phases(const skim_world *statics, skim_crowd *crowd, team_cursor *cursor,
+                               const crowd_clear_listed *listed, uint32_t spare, crowd_chain_run *run);
 
-/* With the list and grid made: hands pushes on along rows, then gives up
-   what of the bodies' shifts would still bring agents closer than their
-   pairs allow, marking those agents squeezed (crowd_bodies_clear.c). */
-skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *crowd, int threads,
-                                      const crowd_clear_listed *listed);
+/* With the list and grid made, by every thread of their region: hands
+   pushes on along rows, then works out what of the bodies' shifts would
+   still bring agents closer than their pairs allow (run->kept); run
+   must be zero but for room, true (crowd_bodies_clear.c). */
+void crowd_bodies_clear_phases(const skim_world *statics, skim_crowd *crowd, team_cursor *cursor,
+                               crowd_clear_listed *listed, crowd_chain_run *run);
+/* After the region: the failure, if any, or the shifts given up as the
+   clearing decided, marking those agents squeezed. */
+skim_status crowd_bodies_clear_finish(skim_crowd *crowd, const crowd_clear_listed *listed,
+                                      const crowd_chain_run *run);
 
 /* A team phase of chunks, each by work(k) (src/base/team.h). */
 #define CHUNK_PHASE(cursor, chunks, work)                                                                      \

@@ -22,7 +22,7 @@
 #include <string.h>
 
 /* The longest row a push travels along in one step. */
-#define CHAIN_ROUNDS 32
+#define CHAIN_ROUNDS CROWD_CHAIN_ROUNDS
 /* Passes over one agent's pushers: each pass moves it out of each in
    turn (a projection per pusher), which settles an agent pushed by two
    agents of a lattice at 60 degrees in a few passes. */
@@ -100,20 +100,28 @@ static uint32_t pairs_of(const skim_crowd *c, uint32_t a, double cell, uint8_t r
 
 /* Frontier agents a chunk of a pair search covers. */
 #define PAIR_CHUNK 32
+/* Pushed agents a chunk of a round's pushes covers. */
+#define PUSH_CHUNK 8
 
-/* Counts (out NULL) or writes the pairs of chunk k of the frontier. */
-static void pairs_of_chunk(skim_crowd *c, const uint32_t *frontier, uint32_t count, uint32_t k, double cell,
+/* Counts (out NULL) or writes the pairs of frontier agents [first, last). */
+static void pairs_of_range(skim_crowd *c, const uint32_t *frontier, uint32_t first, uint32_t last, double cell,
                            uint8_t round, bool write)
 {
     crowd_clear *s = &c->clear;
-    uint32_t first, last;
-    crowd_chunk_range(k, PAIR_CHUNK, count, &first, &last);
     for (uint32_t f = first; f < last; ++f) {
         if (!write)
             s->pair_start[f] = pairs_of(c, frontier[f], cell, round, NULL);
         else if (s->pair_start[f + 1] > s->pair_start[f])
             pairs_of(c, frontier[f], cell, round, s->pairs + 2 * (size_t)s->pair_start[f]);
     }
+}
+
+static void pairs_of_chunk(skim_crowd *c, const uint32_t *frontier, uint32_t count, uint32_t k, double cell,
+                           uint8_t round, bool write)
+{
+    uint32_t first, last;
+    crowd_chunk_range(k, PAIR_CHUNK, count, &first, &last);
+    pairs_of_range(c, frontier, first, last, cell, round, write);
 }
 
 /* The counts summed into starts (one more at the end: the total) and room
@@ -134,9 +142,7 @@ static bool sum_pairs(crowd_clear *s, uint32_t count, size_t *pairs)
 
 /* The pairs of round `round` of every agent of the frontier (moved by the
    round before), counted and then written by many threads, each agent's
-   at its own place, in one region of team phases (src/base/team.h). False
-   if out of memory. */
-/* The phases of collect_pairs, run by every thread of a region. */
+   at its own place; *room false if out of memory. */
 static void pair_phases(skim_crowd *c, team_cursor *cursor, const uint32_t *frontier, uint32_t count, double cell,
                         uint8_t round, size_t *pairs, bool *room)
 {
@@ -148,23 +154,16 @@ static void pair_phases(skim_crowd *c, team_cursor *cursor, const uint32_t *fron
         CHUNK_PHASE(cursor, chunks, pairs_of_chunk(c, frontier, count, k, cell, round, true));
 }
 
-static bool collect_pairs(skim_crowd *c, const uint32_t *frontier, uint32_t count, double cell, uint8_t round,
-                          int threads, size_t *pairs)
+/* The same pairs on the calling thread alone. */
+static bool serial_pairs(skim_crowd *c, const uint32_t *frontier, uint32_t count, double cell, uint8_t round,
+                         size_t *pairs)
 {
-    const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
-    bool room = true;
-    uint32_t used = 0;
-    *pairs = 0;
-#pragma omp parallel num_threads(threads) if (count >= PARALLEL_FRONTIER)
-    {
-        team_enter_region(passive);
-        team_cursor cursor = { c->phases, 0 };
-        pair_phases(c, &cursor, frontier, count, cell, round, pairs, &room);
-        LEAVE_PHASES(c, cursor, used);
-    }
-    (void)threads;
-    crowd_clear_region(c, used);
-    return room;
+    pairs_of_range(c, frontier, 0, count, cell, round, false);
+    if (!sum_pairs(&c->clear, count, pairs))
+        return false;
+    if (*pairs)
+        pairs_of_range(c, frontier, 0, count, cell, round, true);
+    return true;
 }
 
 void crowd_bodies_first_pairs(skim_crowd *c, team_cursor *cursor, crowd_clear_listed *listed)
@@ -262,32 +261,71 @@ static skim_status push_on(const skim_world *statics, skim_crowd *c, const uint3
     return SKIM_OK;
 }
 
-/* One round's pushes, pair ranges [first[u], first[u + 1]) for each
-   pushed agent u, each from where the rounds before left the agents; the
-   ones that moved become the frontier, and their count *moved. */
-static skim_status push_round(const skim_world *statics, skim_crowd *c, const uint32_t *first, uint32_t pushed,
-                              uint8_t round, int threads, uint32_t *moved)
+/* The round's pairs in increasing ids, once each (two cells can share a
+   bucket), and where each pushed agent's start (run->first); returns how
+   many agents are pushed. */
+static uint32_t sort_pairs(skim_crowd *c, size_t pairs, crowd_chain_run *run)
 {
-    int failed = 0;
-    skim_status worst = SKIM_OK;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 8) if (pushed >= PARALLEL_PUSHED)
-    for (uint32_t u = 0; u < pushed; ++u) {
-        skim_status status = push_on(statics, c, c->clear.pairs + 2 * (size_t)first[u], first[u + 1] - first[u], round,
-                                     &c->clear.pushed_to[u]);
-        if (status != SKIM_OK) {
-#pragma omp critical(skim_crowd_chain_failure)
-            {
-                if (!failed || status < worst)
-                    worst = status;
-                failed = 1;
-            }
-        }
-    }
-    (void)threads;
     crowd_clear *s = &c->clear;
-    *moved = 0;
-    for (uint32_t u = 0; u < pushed && !failed; ++u) {
-        const uint32_t id = s->pairs[2 * (size_t)first[u]];
+    /* Sorted by the agents' ids, which a reordering of the slots keeps. */
+    for (size_t p = 0; p < 2 * pairs; ++p)
+        s->pairs[p] = c->id_of[s->pairs[p]];
+    qsort(s->pairs, pairs, 2 * sizeof *s->pairs, by_pushed_then_pusher);
+    size_t kept = 1;
+    for (size_t p = 1; p < pairs; ++p)
+        if (s->pairs[2 * p] != s->pairs[2 * kept - 2] || s->pairs[2 * p + 1] != s->pairs[2 * kept - 1]) {
+            s->pairs[2 * kept] = s->pairs[2 * p];
+            s->pairs[2 * kept + 1] = s->pairs[2 * p + 1];
+            ++kept;
+        }
+    for (size_t p = 0; p < 2 * kept; ++p)
+        s->pairs[p] = c->slot_of[s->pairs[p]];
+    uint32_t *first = s->pairs + 2 * kept, unique = 0;
+    for (size_t p = 0; p < kept; ++p)
+        if (p == 0 || s->pairs[2 * p] != s->pairs[2 * p - 2])
+            first[unique++] = (uint32_t)p;
+    first[unique] = (uint32_t)kept;
+    run->first = first;
+    return unique;
+}
+
+/* Keeps the lowest failing status: it does not depend on which thread
+   met which failure first. */
+static void note_failure(atomic_int *failed, skim_status status)
+{
+    for (int was = atomic_load(failed); status != SKIM_OK && (was == SKIM_OK || (int)status < was);)
+        if (atomic_compare_exchange_weak(failed, &was, (int)status))
+            break;
+}
+
+/* The pushes of the round's pushed agents [from, to), each from where
+   the rounds before left the agents, into pushed_to. */
+static void push_range(const skim_world *statics, skim_crowd *c, crowd_chain_run *run, uint32_t from, uint32_t to,
+                       uint8_t round)
+{
+    const uint32_t *first = run->first;
+    for (uint32_t u = from; u < to; ++u) {
+        const skim_status status = push_on(statics, c, c->clear.pairs + 2 * (size_t)first[u], first[u + 1] - first[u],
+                                           round, &c->clear.pushed_to[u]);
+        note_failure(&run->failed, status);
+    }
+}
+
+static void push_chunk(const skim_world *statics, skim_crowd *c, crowd_chain_run *run, uint32_t k, uint8_t round)
+{
+    uint32_t from, to;
+    crowd_chunk_range(k, PUSH_CHUNK, run->round[round].unique, &from, &to);
+    push_range(statics, c, run, from, to, round);
+}
+
+/* After the round's pushes, unless one failed: the agents that moved go
+   where they were pushed and become the next round's frontier. */
+static void apply_round(skim_crowd *c, crowd_chain_run *run, uint8_t round)
+{
+    crowd_clear *s = &c->clear;
+    uint32_t moved = 0;
+    for (uint32_t u = 0; u < run->round[round].unique && atomic_load(&run->failed) == SKIM_OK; ++u) {
+        const uint32_t id = s->pairs[2 * (size_t)run->first[u]];
         const skim_vec3 to = s->pushed_to[u], was = crowd_shifted(c, id);
         if (to.x == was.x && to.y == was.y && to.z == was.z)
             continue;
@@ -296,51 +334,94 @@ static skim_status push_round(const skim_world *statics, skim_crowd *c, const ui
         if (s->depth[id] == 0 || s->depth[id] == CROWD_NOT_PUSHED) /* its first push this step */
             s->changed[s->changed_count++] = id;
         s->depth[id] = round;
-        s->frontier[(*moved)++] = id;
+        s->frontier[moved++] = id;
     }
-    return failed ? skim_fail(worst, "skim_crowd_step: a push handed on along a row of agents failed (%s)",
-                              skim_status_string(worst))
-                  : SKIM_OK;
+    run->round[round + 1].count = moved;
+    run->pushed += moved;
 }
 
-skim_status crowd_bodies_push_chains(const skim_world *statics, skim_crowd *c, const crowd_clear_listed *listed,
-                                     int threads, uint32_t *pushed)
+/* A sorted round's pushes and their apply, by the calling thread alone. */
+static void serial_round_sorted(const skim_world *statics, skim_crowd *c, crowd_chain_run *run, uint8_t round)
 {
-    crowd_clear *s = &c->clear;
-    *pushed = 0;
-    s->changed_count = 0;
-    const uint32_t *frontier = s->moved;
-    const double cell = listed->cell;
-    uint32_t count = listed->moved;
-    for (uint8_t round = 1; round <= CHAIN_ROUNDS && count; ++round) {
-        size_t pairs = listed->pairs; /* round 1's, found in the shifts' region */
-        if (round > 1 && !collect_pairs(c, frontier, count, cell, round, threads, &pairs))
-            return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
+    push_range(statics, c, run, 0, run->round[round].unique, round);
+    apply_round(c, run, round);
+}
+
+/* The frontier of round `round`: the agents the bodies moved, then the
+   ones the round before moved. */
+static const uint32_t *frontier_of(const skim_crowd *c, uint8_t round)
+{
+    return round == 1 ? c->clear.moved : c->clear.frontier;
+}
+
+/* Rounds from `round` on, by the calling thread alone: the same pushes;
+   false if out of memory. */
+static bool serial_rounds(const skim_world *statics, skim_crowd *c, const crowd_clear_listed *listed,
+                          crowd_chain_run *run, uint8_t round)
+{
+    for (uint8_t r = round; r <= CHAIN_ROUNDS; ++r) {
+        const uint32_t count = run->round[r].count;
+        size_t pairs = listed->pairs;
+        if (!count || atomic_load(&run->failed) != SKIM_OK)
+            break;
+        if (r > 1 && !serial_pairs(c, frontier_of(c, r), count, listed->cell, r, &pairs))
+            return false;
         if (!pairs)
             break;
-        /* In increasing ids, once each (two cells can share a bucket). */
-        for (size_t p = 0; p < 2 * pairs; ++p)
-            s->pairs[p] = c->id_of[s->pairs[p]];
-        qsort(s->pairs, pairs, 2 * sizeof *s->pairs, by_pushed_then_pusher);
-        size_t kept = 1;
-        for (size_t p = 1; p < pairs; ++p)
-            if (s->pairs[2 * p] != s->pairs[2 * kept - 2] || s->pairs[2 * p + 1] != s->pairs[2 * kept - 1]) {
-                s->pairs[2 * kept] = s->pairs[2 * p];
-                s->pairs[2 * kept + 1] = s->pairs[2 * p + 1];
-                ++kept;
-            }
-        for (size_t p = 0; p < 2 * kept; ++p)
-            s->pairs[p] = c->slot_of[s->pairs[p]];
-        uint32_t *first = s->pairs + 2 * kept, unique = 0;
-        for (size_t p = 0; p < kept; ++p)
-            if (p == 0 || s->pairs[2 * p] != s->pairs[2 * p - 2])
-                first[unique++] = (uint32_t)p;
-        first[unique] = (uint32_t)kept;
-        skim_status status = push_round(statics, c, first, unique, round, threads, &count);
-        if (status != SKIM_OK)
-            return status;
-        frontier = s->frontier;
-        *pushed += count;
+        run->round[r].unique = sort_pairs(c, pairs, run);
+        serial_round_sorted(statics, c, run, r);
     }
-    return SKIM_OK;
+    return true;
+}
+
+/* Phases a parallel round takes at most: the pair search's three, the
+   sort, the pushes and their apply. */
+#define ROUND_PHASES 6
+
+bool crowd_bodies_chain_phases(const skim_world *statics, skim_crowd *c, team_cursor *cursor,
+                               const crowd_clear_listed *listed, uint32_t spare, crowd_chain_run *run)
+{
+    const double cell = listed->cell;
+    /* Every thread decides its way from values made for this round alone
+       (run->round[round]), published before its last wait: a thread that
+       runs late reads what the others read, not what a later round
+       wrote. */
+    for (uint8_t round = 1; round <= CHAIN_ROUNDS; ++round) {
+        crowd_chain_round *at = &run->round[round];
+        const uint32_t count = round == 1 ? listed->moved : at->count;
+        if (!count || atomic_load(&run->failed) != SKIM_OK)
+            return true;
+        if (cursor->at + ROUND_PHASES + spare > TEAM_PHASES) {
+            /* Out of phases: the rest of the rounds on one thread. */
+            SERIAL_PHASE(cursor, {
+                run->round[1].count = listed->moved;
+                run->tail_room = serial_rounds(statics, c, listed, run, round);
+            });
+            return run->tail_room;
+        }
+        if (round > 1) {
+            if (count >= PARALLEL_FRONTIER)
+                pair_phases(c, cursor, frontier_of(c, round), count, cell, round, &at->pairs, &at->room);
+            else
+                SERIAL_PHASE(cursor,
+                             at->room = serial_pairs(c, frontier_of(c, round), count, cell, round, &at->pairs));
+            if (!at->room)
+                return false;
+        }
+        const size_t pairs = round == 1 ? listed->pairs : at->pairs;
+        if (!pairs)
+            return true;
+        /* Few pushes: sorted, pushed and applied in one serial step. */
+        SERIAL_PHASE(cursor, {
+            at->unique = sort_pairs(c, pairs, run);
+            at->split = at->unique >= PARALLEL_PUSHED;
+            if (!at->split)
+                serial_round_sorted(statics, c, run, round);
+        });
+        if (at->split) {
+            CHUNK_PHASE(cursor, team_chunks(at->unique, PUSH_CHUNK), push_chunk(statics, c, run, k, round));
+            SERIAL_PHASE(cursor, apply_round(c, run, round));
+        }
+    }
+    return true;
 }

@@ -135,72 +135,88 @@ static bool give_up_chunk(const skim_crowd *c, uint32_t moved, uint32_t k, doubl
 
 /* Rounds, each deciding from the last round's fractions alone (so the same
    for any order), until one gives up nothing; returns the fractions they
-   end with. One region of team phases (src/base/team.h), a round a phase,
-   each round's news in a flag of its own; rounds past the flags run on
-   one thread. */
-static const float *give_up(skim_crowd *c, uint32_t moved, double cell, int threads)
+   end with. A round a team phase (src/base/team.h), each round's news in
+   a flag of its own; rounds past the flags, or all of them for few moved
+   agents (waking the others would cost more than it saves), on one
+   thread. */
+static const float *give_up_phases(skim_crowd *c, team_cursor *cursor, uint32_t moved, double cell,
+                                   crowd_chain_run *run)
 {
     crowd_clear *s = &c->clear;
     const uint32_t chunks = team_chunks(moved, ROUND_CHUNK);
-    const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
     float *buffer[2] = { s->fraction, s->fraction + moved };
-    uint32_t rounds = 0, used = 0;
-#pragma omp parallel num_threads(threads) if (moved >= PARALLEL_MOVED)
-    {
-        team_enter_region(passive);
-        team_cursor cursor = { c->phases, 0 };
-        uint32_t round = 0;
-        for (;; ++round) {
-            const float *now = buffer[round % 2];
-            float *next = buffer[(round + 1) % 2];
-            if (round + 1 == CROWD_ROUNDS) {
-                SERIAL_PHASE(&cursor, {
-                    for (bool again = true; again; ++round) {
-                        again = false;
-                        for (uint32_t k = 0; k < chunks; ++k)
-                            again |= give_up_chunk(c, moved, k, cell, buffer[round % 2], buffer[(round + 1) % 2]);
-                    }
-                    rounds = round;
-                });
-                break;
-            }
-            CHUNK_PHASE(&cursor, chunks, {
-                if (give_up_chunk(c, moved, k, cell, now, next))
-                    atomic_store_explicit(&c->shared.violated[round], 1, memory_order_relaxed);
+    for (uint32_t round = 0;; ++round) {
+        const float *now = buffer[round % 2];
+        float *next = buffer[(round + 1) % 2];
+        if (moved < PARALLEL_MOVED || round + 1 == CROWD_ROUNDS || cursor->at + 1 >= TEAM_PHASES) {
+            SERIAL_PHASE(cursor, {
+                uint32_t r = round;
+                for (bool again = true; again; ++r) {
+                    again = false;
+                    for (uint32_t k = 0; k < chunks; ++k)
+                        again |= give_up_chunk(c, moved, k, cell, buffer[r % 2], buffer[(r + 1) % 2]);
+                }
+                run->serial_kept = buffer[r % 2];
             });
-            if (!atomic_load_explicit(&c->shared.violated[round], memory_order_relaxed)) {
-                rounds = round + 1;
-                break;
-            }
+            return run->serial_kept;
         }
-        LEAVE_PHASES(c, cursor, used);
+        CHUNK_PHASE(cursor, chunks, {
+            if (give_up_chunk(c, moved, k, cell, now, next))
+                atomic_store_explicit(&c->shared.violated[round], 1, memory_order_relaxed);
+        });
+        if (!atomic_load_explicit(&c->shared.violated[round], memory_order_relaxed))
+            return next;
     }
-    (void)threads;
-    crowd_clear_region(c, used);
-    return buffer[rounds % 2];
 }
 
-skim_status crowd_bodies_clear_agents(const skim_world *statics, skim_crowd *c, int threads,
-                                      const crowd_clear_listed *listed)
+/* Phases the clearing keeps for itself past the chains': the relist and
+   at least one round. */
+#define CLEAR_SPARE 4
+
+void crowd_bodies_clear_phases(const skim_world *statics, skim_crowd *c, team_cursor *cursor,
+                               crowd_clear_listed *listed, crowd_chain_run *run)
+{
+    bool room = crowd_bodies_chain_phases(statics, c, cursor, listed, CLEAR_SPARE, run);
+    const float *kept = NULL;
+    if (room && atomic_load(&run->failed) == SKIM_OK) {
+        /* The agents the chains moved have ways of their own. */
+        uint32_t moved = listed->moved;
+        if (run->pushed) {
+            SERIAL_PHASE(cursor, {
+                uint32_t relisted = listed->moved;
+                run->relist_room = crowd_clear_relist(c, listed->cell, &relisted);
+                run->moved = relisted;
+            });
+            room = run->relist_room;
+            moved = run->moved;
+        }
+        if (room)
+            kept = give_up_phases(c, cursor, moved, listed->cell, run);
+    }
+#ifdef _OPENMP
+    if (omp_get_thread_num() == 0)
+#endif
+    {
+        run->room = room;
+        run->kept = kept;
+        if (!run->pushed)
+            run->moved = listed->moved;
+    }
+}
+
+skim_status crowd_bodies_clear_finish(skim_crowd *c, const crowd_clear_listed *listed, const crowd_chain_run *run)
 {
     crowd_clear *s = &c->clear;
-    if (!c->def.agent_collisions)
-        return SKIM_OK;
-    uint32_t moved = listed->moved, pushed = 0;
-    const double cell = listed->cell;
-    s->extra_count = 0;
-    if (!listed->room)
+    const skim_status failed = (skim_status)atomic_load(&run->failed);
+    if (failed != SKIM_OK)
+        return skim_fail(failed, "skim_crowd_step: a push handed on along a row of agents failed (%s)",
+                         skim_status_string(failed));
+    if (!listed->room || !run->room)
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
-    if (!moved)
+    if (!run->kept)
         return SKIM_OK;
-    skim_status status = crowd_bodies_push_chains(statics, c, listed, threads, &pushed);
-    if (status != SKIM_OK)
-        return status;
-    /* The agents the chains moved have ways of their own. */
-    if (pushed && !crowd_clear_relist(c, cell, &moved))
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
-    const float *now = give_up(c, moved, cell, threads);
-    for (uint32_t m = 0; m < moved; ++m) {
+    const float *now = run->kept;
+    for (uint32_t m = 0; m < run->moved; ++m) {
         const uint32_t id = s->moved[m];
         if (now[m] == 1.0f)
             continue;
