@@ -6,7 +6,6 @@
    the static geometry, keeps what overlap the squeeze leaves and is marked
    SKIM_AGENT_SQUEEZED for the step. docs/bodies.md says how and why. */
 #include "crowd/crowd_bodies.h"
-#include "world/world.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -388,73 +387,78 @@ static inline void prefetch_agent(const skim_crowd *c, uint32_t id, bool collide
         __builtin_prefetch(&c->clear.slot[id], 1);
 }
 
-skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *c, uint32_t n, int threads)
+skim_status crowd_bodies_begin(const skim_world *world, skim_crowd *c, uint32_t n, crowd_bodies_work *w)
 {
     const bool collide = c->def.agent_collisions;
     if (!crowd_reserve_filled((void **)&c->clear.bent, &c->clear.bent_capacity, c->capacity, sizeof *c->clear.bent, 0) ||
         !crowd_reserve_filled((void **)&c->clear.away, &c->clear.away_capacity, c->capacity, sizeof *c->clear.away, 0) ||
         (collide && !crowd_clear_reserve(c, n)))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
-    skim_world statics;
-    crowd_static_view(world, &statics);
-    /* One region of team phases (src/base/team.h): threads take chunks of
-       agents rather than meet at a barrier, so one the system has not
-       scheduled holds nobody up. The worst failure (the lowest status)
-       does not depend on which thread met it. The agents come in the
-       crowd's grid order, scattered among the ids: their records are asked
-       for ahead. */
-    const uint32_t chunks = team_chunks(n, CROWD_BODIES_CHUNK);
-    const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
-    atomic_int first = SKIM_OK;
-    uint32_t used = 0;
-    crowd_clear_listed listed = { 0, 0.0, 0, true };
-    crowd_chain_run run;
-    memset(&run, 0, sizeof run);
-    atomic_init(&run.failed, SKIM_OK);
-    run.room = true;
+    memset(w, 0, sizeof *w);
+    crowd_static_view(world, &w->statics);
+    w->world = world;
+    w->n = n;
+    atomic_init(&w->failed, SKIM_OK);
+    w->listed.room = true;
+    atomic_init(&w->run.failed, SKIM_OK);
+    w->run.room = true;
     c->clear.extra_count = 0;
     c->clear.changed_count = 0;
-#pragma omp parallel num_threads(threads)
-    {
-        team_enter_region(passive);
-        team_cursor cursor = { c->phases, 0 };
-        team_phase *phase = team_phase_next(&cursor);
-        for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
-            uint32_t from, to;
-            crowd_chunk_range(k, CROWD_BODIES_CHUNK, n, &from, &to);
-            for (uint32_t i = from; i < to; ++i) {
-                if (i + CROWD_PREFETCH_AHEAD < to)
-                    prefetch_agent(c, c->active[i + CROWD_PREFETCH_AHEAD], collide);
-                const skim_status status = shift_agent(world, &statics, c, c->active[i]);
-                for (int was = atomic_load(&first); status != SKIM_OK && (was == SKIM_OK || (int)status < was);)
-                    if (atomic_compare_exchange_weak(&first, &was, (int)status))
-                        break;
-            }
-            if (collide) /* the clearing's marks, while the chunk's agents are at hand */
-                crowd_clear_mark_chunk(c, n, k);
+    return SKIM_OK;
+}
+
+bool crowd_bodies_phases(skim_crowd *c, team_cursor *cursor, crowd_bodies_work *w)
+{
+    /* Threads take chunks of agents rather than meet at a barrier, so one
+       the system has not scheduled holds nobody up. The worst failure (the
+       lowest status) does not depend on which thread met it. The agents
+       come in the crowd's grid order, scattered among the ids: their
+       records are asked for ahead. */
+    const bool collide = c->def.agent_collisions;
+    const uint32_t n = w->n, chunks = team_chunks(n, CROWD_BODIES_CHUNK);
+    team_phase *phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
+        uint32_t from, to;
+        crowd_chunk_range(k, CROWD_BODIES_CHUNK, n, &from, &to);
+        for (uint32_t i = from; i < to; ++i) {
+            if (i + CROWD_PREFETCH_AHEAD < to)
+                prefetch_agent(c, c->active[i + CROWD_PREFETCH_AHEAD], collide);
+            const skim_status status = shift_agent(w->world, &w->statics, c, c->active[i]);
+            for (int was = atomic_load(&w->failed); status != SKIM_OK && (was == SKIM_OK || (int)status < was);)
+                if (atomic_compare_exchange_weak(&w->failed, &was, (int)status))
+                    break;
         }
-        team_wait(phase, chunks);
-        /* The clearing in the same region: every thread reads the same
-           failure once every chunk is done, and each region's end waits
-           for every thread (on a loaded machine, for one the system has
-           not scheduled). */
-        if (collide && atomic_load(&first) == SKIM_OK) {
-            crowd_clear_list_and_grid(c, n, &cursor, &listed);
-            if (listed.moved && listed.room) {
-                crowd_bodies_first_pairs(c, &cursor, &listed);
-                if (listed.room)
-                    crowd_bodies_clear_phases(&statics, c, &cursor, &listed, &run);
-            }
-        }
-        LEAVE_PHASES(c, cursor, used);
+        if (collide) /* the clearing's marks, while the chunk's agents are at hand */
+            crowd_clear_mark_chunk(c, n, k);
     }
-    (void)threads;
-    crowd_clear_region(c, used);
-    const skim_status failed = (skim_status)atomic_load(&first);
+    team_wait(phase, chunks);
+    /* Every thread reads the same failure once every chunk is done. */
+    if (atomic_load(&w->failed) != SKIM_OK)
+        return false;
+    if (!collide)
+        return true;
+    crowd_clear_listed *listed = &w->listed;
+    crowd_clear_list_and_grid(c, n, cursor, listed);
+    if (!listed->moved || !listed->room)
+        return listed->room;
+    crowd_bodies_first_pairs(c, cursor, listed);
+    return listed->room && crowd_bodies_clear_phases(&w->statics, c, cursor, listed, &w->run);
+}
+
+skim_status crowd_bodies_end(skim_crowd *c, const crowd_bodies_work *w)
+{
+    (void)c;
+    const skim_status failed = (skim_status)atomic_load(&w->failed);
     if (failed != SKIM_OK)
         return skim_fail(failed, "skim_crowd_step: carrying or pushing an agent by a moving body failed (%s)",
                          skim_status_string(failed));
-    return crowd_bodies_clear_finish(c, &listed, &run);
+    const skim_status chained = (skim_status)atomic_load(&w->run.failed);
+    if (chained != SKIM_OK)
+        return skim_fail(chained, "skim_crowd_step: a push handed on along a row of agents failed (%s)",
+                         skim_status_string(chained));
+    if (!w->listed.room || !w->run.room)
+        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
+    return SKIM_OK;
 }
 
 void crowd_static_view(const skim_world *world, skim_world *out)

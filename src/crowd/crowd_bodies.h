@@ -6,6 +6,7 @@
 #define SKIM_CROWD_BODIES_H
 
 #include "crowd/crowd_internal.h"
+#include "world/world.h"
 
 #include <string.h>
 
@@ -137,9 +138,7 @@ typedef struct crowd_chain_run {
     uint32_t          moved;  /* agents listed after the chains (crowd_clear_relist) */
     bool              tail_room, relist_room; /* false: out of memory in rounds run on one thread, the relist */
     const float      *serial_kept; /* the clearing's fractions, when its rounds ended on one thread */
-    /* Written by the master thread alone, for after the region: */
-    bool              room;   /* false: out of memory */
-    const float      *kept;   /* the fractions of their shifts the listed agents keep, once cleared */
+    bool              room;   /* false: out of memory; by the master thread alone, for after the region */
 } crowd_chain_run;
 
 /* Hands the pushes of the agents the bodies moved on to the agents they
@@ -152,15 +151,39 @@ bool crowd_bodies_chain_phases(const skim_world *statics, skim_crowd *crowd, tea
                                const crowd_clear_listed *listed, uint32_t spare, crowd_chain_run *run);
 
 /* With the list and grid made, by every thread of their region: hands
-   pushes on along rows, then works out what of the bodies' shifts would
-   still bring agents closer than their pairs allow (run->kept); run
-   must be zero but for room, true (crowd_bodies_clear.c). */
-void crowd_bodies_clear_phases(const skim_world *statics, skim_crowd *crowd, team_cursor *cursor,
+   pushes on along rows, then gives up what of the bodies' shifts would
+   still bring agents closer than their pairs allow, marking those agents
+   squeezed (crowd_bodies_clear.c). run must be zero but for room, true.
+   False if a push failed or memory ran out (every thread the same). */
+bool crowd_bodies_clear_phases(const skim_world *statics, skim_crowd *crowd, team_cursor *cursor,
                                crowd_clear_listed *listed, crowd_chain_run *run);
-/* After the region: the failure, if any, or the shifts given up as the
-   clearing decided, marking those agents squeezed. */
-skim_status crowd_bodies_clear_finish(skim_crowd *crowd, const crowd_clear_listed *listed,
-                                      const crowd_chain_run *run);
+
+/* The most phases the bodies take of the step's first region, whose
+   other phases are the step's own (the solver's 64 sweeps at most, two
+   phases each, and a few more). */
+#define CROWD_BODIES_PHASES 96
+
+/* The bodies phase of a step: what the threads of the step's first region
+   share. */
+typedef struct crowd_bodies_work {
+    skim_world         statics; /* the world without its bodies */
+    const skim_world  *world;
+    uint32_t           n;       /* active agents */
+    atomic_int         failed;  /* the lowest status a carry or push failed with, or SKIM_OK */
+    crowd_clear_listed listed;
+    crowd_chain_run    run;
+} crowd_bodies_work;
+
+/* Before the region, when bodies moved: room for the phase's scratch and
+   *work made ready; a status (with its message) if out of memory. */
+skim_status crowd_bodies_begin(const skim_world *world, skim_crowd *crowd, uint32_t n, crowd_bodies_work *work);
+/* By every thread of the region, first: every active agent's carry and
+   pushes, the rows and the clearing, as team phases from *cursor. False
+   when something failed (every thread the same): the step goes no
+   further, and crowd_bodies_end says why after the region. */
+bool crowd_bodies_phases(skim_crowd *crowd, team_cursor *cursor, crowd_bodies_work *work);
+/* After the region: the failure, with its message, or SKIM_OK. */
+skim_status crowd_bodies_end(skim_crowd *crowd, const crowd_bodies_work *work);
 
 /* A team phase of chunks, each by work(k) (src/base/team.h). */
 #define CHUNK_PHASE(cursor, chunks, work)                                                                      \

@@ -391,7 +391,7 @@ bool crowd_bodies_chain_phases(const skim_world *statics, skim_crowd *c, team_cu
         const uint32_t count = round == 1 ? listed->moved : at->count;
         if (!count || atomic_load(&run->failed) != SKIM_OK)
             return true;
-        if (cursor->at + ROUND_PHASES + spare > TEAM_PHASES) {
+        if (cursor->at + ROUND_PHASES + spare > CROWD_BODIES_PHASES) {
             /* Out of phases: the rest of the rounds on one thread. */
             SERIAL_PHASE(cursor, {
                 run->round[1].count = listed->moved;

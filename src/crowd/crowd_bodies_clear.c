@@ -148,7 +148,7 @@ static const float *give_up_phases(skim_crowd *c, team_cursor *cursor, uint32_t 
     for (uint32_t round = 0;; ++round) {
         const float *now = buffer[round % 2];
         float *next = buffer[(round + 1) % 2];
-        if (moved < PARALLEL_MOVED || round + 1 == CROWD_ROUNDS || cursor->at + 1 >= TEAM_PHASES) {
+        if (moved < PARALLEL_MOVED || round + 1 == CROWD_ROUNDS || cursor->at + 2 >= CROWD_BODIES_PHASES) {
             SERIAL_PHASE(cursor, {
                 uint32_t r = round;
                 for (bool again = true; again; ++r) {
@@ -162,23 +162,40 @@ static const float *give_up_phases(skim_crowd *c, team_cursor *cursor, uint32_t 
         }
         CHUNK_PHASE(cursor, chunks, {
             if (give_up_chunk(c, moved, k, cell, now, next))
-                atomic_store_explicit(&c->shared.violated[round], 1, memory_order_relaxed);
+                atomic_store_explicit(&c->shared.gave_up[round], 1, memory_order_relaxed);
         });
-        if (!atomic_load_explicit(&c->shared.violated[round], memory_order_relaxed))
+        if (!atomic_load_explicit(&c->shared.gave_up[round], memory_order_relaxed))
             return next;
     }
 }
 
-/* Phases the clearing keeps for itself past the chains': the relist and
-   at least one round. */
+/* Phases the clearing keeps for itself past the chains': the relist, at
+   least one round and giving up. */
 #define CLEAR_SPARE 4
 
-void crowd_bodies_clear_phases(const skim_world *statics, skim_crowd *c, team_cursor *cursor,
+/* The shifts given up as the rounds decided (fractions kept), those
+   agents marked squeezed. */
+static void give_up_shifts(skim_crowd *c, uint32_t moved, const float *kept)
+{
+    crowd_clear *s = &c->clear;
+    for (uint32_t m = 0; m < moved; ++m) {
+        const uint32_t id = s->moved[m];
+        if (kept[m] == 1.0f)
+            continue;
+        double p[3];
+        crowd_clear_place(c, id, kept[m], p);
+        c->shifted[id] = (skim_vec3){ (float)p[0], (float)p[1], (float)p[2] }; /* a moved agent: away */
+        if (!c->squeezed[id])
+            c->squeezed[id] = CROWD_SQUEEZED_BY_AGENTS;
+    }
+}
+
+bool crowd_bodies_clear_phases(const skim_world *statics, skim_crowd *c, team_cursor *cursor,
                                crowd_clear_listed *listed, crowd_chain_run *run)
 {
     bool room = crowd_bodies_chain_phases(statics, c, cursor, listed, CLEAR_SPARE, run);
-    const float *kept = NULL;
-    if (room && atomic_load(&run->failed) == SKIM_OK) {
+    const bool failed = atomic_load(&run->failed) != SKIM_OK;
+    if (room && !failed) {
         /* The agents the chains moved have ways of their own. */
         uint32_t moved = listed->moved;
         if (run->pushed) {
@@ -190,43 +207,16 @@ void crowd_bodies_clear_phases(const skim_world *statics, skim_crowd *c, team_cu
             room = run->relist_room;
             moved = run->moved;
         }
-        if (room)
-            kept = give_up_phases(c, cursor, moved, listed->cell, run);
+        if (room) {
+            const float *kept = give_up_phases(c, cursor, moved, listed->cell, run);
+            SERIAL_PHASE(cursor, give_up_shifts(c, moved, kept));
+        }
     }
 #ifdef _OPENMP
     if (omp_get_thread_num() == 0)
 #endif
-    {
-        run->room = room;
-        run->kept = kept;
-        if (!run->pushed)
-            run->moved = listed->moved;
-    }
-}
-
-skim_status crowd_bodies_clear_finish(skim_crowd *c, const crowd_clear_listed *listed, const crowd_chain_run *run)
-{
-    crowd_clear *s = &c->clear;
-    const skim_status failed = (skim_status)atomic_load(&run->failed);
-    if (failed != SKIM_OK)
-        return skim_fail(failed, "skim_crowd_step: a push handed on along a row of agents failed (%s)",
-                         skim_status_string(failed));
-    if (!listed->room || !run->room)
-        return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
-    if (!run->kept)
-        return SKIM_OK;
-    const float *now = run->kept;
-    for (uint32_t m = 0; m < run->moved; ++m) {
-        const uint32_t id = s->moved[m];
-        if (now[m] == 1.0f)
-            continue;
-        double p[3];
-        crowd_clear_place(c, id, now[m], p);
-        c->shifted[id] = (skim_vec3){ (float)p[0], (float)p[1], (float)p[2] }; /* a moved agent: away */
-        if (!c->squeezed[id])
-            c->squeezed[id] = CROWD_SQUEEZED_BY_AGENTS;
-    }
-    return SKIM_OK;
+        run->room = room; /* for after the region */
+    return room && !failed;
 }
 
 void crowd_clear_release(crowd_clear *s)

@@ -390,10 +390,10 @@ void crowd_avoid(skim_crowd *crowd, uint32_t n, float dt, team_cursor *cursor);
 
 /* Moving bodies (crowd_bodies.c). Before the step: the bodies that moved
    since the last one (false if out of memory). Then, when any did, every
-   active agent's carry and pushes (shifted, squeezed). In commit: the
+   active agent's carry and pushes (shifted, squeezed), in the step's first
+   region (crowd_bodies.h). In commit: the
    floor it ends on. After the step: the bodies as they stand. */
 bool        crowd_bodies_prepare(const skim_world *world, skim_crowd *crowd);
-skim_status crowd_bodies_shift(const skim_world *world, skim_crowd *crowd, uint32_t n, int threads);
 void        crowd_bodies_note_floor(skim_crowd *crowd, uint32_t id, bool reverted, bool on_floor,
                                     uint32_t floor_body);
 bool        crowd_bodies_remember(const skim_world *world, skim_crowd *crowd);

@@ -339,28 +339,33 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
        agents in their way, before anyone plans. */
     if (!crowd_bodies_prepare(world, c))
         return skim_fail(SKIM_ERROR_OUT_OF_MEMORY, "skim_crowd_step: out of memory for the bodies");
-    if (c->bodies_moved) {
-        skim_status status = crowd_bodies_shift(world, c, n, threads);
+    crowd_bodies_work bodies;
+    const bool bodies_moved = c->bodies_moved;
+    if (bodies_moved) {
+        skim_status status = crowd_bodies_begin(world, c, n, &bodies);
         if (status != SKIM_OK) {
             c->bodies_moved = false;
             return status;
         }
     }
     const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
-    /* Before the world: one region. */
+    /* The bodies' phase and what comes before the world: one region. */
     uint32_t which = 0, used = 0, standing = 0;
-    bool rebuilt = false, refreshed = false;
+    bool rebuilt = false, refreshed = false, bodies_done = true;
     const bool lists_valid = c->lists_valid;
 #pragma omp parallel num_threads(threads)
     {
         team_enter_region(passive);
         team_cursor cursor = { c->phases, 0 };
         bool mine_rebuilt = false, mine_refreshed = false;
-        uint32_t mine = before_world(c, n, dt, lists_valid, world != NULL, &mine_rebuilt, &mine_refreshed, &cursor);
+        const bool go = !bodies_moved || crowd_bodies_phases(c, &cursor, &bodies);
+        uint32_t mine = go ? before_world(c, n, dt, lists_valid, world != NULL, &mine_rebuilt, &mine_refreshed, &cursor)
+                           : 0;
 #ifdef _OPENMP
         if (omp_get_thread_num() == 0)
 #endif
         {
+            bodies_done = go;
             which = mine;
             rebuilt = mine_rebuilt;
             refreshed = mine_refreshed;
@@ -368,6 +373,11 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
             standing = c->shared.standing;
         }
         team_leave_region(&c->shared.left);
+    }
+    if (!bodies_done) {
+        crowd_clear_region(c, TEAM_PHASES);
+        c->bodies_moved = false;
+        return crowd_bodies_end(c, &bodies);
     }
     c->list_refreshes += refreshed;
     if (rebuilt) {
