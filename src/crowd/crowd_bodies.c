@@ -441,8 +441,7 @@ bool crowd_bodies_phases(skim_crowd *c, team_cursor *cursor, crowd_bodies_work *
     crowd_clear_list_and_grid(c, n, cursor, listed);
     if (!listed->moved || !listed->room)
         return listed->room;
-    crowd_bodies_first_pairs(c, cursor, listed);
-    return listed->room && crowd_bodies_clear_phases(&w->statics, c, cursor, listed, &w->run);
+    return crowd_bodies_clear_phases(&w->statics, c, cursor, listed, &w->run);
 }
 
 skim_status crowd_bodies_end(skim_crowd *c, const crowd_bodies_work *w)

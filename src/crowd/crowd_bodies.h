@@ -86,7 +86,6 @@ void crowd_clear_mark_chunk(skim_crowd *crowd, uint32_t n, uint32_t k);
 typedef struct crowd_clear_listed {
     uint32_t moved; /* colliding agents the phase moved, listed */
     double   cell;  /* the grid's cell width */
-    size_t   pairs; /* the chains' first round's pairs (crowd_bodies_first_pairs) */
     bool     room;  /* false: out of memory */
 } crowd_clear_listed;
 
@@ -109,11 +108,6 @@ double crowd_clear_gap(const skim_crowd *crowd, uint32_t a, uint32_t b, const do
    tolerance, or as close as they stood when that was closer. */
 double crowd_clear_allowed(const skim_crowd *crowd, uint32_t a, uint32_t b);
 
-/* The pairs of the chains' first round (the listed agents and those they
-   stand too close to) into clear.pairs, by every thread of the region that
-   made the list and grid (team phases from *cursor); listed->pairs,
-   listed->room false if out of memory (crowd_bodies_chain.c). */
-void crowd_bodies_first_pairs(skim_crowd *crowd, team_cursor *cursor, crowd_clear_listed *listed);
 /* The longest row a push travels along in one step. */
 #define CROWD_CHAIN_ROUNDS 32
 
@@ -121,7 +115,8 @@ void crowd_bodies_first_pairs(skim_crowd *crowd, team_cursor *cursor, crowd_clea
 typedef struct crowd_chain_round {
     uint32_t count;  /* agents of its frontier (from the round before) */
     uint32_t unique; /* agents it pushes */
-    size_t   pairs;  /* its pairs (after the first round) */
+    atomic_size_t fill; /* its pairs gathered by the threads */
+    size_t   pairs;  /* its pairs */
     bool     room;   /* false: out of memory for them */
     bool     split;  /* its pushes are shared among the threads */
 } crowd_chain_round;

@@ -59,14 +59,14 @@ static bool cylinders_meet(const skim_crowd *c, uint32_t a, uint32_t b, const do
 }
 
 /* The pairs (pushed, pusher) of frontier agent a in round `round` into
-   out, when not NULL; returns how many. Its partners are the agents it
+   out, the first `limit` of them, when out is not NULL; returns how many. Its partners are the agents it
    now stands closer to than the pair allows: each one it may push, or,
    when it may not, pushes a. The grid holds every agent where it stood
    and along the way a body moved it: in the first round a search a cell
    out finds every partner; later ones reach two cells out, which finds an
    agent an earlier round pushed by up to a cell (one they miss is the
    clearing's). */
-static uint32_t pairs_of(const skim_crowd *c, uint32_t a, double cell, uint8_t round, uint32_t *out)
+static uint32_t pairs_of(const skim_crowd *c, uint32_t a, double cell, uint8_t round, uint32_t *out, uint32_t limit)
 {
     const crowd_clear *s = &c->clear;
     double pa[3];
@@ -88,7 +88,7 @@ static uint32_t pairs_of(const skim_crowd *c, uint32_t a, double cell, uint8_t r
                 const bool pushed = may_push(c, other, round);
                 if (!pushed && !may_push(c, a, round))
                     continue;
-                if (out) {
+                if (out && count < limit) {
                     out[2 * count] = pushed ? other : a;
                     out[2 * count + 1] = pushed ? a : other;
                 }
@@ -102,74 +102,86 @@ static uint32_t pairs_of(const skim_crowd *c, uint32_t a, double cell, uint8_t r
 #define PAIR_CHUNK 32
 /* Pushed agents a chunk of a round's pushes covers. */
 #define PUSH_CHUNK 8
+/* Pairs a chunk of a pair search gathers before it hands them on. */
+#define LOCAL_PAIRS 256
 
-/* Counts (out NULL) or writes the pairs of frontier agents [first, last). */
-static void pairs_of_range(skim_crowd *c, const uint32_t *frontier, uint32_t first, uint32_t last, double cell,
-                           uint8_t round, bool write)
+/* Pairs the shared buffer holds with room left for where each pushed
+   agent's start (sort_pairs): three words a pair and one more. */
+static size_t pair_room(const crowd_clear *s)
 {
-    crowd_clear *s = &c->clear;
-    for (uint32_t f = first; f < last; ++f) {
-        if (!write)
-            s->pair_start[f] = pairs_of(c, frontier[f], cell, round, NULL);
-        else if (s->pair_start[f + 1] > s->pair_start[f])
-            pairs_of(c, frontier[f], cell, round, s->pairs + 2 * (size_t)s->pair_start[f]);
-    }
+    return s->pair_capacity ? (s->pair_capacity - 1) / 3 : 0;
 }
 
+/* count pairs from `from` into the shared buffer, at a place taken from
+   *fill; past its room only counted, for the serial phase after to make
+   the room and search again. */
+static void hand_on(crowd_clear *s, atomic_size_t *fill, const uint32_t *from, uint32_t count)
+{
+    if (!count)
+        return;
+    const size_t at = atomic_fetch_add_explicit(fill, count, memory_order_relaxed);
+    if (at + count <= pair_room(s))
+        memcpy(s->pairs + 2 * at, from, 2 * (size_t)count * sizeof *from);
+}
+
+/* Chunk k of the frontier's pairs of round `round`, in one pass: into the
+   shared buffer in whatever order the threads come, which the round's
+   sort makes the same for any (sort_pairs). */
 static void pairs_of_chunk(skim_crowd *c, const uint32_t *frontier, uint32_t count, uint32_t k, double cell,
-                           uint8_t round, bool write)
-{
-    uint32_t first, last;
-    crowd_chunk_range(k, PAIR_CHUNK, count, &first, &last);
-    pairs_of_range(c, frontier, first, last, cell, round, write);
-}
-
-/* The counts summed into starts (one more at the end: the total) and room
-   for the pairs and, after them, where each pushed agent's pairs start;
-   false if out of memory. */
-static bool sum_pairs(crowd_clear *s, uint32_t count, size_t *pairs)
-{
-    size_t total = 0;
-    for (uint32_t f = 0; f < count; ++f) {
-        const uint32_t mine = s->pair_start[f];
-        s->pair_start[f] = (uint32_t)total;
-        total += mine;
-    }
-    s->pair_start[count] = (uint32_t)total;
-    *pairs = total;
-    return !total || crowd_reserve((void **)&s->pairs, &s->pair_capacity, 3 * total + 1, sizeof *s->pairs);
-}
-
-/* The pairs of round `round` of every agent of the frontier (moved by the
-   round before), counted and then written by many threads, each agent's
-   at its own place; *room false if out of memory. */
-static void pair_phases(skim_crowd *c, team_cursor *cursor, const uint32_t *frontier, uint32_t count, double cell,
-                        uint8_t round, size_t *pairs, bool *room)
+                           uint8_t round, atomic_size_t *fill)
 {
     crowd_clear *s = &c->clear;
-    const uint32_t chunks = team_chunks(count, PAIR_CHUNK);
-    CHUNK_PHASE(cursor, chunks, pairs_of_chunk(c, frontier, count, k, cell, round, false));
-    SERIAL_PHASE(cursor, *room = sum_pairs(s, count, pairs));
-    if (*room && *pairs)
-        CHUNK_PHASE(cursor, chunks, pairs_of_chunk(c, frontier, count, k, cell, round, true));
+    uint32_t first, last, local[2 * LOCAL_PAIRS], held = 0;
+    crowd_chunk_range(k, PAIR_CHUNK, count, &first, &last);
+    for (uint32_t f = first; f < last; ++f) {
+        const uint32_t got = pairs_of(c, frontier[f], cell, round, local + 2 * held, LOCAL_PAIRS - held);
+        if (held + got <= LOCAL_PAIRS) {
+            held += got;
+            continue;
+        }
+        /* Too many for what is left: the ones held go on, and this
+           agent's again, straight into the shared buffer when they fit. */
+        hand_on(s, fill, local, held);
+        held = 0;
+        if (got <= LOCAL_PAIRS) {
+            held = pairs_of(c, frontier[f], cell, round, local, LOCAL_PAIRS);
+            continue;
+        }
+        const size_t at = atomic_fetch_add_explicit(fill, got, memory_order_relaxed);
+        if (at + got <= pair_room(s))
+            pairs_of(c, frontier[f], cell, round, s->pairs + 2 * at, got);
+    }
+    hand_on(s, fill, local, held);
 }
 
-/* The same pairs on the calling thread alone. */
+/* The pairs of frontier agents [0, count) by the calling thread alone,
+   counted, then written with room for them; false if out of memory. */
 static bool serial_pairs(skim_crowd *c, const uint32_t *frontier, uint32_t count, double cell, uint8_t round,
                          size_t *pairs)
 {
-    pairs_of_range(c, frontier, 0, count, cell, round, false);
-    if (!sum_pairs(&c->clear, count, pairs))
+    crowd_clear *s = &c->clear;
+    size_t total = 0;
+    for (uint32_t f = 0; f < count; ++f)
+        total += pairs_of(c, frontier[f], cell, round, NULL, 0);
+    *pairs = total;
+    if (!total)
+        return true;
+    if (!crowd_reserve((void **)&s->pairs, &s->pair_capacity, 3 * total + 1, sizeof *s->pairs))
         return false;
-    if (*pairs)
-        pairs_of_range(c, frontier, 0, count, cell, round, true);
+    size_t at = 0;
+    for (uint32_t f = 0; f < count; ++f)
+        at += pairs_of(c, frontier[f], cell, round, s->pairs + 2 * at, UINT32_MAX);
     return true;
 }
 
-void crowd_bodies_first_pairs(skim_crowd *c, team_cursor *cursor, crowd_clear_listed *listed)
+/* The frontier's pairs of round `round` by every thread, in one pass. */
+static void pair_phase(skim_crowd *c, team_cursor *cursor, const uint32_t *frontier, uint32_t count, double cell,
+                       uint8_t round, crowd_chain_run *run)
 {
-    pair_phases(c, cursor, c->clear.moved, listed->moved, listed->cell, 1, &listed->pairs, &listed->room);
+    atomic_size_t *fill = &run->round[round].fill;
+    CHUNK_PHASE(cursor, team_chunks(count, PAIR_CHUNK), pairs_of_chunk(c, frontier, count, k, cell, round, fill));
 }
+
 
 static int by_pushed_then_pusher(const void *x, const void *y)
 {
@@ -360,11 +372,11 @@ static bool serial_rounds(const skim_world *statics, skim_crowd *c, const crowd_
                           crowd_chain_run *run, uint8_t round)
 {
     for (uint8_t r = round; r <= CHAIN_ROUNDS; ++r) {
-        const uint32_t count = run->round[r].count;
-        size_t pairs = listed->pairs;
+        const uint32_t count = r == 1 ? listed->moved : run->round[r].count;
+        size_t pairs;
         if (!count || atomic_load(&run->failed) != SKIM_OK)
             break;
-        if (r > 1 && !serial_pairs(c, frontier_of(c, r), count, listed->cell, r, &pairs))
+        if (!serial_pairs(c, frontier_of(c, r), count, listed->cell, r, &pairs))
             return false;
         if (!pairs)
             break;
@@ -374,14 +386,33 @@ static bool serial_rounds(const skim_world *statics, skim_crowd *c, const crowd_
     return true;
 }
 
-/* Phases a parallel round takes at most: the pair search's three, the
-   sort, the pushes and their apply. */
-#define ROUND_PHASES 6
+/* The serial step of a round: its pairs (gathered by every thread, unless
+   `searched` is false; searched again here, on this thread, when they
+   outgrew the room), sorted, and, when they are few, pushed and applied. */
+static void settle_round(const skim_world *statics, skim_crowd *c, const crowd_clear_listed *listed,
+                         crowd_chain_run *run, uint8_t round, uint32_t count, bool searched)
+{
+    crowd_chain_round *at = &run->round[round];
+    const size_t gathered = atomic_load_explicit(&at->fill, memory_order_relaxed);
+    at->room = true;
+    at->pairs = gathered;
+    if (!searched || gathered > pair_room(&c->clear))
+        at->room = serial_pairs(c, frontier_of(c, round), count, listed->cell, round, &at->pairs);
+    if (!at->room || !at->pairs)
+        return;
+    at->unique = sort_pairs(c, at->pairs, run);
+    at->split = at->unique >= PARALLEL_PUSHED;
+    if (!at->split)
+        serial_round_sorted(statics, c, run, round);
+}
+
+/* Phases a parallel round takes at most: the pair search, the serial
+   step, the pushes and their apply. */
+#define ROUND_PHASES 4
 
 bool crowd_bodies_chain_phases(const skim_world *statics, skim_crowd *c, team_cursor *cursor,
                                const crowd_clear_listed *listed, uint32_t spare, crowd_chain_run *run)
 {
-    const double cell = listed->cell;
     /* Every thread decides its way from values made for this round alone
        (run->round[round]), published before its last wait: a thread that
        runs late reads what the others read, not what a later round
@@ -393,31 +424,19 @@ bool crowd_bodies_chain_phases(const skim_world *statics, skim_crowd *c, team_cu
             return true;
         if (cursor->at + ROUND_PHASES + spare > CROWD_BODIES_PHASES) {
             /* Out of phases: the rest of the rounds on one thread. */
-            SERIAL_PHASE(cursor, {
-                run->round[1].count = listed->moved;
-                run->tail_room = serial_rounds(statics, c, listed, run, round);
-            });
+            SERIAL_PHASE(cursor, run->tail_room = serial_rounds(statics, c, listed, run, round));
             return run->tail_room;
         }
-        if (round > 1) {
-            if (count >= PARALLEL_FRONTIER)
-                pair_phases(c, cursor, frontier_of(c, round), count, cell, round, &at->pairs, &at->room);
-            else
-                SERIAL_PHASE(cursor,
-                             at->room = serial_pairs(c, frontier_of(c, round), count, cell, round, &at->pairs));
-            if (!at->room)
-                return false;
-        }
-        const size_t pairs = round == 1 ? listed->pairs : at->pairs;
-        if (!pairs)
+        /* The first round searches around every agent the bodies moved;
+           later ones around few, mostly, which one thread does alone. */
+        const bool searched = round == 1 || count >= PARALLEL_FRONTIER;
+        if (searched)
+            pair_phase(c, cursor, frontier_of(c, round), count, listed->cell, round, run);
+        SERIAL_PHASE(cursor, settle_round(statics, c, listed, run, round, count, searched));
+        if (!at->room)
+            return false;
+        if (!at->pairs)
             return true;
-        /* Few pushes: sorted, pushed and applied in one serial step. */
-        SERIAL_PHASE(cursor, {
-            at->unique = sort_pairs(c, pairs, run);
-            at->split = at->unique >= PARALLEL_PUSHED;
-            if (!at->split)
-                serial_round_sorted(statics, c, run, round);
-        });
         if (at->split) {
             CHUNK_PHASE(cursor, team_chunks(at->unique, PUSH_CHUNK), push_chunk(statics, c, run, k, round));
             SERIAL_PHASE(cursor, apply_round(c, run, round));

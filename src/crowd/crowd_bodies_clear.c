@@ -233,7 +233,6 @@ void crowd_clear_release(crowd_clear *s)
     free(s->pairs);
     free(s->frontier);
     free(s->pushed_to);
-    free(s->pair_start);
     free(s->chunk);
     free(s->changed);
     free(s->extra_start);

@@ -221,7 +221,6 @@ bool crowd_clear_reserve(skim_crowd *c, uint32_t n)
            crowd_reserve((void **)&s->chunk, &s->chunk_capacity, team_chunks(n, CROWD_BODIES_CHUNK), sizeof *s->chunk) &&
            crowd_reserve((void **)&s->frontier, &s->frontier_capacity, n, sizeof *s->frontier) &&
            crowd_reserve((void **)&s->pushed_to, &s->pushed_to_capacity, n, sizeof *s->pushed_to) &&
-           crowd_reserve((void **)&s->pair_start, &s->pair_start_capacity, (size_t)n + 1, sizeof *s->pair_start) &&
            crowd_reserve((void **)&s->changed, &s->changed_capacity, n, sizeof *s->changed);
 }
 
@@ -236,7 +235,6 @@ void crowd_clear_list_and_grid(skim_crowd *c, uint32_t n, team_cursor *cursor, c
     const uint32_t chunks = team_chunks(n, CROWD_BODIES_CHUNK);
     SERIAL_PHASE(cursor, {
         out->room = true;
-        out->pairs = 0;
         number_moved(c, chunks, &out->moved, &out->cell);
     });
     if (!out->moved)

@@ -216,7 +216,6 @@ typedef struct crowd_clear {
                                         then where each pushed one's start */
     uint32_t *frontier;              /* the agents the last chain round moved */
     skim_vec3 *pushed_to;            /* where a chain round leaves each agent it pushes, before all move */
-    uint32_t *pair_start;            /* per frontier agent: where its pairs start in pairs */
     crowd_clear_chunk *chunk;        /* per chunk of agents, the list and grid's figures */
     uint32_t *changed;               /* the agents the chains moved, each once, in the order they first moved */
     uint32_t  changed_count;
@@ -226,7 +225,7 @@ typedef struct crowd_clear {
     size_t    item_count, key_capacity;
     size_t    changed_capacity, extra_start_capacity, extra_item_capacity;
     size_t    chunk_capacity;
-    size_t    depth_capacity, pair_capacity, frontier_capacity, pushed_to_capacity, pair_start_capacity;
+    size_t    depth_capacity, pair_capacity, frontier_capacity, pushed_to_capacity;
 } crowd_clear;
 
 #endif
