@@ -281,10 +281,9 @@ static const crowd_ride *carrying_ride(const skim_crowd *c, uint32_t id)
 }
 
 /* Where agent id starts the step, whether squeezed and whether its shift
-   is bent. Only what changes is written: the records are per id, and the
-   agents of a chunk are scattered among the ids, so writing the place and
-   zeros of the many agents no body reaches would dirty lines the other
-   threads write too. */
+   is bent. Only what changes is written: writing the place and zeros of
+   the many agents no body reaches would dirty lines that the plan, in
+   the crowd's grid order, then reads on the other threads. */
 static void note_shift(skim_crowd *c, uint32_t id, const double x[3], bool squeezed, int moves)
 {
     const skim_vec3 to = { (float)x[0], (float)x[1], (float)x[2] }, from = c->position[id];
@@ -373,20 +372,6 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
     return SKIM_OK;
 }
 
-/* Asks for what shift_agent and crowd_clear_mark_chunk read of agent id.
-   A hint: it changes no result. */
-static inline void prefetch_agent(const skim_crowd *c, uint32_t id, bool collide)
-{
-    __builtin_prefetch(&c->position[id]);
-    __builtin_prefetch(&c->ride[id]);
-    __builtin_prefetch(&c->state[id]);
-    __builtin_prefetch(&c->shape[id]);
-    __builtin_prefetch(&c->body[id]);
-    __builtin_prefetch(&c->clear.away[id], 1);
-    if (collide)
-        __builtin_prefetch(&c->clear.slot[id], 1);
-}
-
 skim_status crowd_bodies_begin(const skim_world *world, skim_crowd *c, uint32_t n, crowd_bodies_work *w)
 {
     const bool collide = c->def.agent_collisions;
@@ -411,19 +396,21 @@ bool crowd_bodies_phases(skim_crowd *c, team_cursor *cursor, crowd_bodies_work *
 {
     /* Threads take chunks of agents rather than meet at a barrier, so one
        the system has not scheduled holds nobody up. The worst failure (the
-       lowest status) does not depend on which thread met it. The agents
-       come in the crowd's grid order, scattered among the ids: their
-       records are asked for ahead. */
+       lowest status) does not depend on which thread met it. A chunk is
+       a run of slots, not of the crowd's grid order, which the slots
+       follow only since their last reordering: the records every agent's
+       shift reads then come in memory order, and each agent's shift reads
+       only the bodies and that agent, so the order changes nothing else. */
     const bool collide = c->def.agent_collisions;
-    const uint32_t n = w->n, chunks = team_chunks(n, CROWD_BODIES_CHUNK);
+    const uint32_t n = c->capacity, chunks = team_chunks(n, CROWD_BODIES_CHUNK);
     team_phase *phase = team_phase_next(cursor);
     for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t from, to;
         crowd_chunk_range(k, CROWD_BODIES_CHUNK, n, &from, &to);
-        for (uint32_t i = from; i < to; ++i) {
-            if (i + CROWD_PREFETCH_AHEAD < to)
-                prefetch_agent(c, c->active[i + CROWD_PREFETCH_AHEAD], collide);
-            const skim_status status = shift_agent(w->world, &w->statics, c, c->active[i]);
+        for (uint32_t id = from; id < to; ++id) {
+            if (!(c->state[id] & SKIM_AGENT_ACTIVE))
+                continue;
+            const skim_status status = shift_agent(w->world, &w->statics, c, id);
             for (int was = atomic_load(&w->failed); status != SKIM_OK && (was == SKIM_OK || (int)status < was);)
                 if (atomic_compare_exchange_weak(&w->failed, &was, (int)status))
                     break;

@@ -71,8 +71,8 @@ static inline void crowd_clear_place(const skim_crowd *c, uint32_t id, float f, 
    for an agent the list does not hold (crowd_bodies_grid.c). */
 void crowd_clear_cells_of_way(const skim_crowd *crowd, uint32_t id, double cell, int32_t grow, int32_t lo[2],
                               int32_t hi[2]);
-/* Agents a chunk of the carries and pushes, and of the list and grid,
-   covers. */
+/* Slots a chunk of the carries and pushes, and of the list and grid,
+   covers (the active agents among them). */
 #define CROWD_BODIES_CHUNK 64
 
 /* Room in the clearing's scratch for n active agents (crowd_bodies_grid.c);
@@ -81,6 +81,7 @@ bool crowd_clear_reserve(skim_crowd *crowd, uint32_t n);
 /* Marks chunk k's colliding agents the phase moved (clear.slot) and keeps
    the chunk's widest radius, longest shift and count (clear.chunk[k]);
    every agent's depth to CROWD_NOT_PUSHED. */
+/* n: the crowd's capacity (chunks run over slots). */
 void crowd_clear_mark_chunk(skim_crowd *crowd, uint32_t n, uint32_t k);
 /* What the list and grid give the clearing. */
 typedef struct crowd_clear_listed {

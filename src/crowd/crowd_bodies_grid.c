@@ -50,7 +50,8 @@ static bool collides(const skim_crowd *c, uint32_t id)
     return !(c->body[id].flags & SKIM_AGENT_GHOST);
 }
 
-/* Chunk k of the agents (CROWD_BODIES_CHUNK each): marks in slot the
+/* Chunk k of the slots below n (CROWD_BODIES_CHUNK each, the active ones
+   among them): marks in slot the
    colliding agents the phase moved, its widest radius and longest shift
    (summed over the axes) into its slot. */
 void crowd_clear_mark_chunk(skim_crowd *c, uint32_t n, uint32_t k)
@@ -62,8 +63,9 @@ void crowd_clear_mark_chunk(skim_crowd *c, uint32_t n, uint32_t k)
     float widest = 0.0f;
     double farthest = 0.0;
     uint32_t marked = 0;
-    for (uint32_t i = first; i < last; ++i) {
-        const uint32_t id = c->active[i];
+    for (uint32_t id = first; id < last; ++id) {
+        if (!(c->state[id] & SKIM_AGENT_ACTIVE))
+            continue;
         const skim_vec3 a = c->position[id], b = crowd_shifted(c, id);
         /* Written only when changed (see crowd_bodies.c's note_shift). */
         if (s->slot[id] != UINT32_MAX)
@@ -87,7 +89,7 @@ void crowd_clear_mark_chunk(skim_crowd *c, uint32_t n, uint32_t k)
 }
 
 /* Numbers chunk k's marked agents from where its share of the list
-   starts, in active order (slot, moved, their fractions at 1, depth 0),
+   starts, in slot order (slot, moved, their fractions at 1, depth 0),
    and puts the cells of the ways of its colliding agents into range, how
    many into its slot. */
 static void range_chunk(skim_crowd *c, uint32_t n, uint32_t k, double cell, crowd_clear_chunk *out)
@@ -97,15 +99,16 @@ static void range_chunk(skim_crowd *c, uint32_t n, uint32_t k, double cell, crow
     crowd_chunk_range(k, CROWD_BODIES_CHUNK, n, &first, &last);
     size_t items = 0;
     uint32_t number = out->first_moved;
-    for (uint32_t i = first; i < last; ++i) {
-        const uint32_t id = c->active[i];
+    for (uint32_t id = first; id < last; ++id) {
+        if (!(c->state[id] & SKIM_AGENT_ACTIVE))
+            continue;
         if (s->slot[id] == UNNUMBERED) {
             s->depth[id] = 0;
             s->slot[id] = number;
             s->moved[number] = id;
             s->fraction[number++] = 1.0f;
         }
-        int32_t *r = s->range + 4 * (size_t)i;
+        int32_t *r = s->range + 4 * (size_t)id;
         if (!collides(c, id)) {
             r[0] = 1, r[1] = 1, r[2] = 0, r[3] = 0; /* no cells: lo above hi on both axes */
             continue;
@@ -116,7 +119,7 @@ static void range_chunk(skim_crowd *c, uint32_t n, uint32_t k, double cell, crow
     out->items = items;
 }
 
-/* The buckets of chunk k's colliding agents' cells, in active order, at
+/* The buckets of chunk k's colliding agents' cells, in slot order, at
    the chunk's place among the items, with the agents' ids after all the
    items: the hashing on many threads, for bucket_agents. */
 static void key_chunk(skim_crowd *c, uint32_t n, uint32_t k)
@@ -126,9 +129,10 @@ static void key_chunk(skim_crowd *c, uint32_t n, uint32_t k)
     crowd_chunk_range(k, CROWD_BODIES_CHUNK, n, &first, &last);
     uint32_t *key = s->keys + s->chunk[k].first, *ids = key + s->item_count;
     const uint32_t mask = s->bucket_mask;
-    for (uint32_t i = first; i < last; ++i) {
-        const uint32_t id = c->active[i];
-        const int32_t *lo = s->range + 4 * (size_t)i, *hi = lo + 2;
+    for (uint32_t id = first; id < last; ++id) {
+        if (!(c->state[id] & SKIM_AGENT_ACTIVE))
+            continue;
+        const int32_t *lo = s->range + 4 * (size_t)id, *hi = lo + 2;
         for (int32_t x = lo[0]; x <= hi[0]; ++x)
             for (int32_t y = lo[1]; y <= hi[1]; ++y) {
                 *key++ = crowd_hash_cell(x, y) & mask;
@@ -156,7 +160,7 @@ static void fill_buckets(uint32_t *start, size_t buckets, const uint32_t *key, c
 }
 
 /* Every colliding agent's cells counted into their buckets and written to
-   their places, in active order, from the keys. On one thread: done by
+   their places, in slot order, from the keys. On one thread: done by
    every thread at once with atomic counts, the buckets' cache lines went
    back and forth between the cores and the two threads took longer than
    one; from the keys it is two plain passes. */
@@ -167,7 +171,7 @@ static void bucket_agents(crowd_clear *s)
 }
 
 /* Sums the chunks' maxima and counts, and where each chunk's share of
-   the list starts (range_chunk numbers them in active order); the grid's
+   the list starts (range_chunk numbers them in slot order); the grid's
    cell width: as wide as the widest pair's touching distance, so a pair
    that can meet is in neighbouring cells, and as the longest shift, so a
    way covers at most two cells a side. */
@@ -217,8 +221,9 @@ bool crowd_clear_reserve(skim_crowd *c, uint32_t n)
            crowd_reserve_filled((void **)&s->depth, &s->depth_capacity, c->capacity, sizeof *s->depth, 0xff) &&
            crowd_reserve((void **)&s->moved, &s->moved_capacity, n, sizeof *s->moved) &&
            crowd_reserve((void **)&s->fraction, &s->fraction_capacity, 2 * (size_t)n, sizeof *s->fraction) &&
-           crowd_reserve((void **)&s->range, &s->range_capacity, 4 * (size_t)n, sizeof *s->range) &&
-           crowd_reserve((void **)&s->chunk, &s->chunk_capacity, team_chunks(n, CROWD_BODIES_CHUNK), sizeof *s->chunk) &&
+           crowd_reserve((void **)&s->range, &s->range_capacity, 4 * (size_t)c->capacity, sizeof *s->range) &&
+           crowd_reserve((void **)&s->chunk, &s->chunk_capacity, team_chunks(c->capacity, CROWD_BODIES_CHUNK),
+                         sizeof *s->chunk) &&
            crowd_reserve((void **)&s->frontier, &s->frontier_capacity, n, sizeof *s->frontier) &&
            crowd_reserve((void **)&s->pushed_to, &s->pushed_to_capacity, n, sizeof *s->pushed_to) &&
            crowd_reserve((void **)&s->changed, &s->changed_capacity, n, sizeof *s->changed);

@@ -204,10 +204,10 @@ typedef struct crowd_clear {
     uint32_t *slot;                  /* per slot: its entry in moved, or UINT32_MAX */
     uint8_t  *bent;                  /* per slot: its shift slid along static geometry */
     uint8_t  *away;                  /* per slot: 1 when shifted holds where the phase left it, 0: where it stood */
-    uint32_t *moved;                 /* slots the bodies moved this step, in active order */
+    uint32_t *moved;                 /* slots the bodies moved this step, in slot order */
     float    *fraction;              /* two per moved: this round's and the next */
     uint32_t *bucket_start, *items;  /* hashed cells of every colliding agent's way */
-    int32_t  *range;                 /* per active index: its way's cells, lo x, lo y, hi x, hi y */
+    int32_t  *range;                 /* per slot: its way's cells, lo x, lo y, hi x, hi y */
     uint32_t  bucket_mask;
     size_t    away_capacity;
     size_t    range_capacity, slot_capacity, bent_capacity, moved_capacity, fraction_capacity, bucket_capacity, item_capacity;
