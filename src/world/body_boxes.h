@@ -27,6 +27,11 @@ typedef struct skim_box_index {
     uint64_t *covered;        /* SKIM_BOX_MAP rows: bit x of row y set when cell (x, y) counts a box;
                                  one block with covering */
     float     map_lo[2], map_scale[2]; /* cell of x: (x - map_lo[0]) * map_scale[0], held to the map */
+    uint32_t *list_start;     /* SKIM_BOX_MAP^2 + 1: where each cell's boxes start in list_items; one
+                                 block with covered */
+    uint32_t *list_items;     /* the boxes over each cell, in increasing index */
+    size_t    list_capacity;
+    bool      listed;         /* the lists hold the boxes as sorted (no update since) */
 } skim_box_index;
 
 /* Room for count boxes; false if out of memory (the index keeps what it had). */
@@ -39,7 +44,9 @@ static inline void skim_box_index_set(skim_box_index *index, uint32_t k, const f
         index->hi[a][k] = hi[a];
     }
 }
-/* Takes the first count boxes set as the index's boxes and sorts them. */
+/* Takes the first count boxes set as the index's boxes and sorts them;
+   also lists the boxes over each cell of the map, which queries read
+   until the next update. */
 void skim_box_index_sort(skim_box_index *index, uint32_t count);
 /* Box k of the sorted boxes is now [lo, hi]: moved to its new place in
    the order (a body moves little between frames: a step or two). */

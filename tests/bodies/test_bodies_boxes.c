@@ -82,6 +82,7 @@ Test(bodies_boxes, the_index_marks_exactly_the_boxes_a_query_meets_as_boxes_move
     skim_box_index index = { 0 };
     uint64_t state = 7;
     fill_index(&index, &state, BOXES, 1000.0f);
+    cr_assert(index.listed, "a sorted index answers from its cells' lists");
     check_queries(&index, &state, 2000);
     /* Boxes moved one at a time, near and far. */
     for (int round = 0; round < 500; ++round) {
@@ -100,6 +101,7 @@ Test(bodies_boxes, the_index_marks_exactly_the_boxes_a_query_meets_as_boxes_move
         for (uint32_t s = 1; s < BOXES; ++s)
             cr_assert_leq(index.sorted[s - 1], index.sorted[s], "round %d: order broken at %u", round, s);
     }
+    cr_assert(!index.listed, "a moved box leaves the lists behind: the sorted boxes answer");
     check_queries(&index, &state, 2000);
     skim_box_index_sort(&index, BOXES / 2);
     check_queries(&index, &state, 500);
