@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The map's block: the rows' bits, then the cells' counts and where
-   each cell's list starts (32-bit, two to a word). */
+/* The map's block: the rows' bits, then the cells' counts (32-bit, two
+   to a word). */
 #define MAP_CELLS ((size_t)SKIM_BOX_MAP * SKIM_BOX_MAP)
-#define MAP_WORDS (SKIM_BOX_MAP + MAP_CELLS + 1)
+#define MAP_WORDS (SKIM_BOX_MAP + MAP_CELLS / 2)
 
 bool skim_box_index_reserve(skim_box_index *index, uint32_t count)
 {
@@ -30,7 +30,6 @@ bool skim_box_index_reserve(skim_box_index *index, uint32_t count)
     }
     index->covered = covered;
     index->covering = (uint32_t *)(covered + SKIM_BOX_MAP);
-    index->list_start = index->covering + MAP_CELLS;
     for (int a = 0; a < 3; ++a) {
         if (index->count) {
             memcpy(block + (size_t)a * capacity, index->lo[a], index->count * sizeof *block);
@@ -77,54 +76,42 @@ static uint32_t map_cell(const skim_box_index *index, int a, float v)
     return u < (float)(SKIM_BOX_MAP - 1) ? (uint32_t)u : SKIM_BOX_MAP - 1;
 }
 
-/* Adds step (+1 or -1) to the count of every cell the box [lo, hi]
-   covers, and keeps the rows' bits of the cells that count any. */
-static void map_box(skim_box_index *index, const float lo[3], const float hi[3], uint32_t step)
+/* Adds step (+1 or -1) to the count of every cell box k, [lo, hi],
+   covers, keeps the rows' bits of the cells that count any, and sets
+   (step +1) or clears box k's bit in the cells' masks. */
+static void map_box(skim_box_index *index, uint32_t k, const float lo[3], const float hi[3], uint32_t step)
 {
     const uint32_t x0 = map_cell(index, 0, lo[0]), x1 = map_cell(index, 0, hi[0]);
     const uint32_t y0 = map_cell(index, 1, lo[1]), y1 = map_cell(index, 1, hi[1]);
+    const uint32_t words = index->mask_words;
+    const uint64_t bit = 1ull << (k % 64);
     for (uint32_t y = y0; y <= y1; ++y)
         for (uint32_t x = x0; x <= x1; ++x) {
-            const uint32_t count = index->covering[y * SKIM_BOX_MAP + x] += step;
+            const size_t cell = (size_t)y * SKIM_BOX_MAP + x;
+            const uint32_t count = index->covering[cell] += step;
             if (count)
                 index->covered[y] |= 1ull << x;
             else
                 index->covered[y] &= ~(1ull << x);
+            if (words) {
+                uint64_t *mask = index->cell_boxes + cell * words + k / 64;
+                *mask = step == 1u ? *mask | bit : *mask & ~bit;
+            }
         }
 }
 
-/* Each cell's boxes, in increasing index, from the cells' counts: a
-   query over a few cells then tests only the boxes over them. Out of
-   memory, the index goes without (queries search the sorted boxes). */
-static void list_boxes(skim_box_index *index)
+/* Room for the cells' masks of count boxes; without it (too many boxes,
+   out of memory) mask_words is 0 and queries search the sorted boxes. */
+static void reserve_masks(skim_box_index *index, uint32_t count)
 {
-    index->listed = false;
-    size_t total = 0;
-    for (uint32_t k = 0; k < index->count; ++k)
-        total += (size_t)(map_cell(index, 0, index->hi[0][k]) - map_cell(index, 0, index->lo[0][k]) + 1) *
-                 (map_cell(index, 1, index->hi[1][k]) - map_cell(index, 1, index->lo[1][k]) + 1);
-    if (total > index->list_capacity) {
-        uint32_t *grown = realloc(index->list_items, 2 * total * sizeof *grown);
-        if (!grown)
-            return;
-        index->list_items = grown;
-        index->list_capacity = 2 * total;
-    }
-    /* Each cell's start one place on, moved to its end as it is filled:
-       then start[cell] is where the cell's boxes begin. */
-    uint32_t *start = index->list_start;
-    start[0] = 0;
-    start[1] = 0;
-    for (size_t cell = 1; cell < MAP_CELLS; ++cell)
-        start[cell + 1] = start[cell] + index->covering[cell - 1];
-    for (uint32_t k = 0; k < index->count; ++k) {
-        const uint32_t x0 = map_cell(index, 0, index->lo[0][k]), x1 = map_cell(index, 0, index->hi[0][k]);
-        const uint32_t y0 = map_cell(index, 1, index->lo[1][k]), y1 = map_cell(index, 1, index->hi[1][k]);
-        for (uint32_t y = y0; y <= y1; ++y)
-            for (uint32_t x = x0; x <= x1; ++x)
-                index->list_items[start[y * SKIM_BOX_MAP + x + 1]++] = k;
-    }
-    index->listed = true;
+    index->mask_words = 0;
+    if (count > SKIM_BOX_MASKED)
+        return;
+    if (!index->cell_boxes &&
+        !(index->cell_boxes = malloc(MAP_CELLS * skim_box_words(SKIM_BOX_MASKED) * sizeof *index->cell_boxes)))
+        return;
+    index->mask_words = (uint32_t)skim_box_words(count);
+    memset(index->cell_boxes, 0, MAP_CELLS * index->mask_words * sizeof *index->cell_boxes);
 }
 
 void skim_box_index_sort(skim_box_index *index, uint32_t count)
@@ -152,24 +139,22 @@ void skim_box_index_sort(skim_box_index *index, uint32_t count)
         index->map_lo[a] = count ? low[a] : 0.0f;
         index->map_scale[a] = count && extent > 0.0 && extent < INFINITY ? (float)(SKIM_BOX_MAP / extent) : 0.0f;
     }
-    /* The rows and counts; list_boxes writes every start. */
-    memset(index->covered, 0, (SKIM_BOX_MAP + MAP_CELLS / 2) * sizeof *index->covered);
+    memset(index->covered, 0, MAP_WORDS * sizeof *index->covered);
+    reserve_masks(index, count);
     for (uint32_t k = 0; k < count; ++k) {
         const float lo[3] = { index->lo[0][k], index->lo[1][k], index->lo[2][k] };
         const float hi[3] = { index->hi[0][k], index->hi[1][k], index->hi[2][k] };
-        map_box(index, lo, hi, 1u);
+        map_box(index, k, lo, hi, 1u);
     }
-    list_boxes(index);
 }
 
 void skim_box_index_update(skim_box_index *index, uint32_t k, const float lo[3], const float hi[3])
 {
     const float was_lo[3] = { index->lo[0][k], index->lo[1][k], index->lo[2][k] };
     const float was_hi[3] = { index->hi[0][k], index->hi[1][k], index->hi[2][k] };
-    map_box(index, was_lo, was_hi, UINT32_MAX); /* -1, wrapping */
-    map_box(index, lo, hi, 1u);
+    map_box(index, k, was_lo, was_hi, UINT32_MAX); /* -1, wrapping */
+    map_box(index, k, lo, hi, 1u);
     skim_box_index_set(index, k, lo, hi);
-    index->listed = false;
     index->widest = fmax(index->widest, (double)hi[0] - lo[0]); /* may stay wider than needed: still safe */
     uint32_t at = 0;
     while ((uint32_t)index->sorted[at] != k)
@@ -183,27 +168,28 @@ void skim_box_index_update(skim_box_index *index, uint32_t k, const float lo[3],
     s[at] = entry;
 }
 
-/* A query over cells x0..x1, y0..y1 from their lists: every box that
-   meets it is over one of them (the cell of a coordinate never
-   decreases as it grows), each tested once it is met. */
-static uint32_t query_lists(const skim_box_index *index, const float lo[3], const float hi[3], uint32_t x0,
+/* A query over cells x0..x1, y0..y1 from their masks: every box that
+   meets it covers one of them (the cell of a coordinate never decreases
+   as it grows), and each is tested once. */
+static uint32_t query_masks(const skim_box_index *index, const float lo[3], const float hi[3], uint32_t x0,
                             uint32_t x1, uint32_t y0, uint32_t y1, uint64_t *bits)
 {
+    const uint32_t words = index->mask_words;
     uint32_t found = 0;
-    for (uint32_t y = y0; y <= y1; ++y)
-        for (uint32_t x = x0; x <= x1; ++x) {
-            const uint32_t cell = y * SKIM_BOX_MAP + x;
-            for (uint32_t e = index->list_start[cell]; e < index->list_start[cell + 1]; ++e) {
-                const uint32_t k = index->list_items[e];
-                if ((bits[k / 64] >> (k % 64)) & 1u)
-                    continue;
-                if (index->lo[0][k] <= hi[0] && index->hi[0][k] >= lo[0] && index->lo[1][k] <= hi[1] &&
-                    index->hi[1][k] >= lo[1] && index->lo[2][k] <= hi[2] && index->hi[2][k] >= lo[2]) {
-                    bits[k / 64] |= 1ull << (k % 64);
-                    ++found;
-                }
+    for (uint32_t w = 0; w < words; ++w) {
+        uint64_t near = 0;
+        for (uint32_t y = y0; y <= y1; ++y)
+            for (uint32_t x = x0; x <= x1; ++x)
+                near |= index->cell_boxes[((size_t)y * SKIM_BOX_MAP + x) * words + w];
+        for (; near; near &= near - 1) {
+            const uint32_t k = 64 * w + (uint32_t)__builtin_ctzll(near);
+            if (index->lo[0][k] <= hi[0] && index->hi[0][k] >= lo[0] && index->lo[1][k] <= hi[1] &&
+                index->hi[1][k] >= lo[1] && index->lo[2][k] <= hi[2] && index->hi[2][k] >= lo[2]) {
+                bits[w] |= 1ull << (k % 64);
+                ++found;
             }
         }
+    }
     return found;
 }
 
@@ -223,8 +209,8 @@ uint32_t skim_box_index_query(const skim_box_index *index, const float lo[3], co
     if (!covered)
         return 0;
     memset(bits, 0, skim_box_words(count) * sizeof *bits);
-    if (index->listed)
-        return query_lists(index, lo, hi, x0, x1, y0, y1, bits);
+    if (index->mask_words)
+        return query_masks(index, lo, hi, x0, x1, y0, y1, bits);
     /* Every box that meets has lo.x in [lo[0] - widest, hi[0]]; the start
        is taken in double and rounded down one more float to stay safe. */
     const float start = skim_float_below((float)((double)lo[0] - index->widest));
@@ -254,6 +240,6 @@ void skim_box_index_free(skim_box_index *index)
     free(index->lo[0]);
     free(index->sorted);
     free(index->covered);
-    free(index->list_items);
+    free(index->cell_boxes);
     memset(index, 0, sizeof *index);
 }

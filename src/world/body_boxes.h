@@ -4,7 +4,9 @@
    the boxes whose low x lies within [lo.x - widest, hi.x] (sweep and
    prune along one axis). A coarse map across x and y counts the boxes
    over each of its cells, so a query over cells no box covers (most of the
-   agents of a crowd) answers at once. It answers with a bitset in the
+   agents of a crowd) answers at once; with a few hundred boxes at most,
+   each cell also masks the boxes over it, so a query tests only those,
+   and a moved box changes its cells' bits. It answers with a bitset in the
    boxes' own order, so callers visit what it finds in that order whatever
    the sort did. */
 #ifndef SKIM_BODY_BOXES_H
@@ -27,12 +29,15 @@ typedef struct skim_box_index {
     uint64_t *covered;        /* SKIM_BOX_MAP rows: bit x of row y set when cell (x, y) counts a box;
                                  one block with covering */
     float     map_lo[2], map_scale[2]; /* cell of x: (x - map_lo[0]) * map_scale[0], held to the map */
-    uint32_t *list_start;     /* SKIM_BOX_MAP^2 + 1: where each cell's boxes start in list_items; one
-                                 block with covered */
-    uint32_t *list_items;     /* the boxes over each cell, in increasing index */
-    size_t    list_capacity;
-    bool      listed;         /* the lists hold the boxes as sorted (no update since) */
+    uint64_t *cell_boxes;     /* SKIM_BOX_MAP^2 cells, mask_words each: bit k set when box k covers
+                                 the cell; kept while count <= SKIM_BOX_MASKED */
+    uint32_t  mask_words;     /* words per cell's mask: skim_box_words(count), 0 without masks */
 } skim_box_index;
+
+/* Boxes at most for which each map cell keeps a mask of the boxes over it
+   (4 words a cell, 128 KB): a query ORs its cells' masks and tests only
+   those boxes, and a moved box changes a few cells' bits. */
+#define SKIM_BOX_MASKED 256
 
 /* Room for count boxes; false if out of memory (the index keeps what it had). */
 bool skim_box_index_reserve(skim_box_index *index, uint32_t count);
@@ -44,9 +49,8 @@ static inline void skim_box_index_set(skim_box_index *index, uint32_t k, const f
         index->hi[a][k] = hi[a];
     }
 }
-/* Takes the first count boxes set as the index's boxes and sorts them;
-   also lists the boxes over each cell of the map, which queries read
-   until the next update. */
+/* Takes the first count boxes set as the index's boxes and sorts them
+   (and masks the boxes over each map cell when there are few enough). */
 void skim_box_index_sort(skim_box_index *index, uint32_t count);
 /* Box k of the sorted boxes is now [lo, hi]: moved to its new place in
    the order (a body moves little between frames: a step or two). */

@@ -40,7 +40,7 @@ static void random_box(uint64_t *state, float lo[3], float hi[3])
    reach of the origin. */
 static void check_queries_within(const skim_box_index *index, uint64_t *state, int queries, float reach)
 {
-    uint64_t bits[4];
+    uint64_t bits[16]; /* up to 1,024 boxes */
     for (int q = 0; q < queries; ++q) {
         float lo[3], hi[3];
         box_within(state, reach, lo, hi);
@@ -82,7 +82,7 @@ Test(bodies_boxes, the_index_marks_exactly_the_boxes_a_query_meets_as_boxes_move
     skim_box_index index = { 0 };
     uint64_t state = 7;
     fill_index(&index, &state, BOXES, 1000.0f);
-    cr_assert(index.listed, "a sorted index answers from its cells' lists");
+    cr_assert(index.mask_words > 0, "a few hundred boxes are masked per map cell");
     check_queries(&index, &state, 2000);
     /* Boxes moved one at a time, near and far. */
     for (int round = 0; round < 500; ++round) {
@@ -101,7 +101,7 @@ Test(bodies_boxes, the_index_marks_exactly_the_boxes_a_query_meets_as_boxes_move
         for (uint32_t s = 1; s < BOXES; ++s)
             cr_assert_leq(index.sorted[s - 1], index.sorted[s], "round %d: order broken at %u", round, s);
     }
-    cr_assert(!index.listed, "a moved box leaves the lists behind: the sorted boxes answer");
+    cr_assert(index.mask_words > 0, "moved boxes keep their cells' masks");
     check_queries(&index, &state, 2000);
     skim_box_index_sort(&index, BOXES / 2);
     check_queries(&index, &state, 500);
@@ -125,5 +125,26 @@ Test(bodies_boxes, boxes_that_leave_where_the_map_was_laid_are_still_found)
     /* One box: the map spans nothing. */
     skim_box_index_sort(&index, 1);
     check_queries_within(&index, &state, 500, 9000.0f);
+    skim_box_index_free(&index);
+}
+
+Test(bodies_boxes, more_boxes_than_the_cells_mask_are_found_through_the_sorted_boxes)
+{
+    enum { BOXES = SKIM_BOX_MASKED + 200 };
+    skim_box_index index = { 0 };
+    uint64_t state = 13;
+    fill_index(&index, &state, BOXES, 1000.0f);
+    cr_assert_eq(index.mask_words, 0, "%d boxes are searched in their sorted order", BOXES);
+    check_queries(&index, &state, 1000);
+    for (int round = 0; round < 300; ++round) {
+        float lo[3], hi[3];
+        random_box(&state, lo, hi);
+        skim_box_index_update(&index, (uint32_t)(next(&state) % BOXES), lo, hi);
+    }
+    check_queries(&index, &state, 1000);
+    /* Back under the limit: masked again, over the same boxes. */
+    skim_box_index_sort(&index, SKIM_BOX_MASKED);
+    cr_assert_gt(index.mask_words, 0);
+    check_queries(&index, &state, 1000);
     skim_box_index_free(&index);
 }
