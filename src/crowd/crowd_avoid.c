@@ -68,10 +68,10 @@ static double dot2(const double a[2], const double b[2])
     return a[0] * b[0] + a[1] * b[1];
 }
 
-float crowd_avoid_plan(skim_crowd *c, uint32_t i, uint32_t id, const float v[3], float rise, float dt)
+float crowd_avoid_plan(skim_crowd *c, uint32_t i, uint32_t slot, const float v[3], float rise, float dt)
 {
     float *pref = c->avoid_pref + 2 * (size_t)i, *vel = c->avoid_velocity + 2 * (size_t)i;
-    const skim_vec3 last = c->velocity[id];
+    const skim_vec3 last = c->velocity[slot];
     pref[0] = v[0] * c->axis1[0] + v[1] * c->axis1[1] + v[2] * c->axis1[2];
     pref[1] = v[0] * c->axis2[0] + v[1] * c->axis2[1] + v[2] * c->axis2[2];
     vel[0] = last.x * c->axis1[0] + last.y * c->axis1[1] + last.z * c->axis1[2];
@@ -79,12 +79,12 @@ float crowd_avoid_plan(skim_crowd *c, uint32_t i, uint32_t id, const float v[3],
     /* An agent with a target may step aside at its walking speed even
        while it slows down or stands at its point. */
     float top = sqrtf(pref[0] * pref[0] + pref[1] * pref[1]);
-    if (c->goal[id].count)
-        top = fmaxf(top, c->goal[id].speed);
+    if (c->goal[slot].count)
+        top = fmaxf(top, c->goal[slot].speed);
     c->avoid_top[i] = top;
-    c->height[i] = c->body[id].half_height;
+    c->height[i] = c->body[slot].half_height;
     c->along[i] = (v[0] * c->up[0] + v[1] * c->up[1] + v[2] * c->up[2]) * dt + rise;
-    const float r = c->body[id].radius;
+    const float r = c->body[slot].radius;
     c->sense[i] = r + fminf(top * c->def.avoidance_horizon, SENSE_RADII * r);
     float across = top * dt;
     return sqrtf(across * across + c->along[i] * c->along[i]);
@@ -357,7 +357,7 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt, crowd_sense_block *
     uint32_t count = crowd_nearest_neighbours(c, i, block, near);
     if (count == 0)
         return; /* the plan stands */
-    const uint32_t id = c->active[i];
+    const uint32_t slot = c->active[i];
     const double vel[2] = { c->avoid_velocity[2 * (size_t)i], c->avoid_velocity[2 * (size_t)i + 1] };
     const double pref[2] = { c->avoid_pref[2 * (size_t)i], c->avoid_pref[2 * (size_t)i + 1] };
     crowd_orca_input in;
@@ -368,7 +368,7 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt, crowd_sense_block *
 
     double result[2];
     uint32_t failed = solve_plane(lines, count, top, pref, false, result);
-    if (crowd_goal_keeps_wish(c, id, failed < count && !queued_behind(c, i, near, count, pref)))
+    if (crowd_goal_keeps_wish(c, slot, failed < count && !queued_behind(c, i, near, count, pref)))
         return; /* the plan stands: the solver makes room (crowd_targets.c) */
     if (failed < count)
         solve_least_violation(lines, count, failed, top, result);

@@ -7,8 +7,9 @@
    id_of[slot]; every id has a slot, a free id a free one), and now and
    then the slots are put in the step's order (crowd_slots.c), so a pass
    over the agents reads their records in order; inside the crowd every
-   record index (the `id` of the step's code) is a slot, and only the
-   entry points see ids. During a step the active agents are numbered
+   record index is a slot (named `slot` in the step, `id` in the bodies'
+   files, where `clear.slot` is another thing), and only the entry points
+   see ids. During a step the active agents are numbered
    0..n-1 (the "active index") in an order that depends on the agents alone
    (with agent collisions, the grid's cell order from the last list build,
    crowd_grid.c; else id order), and every working array of the step is
@@ -347,29 +348,29 @@ static inline bool crowd_layers_meet(const skim_crowd *c, uint32_t a, uint32_t b
    removal; the step's definitions, 2 per setting; how far the world move
    may take an agent along up beyond its plan (step plus snap). */
 skim_status crowd_check_agent_settings(const skim_agent_def *agent);
-bool crowd_take_settings(skim_crowd *crowd, uint32_t id, const skim_agent_def *agent);
-void crowd_drop_settings(skim_crowd *crowd, uint32_t id);
+bool crowd_take_settings(skim_crowd *crowd, uint32_t slot, const skim_agent_def *agent);
+void crowd_drop_settings(skim_crowd *crowd, uint32_t slot);
 void crowd_setting_defs(skim_crowd *crowd, const skim_move_def *on_floor, const skim_move_def *in_air);
-float crowd_world_reach(const skim_crowd *crowd, uint32_t id);
+float crowd_world_reach(const skim_crowd *crowd, uint32_t slot);
 #define CROWD_SETTINGS_START 4
 
-/* Targets (crowd_targets.c). The desired velocity of agent id at start
-   toward its target, at the step's dt, into body[id].desired; its top
+/* Targets (crowd_targets.c). The desired velocity of agent slot at start
+   toward its target, at the step's dt, into body[slot].desired; its top
    speed across up for avoidance (its goal's speed, or |desired|). */
-void crowd_steer(skim_crowd *crowd, uint32_t id, const float start[3], float dt);
+void crowd_steer(skim_crowd *crowd, uint32_t slot, const float start[3], float dt);
 /* After its move ends at f: passes waypoints, notes arrival. Returns
    whether it has arrived. */
-bool crowd_goal_after_move(skim_crowd *crowd, uint32_t id, const float f[3]);
-void crowd_goal_clear(skim_crowd *crowd, uint32_t id);
-/* Whether agent id keeps the velocity it wishes rather than the one
+bool crowd_goal_after_move(skim_crowd *crowd, uint32_t slot, const float f[3]);
+void crowd_goal_clear(skim_crowd *crowd, uint32_t slot);
+/* Whether agent slot keeps the velocity it wishes rather than the one
    avoidance picks: while it steps aside, or when its half-planes leave
    nothing (infeasible); the solver then makes room. */
-bool crowd_goal_keeps_wish(const skim_crowd *crowd, uint32_t id, bool infeasible);
+bool crowd_goal_keeps_wish(const skim_crowd *crowd, uint32_t slot, bool infeasible);
 
-/* Avoidance (crowd_avoid.c). In plan: agent i (id) wants v (3D) and
+/* Avoidance (crowd_avoid.c). In plan: agent i (slot) wants v (3D) and
    moves rise along up: its preferred and last velocities, top speed and
    sense. Returns the longest move avoidance may give it. */
-float crowd_avoid_plan(skim_crowd *crowd, uint32_t i, uint32_t id, const float v[3], float rise, float dt);
+float crowd_avoid_plan(skim_crowd *crowd, uint32_t i, uint32_t slot, const float v[3], float rise, float dt);
 /* Neighbours for avoidance (crowd_neighbours.c), inside the region, each
    step after the plan (and the lists, if rebuilt): the avoidance grid (a
    serial step). False if out of memory (noted in shared). */

@@ -58,7 +58,7 @@ static bool same_setting(const crowd_setting *a, const crowd_setting *b)
            a->material_mask == b->material_mask;
 }
 
-bool crowd_take_settings(skim_crowd *c, uint32_t id, const skim_agent_def *a)
+bool crowd_take_settings(skim_crowd *c, uint32_t slot, const skim_agent_def *a)
 {
     crowd_setting s = setting_of(a);
     uint32_t k = 0;
@@ -79,17 +79,17 @@ bool crowd_take_settings(skim_crowd *c, uint32_t id, const skim_agent_def *a)
         }
         c->settings[c->setting_count++] = s;
     }
-    c->setting[id] = k;
-    c->layers[id] = a->layers ? a->layers : 1u;
-    c->collides_with[id] = a->collides_with ? a->collides_with : UINT32_MAX;
-    c->layered += c->layers[id] != 1u || c->collides_with[id] != UINT32_MAX;
-    c->support[id] = UINT32_MAX;
+    c->setting[slot] = k;
+    c->layers[slot] = a->layers ? a->layers : 1u;
+    c->collides_with[slot] = a->collides_with ? a->collides_with : UINT32_MAX;
+    c->layered += c->layers[slot] != 1u || c->collides_with[slot] != UINT32_MAX;
+    c->support[slot] = UINT32_MAX;
     return true;
 }
 
-void crowd_drop_settings(skim_crowd *c, uint32_t id)
+void crowd_drop_settings(skim_crowd *c, uint32_t slot)
 {
-    c->layered -= c->layers[id] != 1u || c->collides_with[id] != UINT32_MAX;
+    c->layered -= c->layers[slot] != 1u || c->collides_with[slot] != UINT32_MAX;
 }
 
 /* The crowd's move definition with setting s applied. */
@@ -119,9 +119,9 @@ void crowd_setting_defs(skim_crowd *c, const skim_move_def *on_floor, const skim
     }
 }
 
-float crowd_world_reach(const skim_crowd *c, uint32_t id)
+float crowd_world_reach(const skim_crowd *c, uint32_t slot)
 {
-    const crowd_setting *s = &c->settings[c->setting[id]];
+    const crowd_setting *s = &c->settings[c->setting[slot]];
     float step = s->overrides & SKIM_AGENT_SET_STEP_HEIGHT ? s->step_height : c->def.move.step_height;
     float snap = s->overrides & SKIM_AGENT_SET_SNAP ? s->snap_distance : c->def.move.snap_distance;
     return step + snap;

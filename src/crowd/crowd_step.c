@@ -32,30 +32,30 @@ static float length3(const float v[3])
     return sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 }
 
-static bool falls(const skim_crowd *c, uint32_t id)
+static bool falls(const skim_crowd *c, uint32_t slot)
 {
-    return c->def.gravity > 0.0f && !(c->body[id].flags & SKIM_AGENT_NO_GRAVITY);
+    return c->def.gravity > 0.0f && !(c->body[slot].flags & SKIM_AGENT_NO_GRAVITY);
 }
 
 /* Asks for what the plan (here and crowd_targets.c) and the last
-   phase read and write of agent id. A hint: it changes no result. */
-static inline void prefetch_agent(const skim_crowd *c, uint32_t id)
+   phase read and write of agent slot. A hint: it changes no result. */
+static inline void prefetch_agent(const skim_crowd *c, uint32_t slot)
 {
-    __builtin_prefetch(&c->position[id], 1);
-    __builtin_prefetch(&c->velocity[id], 1);
-    __builtin_prefetch(&c->state[id], 1);
-    __builtin_prefetch(&c->body[id], 1);
-    __builtin_prefetch(&c->goal[id], 1);
-    __builtin_prefetch((const char *)&c->goal[id] + sizeof c->goal[id] - 1, 1);
-    __builtin_prefetch(&c->setting[id]);
-    __builtin_prefetch(&c->support[id], 1);
+    __builtin_prefetch(&c->position[slot], 1);
+    __builtin_prefetch(&c->velocity[slot], 1);
+    __builtin_prefetch(&c->state[slot], 1);
+    __builtin_prefetch(&c->body[slot], 1);
+    __builtin_prefetch(&c->goal[slot], 1);
+    __builtin_prefetch((const char *)&c->goal[slot] + sizeof c->goal[slot] - 1, 1);
+    __builtin_prefetch(&c->setting[slot]);
+    __builtin_prefetch(&c->support[slot], 1);
 }
 
-/* Asks for the waypoint agent id walks to, which its record points to:
+/* Asks for the waypoint agent slot walks to, which its record points to:
    called a few agents after prefetch_agent asked for the record. */
-static inline void prefetch_goal_point(const skim_crowd *c, uint32_t id)
+static inline void prefetch_goal_point(const skim_crowd *c, uint32_t slot)
 {
-    const crowd_goal *goal = &c->goal[id];
+    const crowd_goal *goal = &c->goal[slot];
     if (goal->next < goal->count)
         __builtin_prefetch(&goal->points[goal->next]);
 }
@@ -77,48 +77,48 @@ static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
     const float fall = g * dt * dt;
     const bool avoid = c->def.avoidance && c->def.agent_collisions;
     for (size_t i = first; i < last; ++i) {
-        uint32_t id = c->active[i];
+        uint32_t slot = c->active[i];
         prefetch_ahead(c, i, last);
         float *start = c->start + 3 * i, *d = c->planned + 3 * i;
         /* Where the moving bodies left it (crowd_bodies.c), or where it stood. */
-        const skim_vec3 from = c->bodies_moved ? crowd_shifted(c, id) : c->position[id];
+        const skim_vec3 from = c->bodies_moved ? crowd_shifted(c, slot) : c->position[slot];
         start[0] = from.x;
         start[1] = from.y;
         start[2] = from.z;
-        crowd_steer(c, id, start, dt);
-        float v[3] = { c->body[id].desired.x, c->body[id].desired.y, c->body[id].desired.z };
+        crowd_steer(c, slot, start, dt);
+        float v[3] = { c->body[slot].desired.x, c->body[slot].desired.y, c->body[slot].desired.z };
         /* Standing on another agent: carried along with it, across up. */
-        const uint32_t under = c->support[id];
-        if ((c->state[id] & SKIM_AGENT_ON_AGENT) && under != UINT32_MAX && (c->state[under] & SKIM_AGENT_ACTIVE)) {
+        const uint32_t under = c->support[slot];
+        if ((c->state[slot] & SKIM_AGENT_ON_AGENT) && under != UINT32_MAX && (c->state[under] & SKIM_AGENT_ACTIVE)) {
             const skim_vec3 w = c->velocity[under];
             float along = w.x * c->up[0] + w.y * c->up[1] + w.z * c->up[2];
             v[0] += w.x - along * c->up[0];
             v[1] += w.y - along * c->up[1];
             v[2] += w.z - along * c->up[2];
         }
-        const float world_extra = crowd_world_reach(c, id) + fall;
-        bool on_floor = (c->state[id] & SKIM_AGENT_ON_FLOOR) != 0 && falls(c, id);
+        const float world_extra = crowd_world_reach(c, slot) + fall;
+        bool on_floor = (c->state[slot] & SKIM_AGENT_ON_FLOOR) != 0 && falls(c, slot);
         c->grounded[i] = on_floor;
         /* Airborne: exact under constant gravity over the step; standing:
            across up only, the world move's gravity pass finds the floor. */
         float rise = 0.0f;
-        if (falls(c, id) && !on_floor)
-            rise = c->body[id].vertical_speed * dt - 0.5f * g * dt * dt;
+        if (falls(c, slot) && !on_floor)
+            rise = c->body[slot].vertical_speed * dt - 0.5f * g * dt * dt;
         for (int k = 0; k < 3; ++k)
             d[k] = v[k] * dt + rise * c->up[k];
         crowd_clamp_far(start, d);
         float moved = length3(d);
-        float r = c->body[id].radius;
+        float r = c->body[slot].radius;
         c->sense[i] = 0.0f;
-        if (avoid && !(c->body[id].flags & SKIM_AGENT_GHOST))
-            moved = fmaxf(moved, crowd_avoid_plan(c, i, id, v, rise, dt));
+        if (avoid && !(c->body[slot].flags & SKIM_AGENT_GHOST))
+            moved = fmaxf(moved, crowd_avoid_plan(c, i, slot, v, rise, dt));
         c->radius[i] = r;
-        c->height[i] = c->body[id].half_height;
-        c->inverse_mass[i] = c->body[id].inverse_mass;
-        c->leaning[i] = (c->state[id] & SKIM_AGENT_TOUCHED_WALL) != 0;
+        c->height[i] = c->body[slot].half_height;
+        c->inverse_mass[i] = c->body[slot].inverse_mass;
+        c->leaning[i] = (c->state[slot] & SKIM_AGENT_TOUCHED_WALL) != 0;
         c->margin[i] = PUSH_MARGIN * r;
         c->reach[i] = r + moved + c->margin[i] + WORLD_SLACK * r;
-        c->vreach[i] = c->body[id].half_height + moved + c->margin[i] + WORLD_SLACK * r + world_extra;
+        c->vreach[i] = c->body[slot].half_height + moved + c->margin[i] + WORLD_SLACK * r + world_extra;
         for (int k = 0; k < 3; ++k)
             c->q[3 * i + k] = start[k] + d[k];
         float *proj = c->proj + 3 * i;
@@ -163,7 +163,7 @@ static void commit(skim_crowd *c, uint32_t i, float dt, const float *f, bool rev
                    crowd_chunk_stats *counts)
 {
     const float g = c->def.gravity;
-    uint32_t id = c->active[i];
+    uint32_t slot = c->active[i];
     const float *s = c->start + 3 * (size_t)i;
     uint32_t state = SKIM_AGENT_ACTIVE;
     if (c->def.agent_collisions && c->pushed[i])
@@ -171,18 +171,18 @@ static void commit(skim_crowd *c, uint32_t i, float dt, const float *f, bool rev
     if (reverted) {
         /* Kept its start: it keeps its footing and its vertical speed
            (gravity acts again next step). */
-        state |= SKIM_AGENT_BLOCKED | (c->state[id] & (SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT));
-        c->position[id] = (skim_vec3){ s[0], s[1], s[2] }; /* where the bodies left it */
-        c->velocity[id] = (skim_vec3){ 0, 0, 0 };
+        state |= SKIM_AGENT_BLOCKED | (c->state[slot] & (SKIM_AGENT_ON_FLOOR | SKIM_AGENT_ON_AGENT));
+        c->position[slot] = (skim_vec3){ s[0], s[1], s[2] }; /* where the bodies left it */
+        c->velocity[slot] = (skim_vec3){ 0, 0, 0 };
         counts->blocked++;
     } else {
         const skim_move_result *r = &c->result[i];
-        float vs = c->body[id].vertical_speed;
-        if (falls(c, id)) {
+        float vs = c->body[slot].vertical_speed;
+        if (falls(c, slot)) {
             vs = c->grounded[i] ? -g * dt : vs - g * dt;
             if ((r->touched & SKIM_TOUCH_FLOOR) && vs <= 0.0f) {
                 state |= SKIM_AGENT_ON_FLOOR;
-                c->floor_normal[id] = r->floor_normal;
+                c->floor_normal[slot] = r->floor_normal;
                 vs = 0.0f;
             } else if (standing_on_agent && vs <= 0.0f) {
                 state |= SKIM_AGENT_ON_AGENT;
@@ -194,7 +194,7 @@ static void commit(skim_crowd *c, uint32_t i, float dt, const float *f, bool rev
             vs = 0.0f;
             if (r->touched & SKIM_TOUCH_FLOOR) {
                 state |= SKIM_AGENT_ON_FLOOR;
-                c->floor_normal[id] = r->floor_normal;
+                c->floor_normal[slot] = r->floor_normal;
             }
         }
         if (r->touched & SKIM_TOUCH_WALL)
@@ -202,21 +202,21 @@ static void commit(skim_crowd *c, uint32_t i, float dt, const float *f, bool rev
         if (r->touched & SKIM_TOUCH_CEILING)
             state |= SKIM_AGENT_TOUCHED_CEILING;
         /* Falling for ever: held at the limit (see SKIM_CROWD_LIMIT). */
-        c->body[id].vertical_speed = fmaxf(-SKIM_CROWD_LIMIT, fminf(SKIM_CROWD_LIMIT, vs));
-        c->position[id] = (skim_vec3){ f[0], f[1], f[2] };
-        c->velocity[id] = (skim_vec3){ (f[0] - s[0]) / dt, (f[1] - s[1]) / dt, (f[2] - s[2]) / dt };
+        c->body[slot].vertical_speed = fmaxf(-SKIM_CROWD_LIMIT, fminf(SKIM_CROWD_LIMIT, vs));
+        c->position[slot] = (skim_vec3){ f[0], f[1], f[2] };
+        c->velocity[slot] = (skim_vec3){ (f[0] - s[0]) / dt, (f[1] - s[1]) / dt, (f[2] - s[2]) / dt };
     }
-    if (c->bodies_moved && c->squeezed[id]) {
+    if (c->bodies_moved && c->squeezed[slot]) {
         state |= SKIM_AGENT_SQUEEZED;
         counts->squeezed++;
     }
-    crowd_bodies_note_floor(c, id, reverted, (state & SKIM_AGENT_ON_FLOOR) != 0,
+    crowd_bodies_note_floor(c, slot, reverted, (state & SKIM_AGENT_ON_FLOOR) != 0,
                             reverted ? SKIM_STATIC : c->result[i].floor_body);
     if (state & SKIM_AGENT_ON_FLOOR)
         counts->on_floor++;
     else if (state & SKIM_AGENT_ON_AGENT)
         counts->on_agent++;
-    c->state[id] = state;
+    c->state[slot] = state;
 }
 
 /* The last phase: the check's figures (moves kept in part or not at all,

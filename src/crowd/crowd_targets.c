@@ -145,12 +145,12 @@ skim_status skim_crowd_set_target(skim_crowd *c, uint32_t id, skim_vec3 target, 
     return skim_crowd_set_path(c, id, &target, 1, speed, arrival_distance);
 }
 
-void crowd_goal_clear(skim_crowd *c, uint32_t id)
+void crowd_goal_clear(skim_crowd *c, uint32_t slot)
 {
-    c->goal[id].count = 0;
-    c->goal[id].next = 0;
-    c->goal[id].arrived = false;
-    c->state[id] &= ~(uint32_t)SKIM_AGENT_ARRIVED;
+    c->goal[slot].count = 0;
+    c->goal[slot].next = 0;
+    c->goal[slot].arrived = false;
+    c->state[slot] &= ~(uint32_t)SKIM_AGENT_ARRIVED;
 }
 
 /* The offset from p to point across up, and its length. */
@@ -182,13 +182,13 @@ static void right_of(const skim_crowd *c, const float v[3], float out[3])
    the doubling search for a door in a wall of unknown length
    (Baeza-Yates, Culberson, Rawlins, "Searching in the Plane", 1993,
    section 2), which walks at most nine times the way to the nearer end. */
-static void start_aside(const skim_crowd *c, uint32_t id, crowd_goal *goal, const float toward[3])
+static void start_aside(const skim_crowd *c, uint32_t slot, crowd_goal *goal, const float toward[3])
 {
     goal->aside_started = false;
     /* Held by a wall alone: one that others press may be held by them. */
-    goal->searching = (c->state[id] & (SKIM_AGENT_TOUCHED_WALL | SKIM_AGENT_TOUCHED_AGENT)) == SKIM_AGENT_TOUCHED_WALL;
+    goal->searching = (c->state[slot] & (SKIM_AGENT_TOUCHED_WALL | SKIM_AGENT_TOUCHED_AGENT)) == SKIM_AGENT_TOUCHED_WALL;
     if (!goal->searching) {
-        goal->aside = fminf(ASIDE_SECONDS, 2.0f * c->body[id].radius / goal->speed);
+        goal->aside = fminf(ASIDE_SECONDS, 2.0f * c->body[slot].radius / goal->speed);
         return;
     }
     goal->searches = goal->searches < SEARCHES_MOST ? goal->searches + 1 : goal->searches;
@@ -211,13 +211,13 @@ static void end_aside(crowd_goal *goal, float left)
     goal->stuck = 0.0f;
 }
 
-void crowd_steer(skim_crowd *c, uint32_t id, const float start[3], float dt)
+void crowd_steer(skim_crowd *c, uint32_t slot, const float start[3], float dt)
 {
-    crowd_goal *goal = &c->goal[id];
+    crowd_goal *goal = &c->goal[slot];
     if (goal->count == 0)
         return;
     if (goal->arrived) {
-        c->body[id].desired = (skim_vec3){ 0, 0, 0 };
+        c->body[slot].desired = (skim_vec3){ 0, 0, 0 };
         return;
     }
     float to[3];
@@ -230,7 +230,7 @@ void crowd_steer(skim_crowd *c, uint32_t id, const float start[3], float dt)
     float scale = left > 0.0f ? speed / left : 0.0f, unit = left > 0.0f ? 1.0f / left : 0.0f;
     float v[3] = { to[0] * scale, to[1] * scale, to[2] * scale };
     const float toward[3] = { to[0] * unit, to[1] * unit, to[2] * unit };
-    const float progress = STUCK_PROGRESS * c->body[id].radius;
+    const float progress = STUCK_PROGRESS * c->body[slot].radius;
     if (left < goal->best - progress) {
         /* Nearer than ever: whatever wall held it is behind it. */
         goal->best = left;
@@ -241,7 +241,7 @@ void crowd_steer(skim_crowd *c, uint32_t id, const float start[3], float dt)
             /* Along a wall until the wall ends (it no longer touches one). */
             for (int k = 0; k < 3; ++k)
                 v[k] = goal->search_way[k] * goal->speed;
-            if (goal->aside_started && !(c->state[id] & SKIM_AGENT_TOUCHED_WALL))
+            if (goal->aside_started && !(c->state[slot] & SKIM_AGENT_TOUCHED_WALL))
                 goal->aside = 0.0f;
             goal->aside_started = true;
         } else {
@@ -259,17 +259,17 @@ void crowd_steer(skim_crowd *c, uint32_t id, const float start[3], float dt)
     } else {
         goal->stuck += dt;
         if (goal->stuck >= STUCK_SECONDS)
-            start_aside(c, id, goal, toward);
+            start_aside(c, slot, goal, toward);
     }
-    c->body[id].desired = (skim_vec3){ v[0], v[1], v[2] };
+    c->body[slot].desired = (skim_vec3){ v[0], v[1], v[2] };
 }
 
-bool crowd_goal_keeps_wish(const skim_crowd *c, uint32_t id, bool infeasible)
+bool crowd_goal_keeps_wish(const skim_crowd *c, uint32_t slot, bool infeasible)
 {
     /* Only agents with somewhere to go: their stepping aside is what
        unlocks a crowd that pushes; agents steered by velocity keep the
        least violation (crowd_avoid.c). */
-    const crowd_goal *goal = &c->goal[id];
+    const crowd_goal *goal = &c->goal[slot];
     return goal->count > 0 && !goal->arrived && (infeasible || goal->aside > 0.0f);
 }
 
@@ -287,15 +287,15 @@ static bool passed(const skim_crowd *c, const crowd_goal *goal, const float f[3]
     return to[0] * way[0] + to[1] * way[1] + to[2] * way[2] < 0.0f;
 }
 
-bool crowd_goal_after_move(skim_crowd *c, uint32_t id, const float f[3])
+bool crowd_goal_after_move(skim_crowd *c, uint32_t slot, const float f[3])
 {
-    crowd_goal *goal = &c->goal[id];
+    crowd_goal *goal = &c->goal[slot];
     if (goal->count == 0)
         return false;
     if (goal->arrived)
         return true;
     float to[3];
-    const float radius = c->body[id].radius;
+    const float radius = c->body[slot].radius;
     while (goal->next + 1 < goal->count && passed(c, goal, f, radius)) {
         goal->next++;
         goal->nearest = INFINITY; /* progress counts toward the new waypoint */
@@ -306,7 +306,7 @@ bool crowd_goal_after_move(skim_crowd *c, uint32_t id, const float f[3])
     if (goal->next + 1 == goal->count &&
         across_to(c, f, goal->points[goal->next], to) <= fmaxf(goal->arrival, ARRIVAL_SLACK * radius)) {
         goal->arrived = true;
-        c->body[id].desired = (skim_vec3){ 0, 0, 0 };
+        c->body[slot].desired = (skim_vec3){ 0, 0, 0 };
     }
     return goal->arrived;
 }
