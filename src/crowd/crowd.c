@@ -207,16 +207,6 @@ static bool within_limit(skim_vec3 v)
     return fabsf(v.x) <= SKIM_CROWD_LIMIT && fabsf(v.y) <= SKIM_CROWD_LIMIT && fabsf(v.z) <= SKIM_CROWD_LIMIT;
 }
 
-/* The slot of agent id, after checking that there is one. */
-static skim_status check_id(const skim_crowd *c, uint32_t id, const char *what, uint32_t *slot)
-{
-    if (!c)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: crowd is NULL", what);
-    if (id >= c->capacity || !(c->public_state[id] & SKIM_AGENT_ACTIVE))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: no agent with id %u", what, id);
-    *slot = c->slot_of[id];
-    return SKIM_OK;
-}
 
 /* The cylinder that holds the ellipsoid: its half extent along a unit
    direction a is |M^T a| with M = R S (the shape maps the unit sphere by M),
@@ -315,7 +305,7 @@ skim_status skim_crowd_add(skim_crowd *c, const skim_agent_def *agent, uint32_t 
 skim_status skim_crowd_remove(skim_crowd *c, uint32_t id)
 {
     uint32_t slot = 0;
-    skim_status status = check_id(c, id, "skim_crowd_remove", &slot);
+    skim_status status = crowd_agent_slot(c, id, "skim_crowd_remove", &slot);
     if (status != SKIM_OK)
         return status;
     crowd_goal_clear(c, slot);
@@ -332,7 +322,7 @@ skim_status skim_crowd_remove(skim_crowd *c, uint32_t id)
 skim_status skim_crowd_set_velocity(skim_crowd *c, uint32_t id, skim_vec3 desired)
 {
     uint32_t slot = 0;
-    skim_status status = check_id(c, id, "skim_crowd_set_velocity", &slot);
+    skim_status status = crowd_agent_slot(c, id, "skim_crowd_set_velocity", &slot);
     if (status != SKIM_OK)
         return status;
     if (!within_limit(desired))
@@ -358,7 +348,7 @@ skim_status skim_crowd_jump(skim_crowd *c, uint32_t id, float height, bool *jump
     if (jumped)
         *jumped = false;
     uint32_t slot = 0;
-    skim_status status = check_id(c, id, "skim_crowd_jump", &slot);
+    skim_status status = crowd_agent_slot(c, id, "skim_crowd_jump", &slot);
     if (status != SKIM_OK)
         return status;
     if (!isfinite(height) || height < 0.0f)
@@ -384,7 +374,7 @@ skim_status skim_crowd_jump(skim_crowd *c, uint32_t id, float height, bool *jump
 skim_status skim_crowd_teleport(skim_crowd *c, uint32_t id, skim_vec3 position)
 {
     uint32_t slot = 0;
-    skim_status status = check_id(c, id, "skim_crowd_teleport", &slot);
+    skim_status status = crowd_agent_slot(c, id, "skim_crowd_teleport", &slot);
     if (status != SKIM_OK)
         return status;
     if (!within_limit(position))
@@ -403,7 +393,7 @@ skim_status skim_crowd_teleport(skim_crowd *c, uint32_t id, skim_vec3 position)
 skim_status skim_crowd_get_agent(const skim_crowd *c, uint32_t id, skim_agent_info *out)
 {
     uint32_t slot = 0;
-    skim_status status = check_id(c, id, "skim_crowd_get_agent", &slot);
+    skim_status status = crowd_agent_slot(c, id, "skim_crowd_get_agent", &slot);
     if (status != SKIM_OK)
         return status;
     if (!out)

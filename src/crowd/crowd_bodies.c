@@ -410,10 +410,7 @@ bool crowd_bodies_phases(skim_crowd *c, team_cursor *cursor, crowd_bodies_work *
         for (uint32_t id = from; id < to; ++id) {
             if (!(c->state[id] & SKIM_AGENT_ACTIVE))
                 continue;
-            const skim_status status = shift_agent(w->world, &w->statics, c, id);
-            for (int was = atomic_load(&w->failed); status != SKIM_OK && (was == SKIM_OK || (int)status < was);)
-                if (atomic_compare_exchange_weak(&w->failed, &was, (int)status))
-                    break;
+            crowd_note_failure(&w->failed, shift_agent(w->world, &w->statics, c, id));
         }
         if (collide) /* the clearing's marks, while the chunk's agents are at hand */
             crowd_clear_mark_chunk(c, n, k);
@@ -431,9 +428,8 @@ bool crowd_bodies_phases(skim_crowd *c, team_cursor *cursor, crowd_bodies_work *
     return crowd_bodies_clear_phases(&w->statics, c, cursor, listed, &w->run);
 }
 
-skim_status crowd_bodies_end(skim_crowd *c, const crowd_bodies_work *w)
+skim_status crowd_bodies_end(const crowd_bodies_work *w)
 {
-    (void)c;
     const skim_status failed = (skim_status)atomic_load(&w->failed);
     if (failed != SKIM_OK)
         return skim_fail(failed, "skim_crowd_step: carrying or pushing an agent by a moving body failed (%s)",

@@ -179,7 +179,16 @@ skim_status crowd_bodies_begin(const skim_world *world, skim_crowd *crowd, uint3
    further, and crowd_bodies_end says why after the region. */
 bool crowd_bodies_phases(skim_crowd *crowd, team_cursor *cursor, crowd_bodies_work *work);
 /* After the region: the failure, with its message, or SKIM_OK. */
-skim_status crowd_bodies_end(skim_crowd *crowd, const crowd_bodies_work *work);
+skim_status crowd_bodies_end(const crowd_bodies_work *work);
+
+/* Keeps in *failed the lowest failing status: it does not depend on
+   which thread met which failure first. */
+static inline void crowd_note_failure(atomic_int *failed, skim_status status)
+{
+    for (int was = atomic_load(failed); status != SKIM_OK && (was == SKIM_OK || (int)status < was);)
+        if (atomic_compare_exchange_weak(failed, &was, (int)status))
+            break;
+}
 
 /* A team phase of chunks, each by work(k) (src/base/team.h). */
 #define CHUNK_PHASE(cursor, chunks, work)                                                                      \

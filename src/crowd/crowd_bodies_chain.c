@@ -301,15 +301,6 @@ static uint32_t sort_pairs(skim_crowd *c, size_t pairs, crowd_chain_run *run)
     return unique;
 }
 
-/* Keeps the lowest failing status: it does not depend on which thread
-   met which failure first. */
-static void note_failure(atomic_int *failed, skim_status status)
-{
-    for (int was = atomic_load(failed); status != SKIM_OK && (was == SKIM_OK || (int)status < was);)
-        if (atomic_compare_exchange_weak(failed, &was, (int)status))
-            break;
-}
-
 /* The pushes of the round's pushed agents [from, to), each from where
    the rounds before left the agents, into pushed_to. */
 static void push_range(const skim_world *statics, skim_crowd *c, crowd_chain_run *run, uint32_t from, uint32_t to,
@@ -319,7 +310,7 @@ static void push_range(const skim_world *statics, skim_crowd *c, crowd_chain_run
     for (uint32_t u = from; u < to; ++u) {
         const skim_status status = push_on(statics, c, c->clear.pairs + 2 * (size_t)first[u], first[u + 1] - first[u],
                                            round, &c->clear.pushed_to[u]);
-        note_failure(&run->failed, status);
+        crowd_note_failure(&run->failed, status);
     }
 }
 

@@ -195,6 +195,9 @@ static inline void crowd_publish(skim_crowd *c, uint32_t slot)
     c->public_state[id] = c->state[slot];
 }
 
+/* The slot of agent id, after checking that the crowd has that agent
+   (what: the calling function's name, for the message; crowd_slots.c). */
+skim_status crowd_agent_slot(const skim_crowd *crowd, uint32_t id, const char *what, uint32_t *slot);
 /* Slots (crowd_slots.c): every id in the slot of the same number; before
    a step, the slots in the order of the active agents when the grid's
    order was rebuilt since the last time and slot_period steps have

@@ -22,6 +22,16 @@ void crowd_slots_init(skim_crowd *c)
     c->steps_since_slots = UINT32_MAX; /* the first order the grid makes is taken at once */
 }
 
+skim_status crowd_agent_slot(const skim_crowd *c, uint32_t id, const char *what, uint32_t *slot)
+{
+    if (!c)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: crowd is NULL", what);
+    if (id >= c->capacity || !(c->public_state[id] & SKIM_AGENT_ACTIVE))
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: no agent with id %u", what, id);
+    *slot = c->slot_of[id];
+    return SKIM_OK;
+}
+
 void crowd_set_slot_period(skim_crowd *c, uint32_t steps)
 {
     c->slot_period = steps;

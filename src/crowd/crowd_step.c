@@ -377,7 +377,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     if (!bodies_done) {
         crowd_clear_region(c, TEAM_PHASES);
         c->bodies_moved = false;
-        return crowd_bodies_end(c, &bodies);
+        return crowd_bodies_end(&bodies);
     }
     c->list_refreshes += refreshed;
     if (rebuilt) {

@@ -55,16 +55,6 @@
 #define SEARCH_ALONG 0.96592583f
 #define SEARCH_LEAN 0.25881905f
 
-/* The slot of agent id, after checking that there is one. */
-static skim_status check_agent(const skim_crowd *c, uint32_t id, const char *what, uint32_t *slot)
-{
-    if (!c)
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: crowd is NULL", what);
-    if (id >= c->capacity || !(c->public_state[id] & SKIM_AGENT_ACTIVE))
-        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "%s: no agent with id %u", what, id);
-    *slot = c->slot_of[id];
-    return SKIM_OK;
-}
 
 static bool within_limit(skim_vec3 v)
 {
@@ -87,7 +77,7 @@ skim_status skim_crowd_set_path(skim_crowd *c, uint32_t id, const skim_vec3 *way
 {
     const char *what = "skim_crowd_set_path";
     uint32_t slot = 0;
-    skim_status status = check_agent(c, id, what, &slot);
+    skim_status status = crowd_agent_slot(c, id, what, &slot);
     if (status != SKIM_OK)
         return status;
     if (!waypoints)
@@ -132,7 +122,7 @@ skim_status skim_crowd_set_path(skim_crowd *c, uint32_t id, const skim_vec3 *way
 skim_status skim_crowd_set_target(skim_crowd *c, uint32_t id, skim_vec3 target, float speed, float arrival_distance)
 {
     uint32_t slot = 0;
-    skim_status status = check_agent(c, id, "skim_crowd_set_target", &slot);
+    skim_status status = crowd_agent_slot(c, id, "skim_crowd_set_target", &slot);
     if (status != SKIM_OK)
         return status;
     if (!within_limit(target))
