@@ -19,25 +19,40 @@ static double dot3d(const double a[3], const float b[3])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-static double separation(const skim_crowd *c, uint32_t i, const crowd_contact *ct)
+/* The separation along n of agent i from agent j where they end, in
+   double. */
+static double separation_along(const skim_crowd *c, uint32_t i, uint32_t j, const float n[3])
 {
-    const float *fi = c->final + 3 * (size_t)i, *fj = c->final + 3 * (size_t)ct->other;
+    const float *fi = c->final + 3 * (size_t)i, *fj = c->final + 3 * (size_t)j;
     double d[3] = { (double)fi[0] - fj[0], (double)fi[1] - fj[1], (double)fi[2] - fj[2] };
-    return dot3d(d, ct->n);
+    return dot3d(d, n);
 }
 
-/* Whether the contact holds: first in float, which decides almost every
-   pair; only a pair within a ten-thousandth of the touching distance of the
-   bound is measured again in double. The float separation is off by a few
-   units in the last place of the two agents' offset (at most a few reaches
-   long), far below that margin. */
+static double separation(const skim_crowd *c, uint32_t i, const crowd_contact *ct)
+{
+    return separation_along(c, i, ct->other, ct->n);
+}
+
+/* Whether the constraint (n, allowed, target) holds between agents i and
+   j: first in float, which decides almost every pair; only a pair within a
+   ten-thousandth of the touching distance of the bound is measured again
+   in double. The float separation is off by a few units in the last place
+   of the two agents' offset (at most a few reaches long), far below that
+   margin. The same answer from both sides of a pair: swapping i and j and
+   negating n negates every difference and product exactly. */
+static inline bool holds_along(const skim_crowd *c, uint32_t i, uint32_t j, const float n[3], float allowed,
+                               float target)
+{
+    const float *fi = c->final + 3 * (size_t)i, *fj = c->final + 3 * (size_t)j;
+    float quick = (fi[0] - fj[0]) * n[0] + (fi[1] - fj[1]) * n[1] + (fi[2] - fj[2]) * n[2];
+    if (quick >= allowed + 1e-4f * fabsf(target))
+        return true;
+    return separation_along(c, i, j, n) >= (double)allowed;
+}
+
 static bool holds(const skim_crowd *c, uint32_t i, const crowd_contact *ct)
 {
-    const float *fi = c->final + 3 * (size_t)i, *fj = c->final + 3 * (size_t)ct->other;
-    float quick = (fi[0] - fj[0]) * ct->n[0] + (fi[1] - fj[1]) * ct->n[1] + (fi[2] - fj[2]) * ct->n[2];
-    if (quick >= ct->allowed + 1e-4f * fabsf(ct->target))
-        return true;
-    return separation(c, i, ct) >= (double)ct->allowed;
+    return holds_along(c, i, ct->other, ct->n, ct->allowed, ct->target);
 }
 
 /* Gap between two cylinders: they overlap exactly when both the gap across
@@ -253,11 +268,42 @@ static uint32_t rounds_alone(skim_crowd *c, uint32_t *const lists[2], uint32_t r
     }
 }
 
+/* Marks the agents of the failing pairs of near-pair chunk k (in
+   crowd_find_contacts' buffers, every pair once, from its lower side) with
+   FAILED; whether it found one. Threads may mark one agent at once, always
+   with the same value: relaxed atomic stores. */
+#define FAILED UINT32_MAX /* never a round's stamp */
+static bool mark_failing_pairs(skim_crowd *c, uint32_t k)
+{
+    const crowd_near_pair *near = c->near_buffers[k].items, *end = near + c->near_buffers[k].count;
+    uint32_t *stamp = c->check_stamp;
+    bool any = false;
+    for (; near < end; ++near) {
+        const crowd_pair *p = &near->pair;
+        if (holds_along(c, near->a, near->b, p->n, p->allowed, p->target))
+            continue;
+        __atomic_store_n(&stamp[near->a], FAILED, __ATOMIC_RELAXED);
+        __atomic_store_n(&stamp[near->b], FAILED, __ATOMIC_RELAXED);
+        any = true;
+    }
+    return any;
+}
+
+/* The first round's list: the agents in a failing pair, in index order. */
+static uint32_t list_failing(const skim_crowd *c, uint32_t n, uint32_t *list)
+{
+    uint32_t listed = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        list[listed] = i;
+        listed += c->check_stamp[i] == FAILED;
+    }
+    return listed;
+}
+
 uint32_t crowd_check(skim_crowd *c, uint32_t n, team_cursor *cursor)
 {
     /* The world move's scatter (crowd_step.c) set lambda to 1, final to
-       world_end, the first round's list (work) to every agent in index
-       order and the stamps to 0. Rounds, each from the previous round's
+       world_end and the stamps to 0. Rounds, each from the previous round's
        positions alone (so the result is the same for any thread count).
        An agent in a pair closer than allowed gives up part of its move: if
        its world move went straight, any point back along it is free of
@@ -273,13 +319,32 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n, team_cursor *cursor)
        round's list alone (a stamp per agent keeps each in once); its order
        does not matter, since every agent's decision reads the last round
        only. Round r's list is in lists[r & 1]. */
+    /* The first round looks at every pair once, from its lower side (a
+       pair holds or fails alike from both sides), and only the agents of
+       a failing pair decide: any other would find every contact holding
+       and keep its whole move. In a walking crowd that is almost every
+       agent, and no pair fails in most steps. */
     crowd_shared *shared = &c->shared;
+    const uint32_t pair_chunks = team_chunks(n, CROWD_NEAR_CHUNK);
+    team_phase *phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, pair_chunks, &k); team_finish(phase))
+        if (mark_failing_pairs(c, k))
+            atomic_store_explicit(&shared->violated[1], 1, memory_order_relaxed);
+    team_wait(phase, pair_chunks);
+    if (!atomic_load_explicit(&shared->violated[1], memory_order_relaxed))
+        return 1;
     uint32_t *const lists[2] = { c->check_next, c->work };
+    phase = team_phase_next(cursor);
+    if (team_serial(phase)) {
+        shared->listed[1] = list_failing(c, n, lists[1]);
+        team_finish(phase);
+    }
+    team_wait(phase, 1);
     for (uint32_t round = 1;; ++round) {
-        const uint32_t listed = round == 1 ? n : shared->listed[round];
+        const uint32_t listed = shared->listed[round];
         const uint32_t *list = lists[round & 1];
         if (listed < ROUND_PARALLEL_MIN || round > SHORTEN_ROUNDS) {
-            team_phase *phase = team_phase_next(cursor);
+            phase = team_phase_next(cursor);
             if (team_serial(phase)) {
                 shared->rest_ended = rounds_alone(c, lists, round, listed);
                 team_finish(phase);
@@ -288,7 +353,7 @@ uint32_t crowd_check(skim_crowd *c, uint32_t n, team_cursor *cursor)
             return shared->rest_ended;
         }
         const uint32_t chunks = team_chunks(listed, ROUND_CHUNK);
-        team_phase *phase = team_phase_next(cursor);
+        phase = team_phase_next(cursor);
         for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
             uint32_t first, last;
             crowd_chunk_range(k, ROUND_CHUNK, listed, &first, &last);
