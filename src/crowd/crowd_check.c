@@ -140,6 +140,27 @@ static float joint_factor(const skim_crowd *c, uint32_t i, const crowd_contact *
     return mu < 1.0 ? (float)mu : 1.0f;
 }
 
+/* Whether the cylinders of agent i and its partner in contact ct (nu the
+   product of the contact's axis n with up) surely end at least g apart,
+   cheaply: the offset across up, h = d - (d . up) up, is at least as long
+   as its projection on n, and h . n = d . n - (d . up) nu, with |d . up| at
+   most the L1 length of d, so the gap across, |h| - R, is at least
+   |d . n| - L1 |nu| - R. For a contact across up (|nu| under 1e-6) that is
+   about the gap itself, and most pairs are farther apart than the closest;
+   along up the bound is useless and the full estimate decides. The error
+   allowed is cylinder_gap_estimate's, which covers the float rounding of
+   every term. */
+static inline bool surely_apart(const float *final, const float *radius, uint32_t i, const crowd_contact *ct,
+                                float nu, float g)
+{
+    const float *fi = final + 3 * (size_t)i, *fj = final + 3 * (size_t)ct->other;
+    float d[3] = { fi[0] - fj[0], fi[1] - fj[1], fi[2] - fj[2] };
+    float along_n = fabsf(d[0] * ct->n[0] + d[1] * ct->n[1] + d[2] * ct->n[2]);
+    float l1 = fabsf(d[0]) + fabsf(d[1]) + fabsf(d[2]);
+    float radii = radius[i] + radius[ct->other];
+    return along_n - l1 * fabsf(nu) - radii - 1e-5f * (l1 + radii) >= g;
+}
+
 /* Whether agent i ends on another's head: a vertical contact from above
    (n is exactly up), touching within twice the skin. On the way, lowers
    *closest to the gap of each of its pairs with a higher index that may be
@@ -147,25 +168,32 @@ static float joint_factor(const skim_crowd *c, uint32_t i, const crowd_contact *
    exact minimum in any order, so for any thread count. */
 uint8_t crowd_stands_on_agent(const skim_crowd *c, uint32_t i, float *closest, uint32_t *under)
 {
-    *under = UINT32_MAX;
+    /* In locals: the stores through closest and under could otherwise be
+       to the crowd's own floats, which would be read again per contact. */
+    const float up[3] = { c->up[0], c->up[1], c->up[2] };
+    const float *final = c->final, *radius = c->radius;
+    const crowd_contact *ct = c->contacts + c->contact_begin[i], *end = c->contacts + c->contact_begin[i + 1];
+    float nearest = *closest;
+    uint32_t below = UINT32_MAX;
     uint8_t standing = 0;
-    for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
-        const crowd_contact *ct = &c->contacts[e];
-        if (ct->other > i) {
+    for (; ct < end; ++ct) {
+        const float nu = ct->n[0] * up[0] + ct->n[1] * up[1] + ct->n[2] * up[2];
+        if (ct->other > i && !surely_apart(final, radius, i, ct, nu, nearest)) {
             float error, estimate = cylinder_gap_estimate(c, i, ct->other, &error);
-            if (estimate - error < *closest) {
+            if (estimate - error < nearest) {
                 float gap = (float)cylinder_gap(c, i, ct->other);
-                if (gap < *closest)
-                    *closest = gap;
+                if (gap < nearest)
+                    nearest = gap;
             }
         }
-        if (ct->n[0] * c->up[0] + ct->n[1] * c->up[1] + ct->n[2] * c->up[2] > 0.5f &&
-            separation(c, i, ct) <= (double)ct->target * (1.0 + c->def.agent_skin) + 1e-3) {
+        if (nu > 0.5f && separation(c, i, ct) <= (double)ct->target * (1.0 + c->def.agent_skin) + 1e-3) {
             if (!standing)
-                *under = c->active[ct->other];
+                below = c->active[ct->other];
             standing = 1;
         }
     }
+    *closest = nearest;
+    *under = below;
     return standing;
 }
 
