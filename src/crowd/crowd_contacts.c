@@ -70,20 +70,30 @@ static inline bool reaches_overlap(const float *proj, const float *reach, const 
     return (dx * dx + dy * dy <= r * r) & (fabsf(dz) <= vreach[i] + vreach[j]);
 }
 
-/* Agent i's contact in the pair (i, other): the pair's constraint as it is
-   when i is the lower index, else its mirror, bitwise what
-   crowd_contact_setup would give from i's side (it works in the pair's
-   canonical order and negates for the higher). */
-static inline void contact_from_pair(const crowd_pair *pair, uint32_t i, uint32_t other, crowd_contact *out)
+/* The two contacts of a pair, bitwise what crowd_contact_setup would give
+   from each side (it works in the pair's canonical order and negates for
+   the higher): the lower agent's as it is, the higher's mirrored. n is
+   never NaN, so its negation is exactly -1 times it. */
+static inline void lower_contact(const crowd_near_pair *near, crowd_contact *out)
 {
-    const bool lower = i < other;
-    const float sign = lower ? 1.0f : -1.0f; /* a product, not a branch: exact */
+    const crowd_pair *pair = &near->pair;
+    out->other = near->b;
     for (int k = 0; k < 3; ++k)
-        out->n[k] = sign * pair->n[k];
-    out->other = other;
+        out->n[k] = pair->n[k];
     out->target = pair->target;
     out->allowed = pair->allowed;
-    out->share = lower ? pair->share_lower : pair->share_higher;
+    out->share = pair->share_lower;
+}
+
+static inline void higher_contact(const crowd_near_pair *near, crowd_contact *out)
+{
+    const crowd_pair *pair = &near->pair;
+    out->other = near->a;
+    for (int k = 0; k < 3; ++k)
+        out->n[k] = -pair->n[k];
+    out->target = pair->target;
+    out->allowed = pair->allowed;
+    out->share = pair->share_higher;
 }
 
 bool crowd_reserve_near_buffers(skim_crowd *c, uint32_t n)
@@ -187,8 +197,8 @@ static void lay_out_contacts(skim_crowd *c, uint32_t k)
             current = near->a;
             at = begin[current] + lower[current];
         }
-        contact_from_pair(&near->pair, near->a, near->b, &contacts[at++]);
-        contact_from_pair(&near->pair, near->b, near->a, &contacts[begin[near->b] + near->lower_rank]);
+        lower_contact(near, &contacts[at++]);
+        higher_contact(near, &contacts[begin[near->b] + near->lower_rank]);
     }
 }
 
