@@ -112,39 +112,35 @@ static bool find_near_pairs(const skim_crowd *c, uint32_t first, uint32_t last, 
     const float *proj = c->proj, *reach = c->reach, *vreach = c->vreach, *q = c->q;
     const size_t *half_begin = c->half_begin;
     const uint32_t *half_other = c->half_other;
-    /* The near entries of a stretch of a half list first, without a branch
-       (a third of the entries are near, at random), then those. */
-    enum { STRETCH = 32 };
-    uint32_t near_other[STRETCH];
+    /* Room for every listed pair of the chunk, so the near ones go
+       straight in without a branch (a third of the entries are near, at
+       random): each listed pair is written and kept only if near. */
+    const size_t listed = half_begin[last] - half_begin[first];
+    if (!crowd_reserve((void **)&buffer->items, &buffer->capacity, listed ? listed : 1, sizeof *buffer->items))
+        return false;
+    crowd_near_pair *items = buffer->items;
+    size_t count = 0;
     for (uint32_t i = first; i < last; ++i)
-        for (size_t h = half_begin[i]; h < half_begin[i + 1]; h += STRETCH) {
-            size_t end = half_begin[i + 1] - h < STRETCH ? half_begin[i + 1] : h + STRETCH;
-            uint32_t found = 0;
-            for (size_t e = h; e < end; ++e) {
-                near_other[found] = half_other[e];
-                found += reaches_overlap(proj, reach, vreach, i, half_other[e]);
-            }
-            if (buffer->count + found > buffer->capacity &&
-                !crowd_reserve((void **)&buffer->items, &buffer->capacity, buffer->count + found,
-                               sizeof *buffer->items))
-                return false;
-            for (uint32_t k = 0; k < found; ++k) {
-                uint32_t j = near_other[k];
-                crowd_near_pair *near = &buffer->items[buffer->count++];
-                near->a = i;
-                near->b = j;
-                crowd_contact_setup(c, i, j, &near->pair);
-                /* Whether the plan already violates it: exactly the test of
-                   the solver's first sweep (crowd_solver.c), which gives the
-                   same answer from both sides (the offset and the axis are
-                   both negated, exactly), so that sweep need only visit the
-                   agents in such a pair. */
-                const crowd_pair *p = &near->pair;
-                const float *qi = q + 3 * (size_t)i, *qj = q + 3 * (size_t)j;
-                float gap = (qi[0] - qj[0]) * p->n[0] + (qi[1] - qj[1]) * p->n[1] + (qi[2] - qj[2]) * p->n[2];
-                near->violated = p->target - gap > 0.0f;
-            }
+        for (size_t e = half_begin[i]; e < half_begin[i + 1]; ++e) {
+            const uint32_t j = half_other[e];
+            items[count].a = i;
+            items[count].b = j;
+            count += reaches_overlap(proj, reach, vreach, i, j);
         }
+    buffer->count = count;
+    for (crowd_near_pair *near = items, *end = items + count; near < end; ++near) {
+        const uint32_t i = near->a, j = near->b;
+        crowd_contact_setup(c, i, j, &near->pair);
+        /* Whether the plan already violates it: exactly the test of the
+           solver's first sweep (crowd_solver.c), which gives the same
+           answer from both sides (the offset and the axis are both
+           negated, exactly), so that sweep need only visit the agents in
+           such a pair. */
+        const crowd_pair *p = &near->pair;
+        const float *qi = q + 3 * (size_t)i, *qj = q + 3 * (size_t)j;
+        float gap = (qi[0] - qj[0]) * p->n[0] + (qi[1] - qj[1]) * p->n[1] + (qi[2] - qj[2]) * p->n[2];
+        near->violated = p->target - gap > 0.0f;
+    }
     return true;
 }
 
