@@ -139,7 +139,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(q_next, 3 * n); ALLOC(final, 3 * n); ALLOC(world_end, 3 * n); ALLOC(lambda, n); ALLOC(lambda_next, n);
     ALLOC(free_path, n); ALLOC(proj, 3 * n); ALLOC(reach, n); ALLOC(vreach, n);
     ALLOC(margin, n); ALLOC(radius, n); ALLOC(inverse_mass, n); ALLOC(leaning, n); ALLOC(pushed, n);
-    ALLOC(grounded, n); ALLOC(check_changed, n); ALLOC(work, n); ALLOC(solver_mark, n); ALLOC(solver_hit, n); ALLOC(solver_relax, n); ALLOC(moved, n); ALLOC(check_next, n); ALLOC(check_stamp, n); ALLOC(result, n); ALLOC(group_index, n); ALLOC(batch_shape, n);
+    ALLOC(grounded, n); ALLOC(check_changed, n); ALLOC(work, n); ALLOC(solver_mark, n); ALLOC(solver_hit, n + 1); ALLOC(solver_relax, n); ALLOC(moved, n); ALLOC(check_next, n); ALLOC(check_stamp, n); ALLOC(result, n); ALLOC(group_index, n); ALLOC(batch_shape, n);
     ALLOC(batch_position, n); ALLOC(batch_displacement, n); ALLOC(batch_result, n);
     ALLOC(cell, 2 * n); ALLOC(contact_begin, n + 1); ALLOC(contact_fill, n);
     ok = ok && (c->spare_bytes = calloc(n, 1)) != NULL && (c->spare_words = calloc(n, 4)) != NULL &&

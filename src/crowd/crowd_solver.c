@@ -286,14 +286,19 @@ static void mark_with_partners(skim_crowd *c, const float *q, const float *moved
     uint32_t *mark = c->solver_mark, *hit = c->solver_hit;
     __atomic_store_n(&mark[i], stamp, __ATOMIC_RELAXED);
     __atomic_store_n(&hit[i], stamp, __ATOMIC_RELAXED);
+    /* Without a branch on the test (it goes either way at random): a
+       partner left holding gets its stamp stored to the sink after the
+       last agent instead (an index, which the compiler cannot turn back
+       into a branch). */
+    const size_t sink = c->capacity;
     const crowd_contact *ct = c->contacts + c->contact_begin[i], *end = c->contacts + c->contact_begin[i + 1];
     for (; ct < end; ++ct) {
         const uint32_t j = ct->other;
         const float *qj = q + 3 * (size_t)j;
         float gap = (moved[0] - qj[0]) * ct->n[0] + (moved[1] - qj[1]) * ct->n[1] + (moved[2] - qj[2]) * ct->n[2];
         __atomic_store_n(&mark[j], stamp, __ATOMIC_RELAXED);
-        if (ct->target - gap > 0.0f)
-            __atomic_store_n(&hit[j], stamp, __ATOMIC_RELAXED);
+        const size_t broken = ct->target - gap > 0.0f;
+        __atomic_store_n(&hit[sink + ((size_t)j - sink) * broken], stamp, __ATOMIC_RELAXED);
     }
 }
 
