@@ -27,11 +27,26 @@
    agents have fewer than ten others in the square of rings 0 and 1: the
    search asks first whether it can skip the rings. */
 #define THIN_MEMBERS_PER_CELL 2
+/* Cells in a thin crowd are as wide as the largest sense distance, but at
+   most this many mean sense distances. */
+#define WIDE_PER_MEAN 4.0
 
 static bool is_member(const skim_crowd *c, uint32_t i)
 {
     /* A ghost's sense is 0, as is everyone's when they do not avoid. */
     return c->sense[i] > 0.0f;
+}
+
+/* Whether a grid of cells `width` wide would be thin, judged from the
+   last build's members per occupied cell, scaled by the cells' areas.
+   Where it is, the search goes to the edge of its disc in most cells
+   anyway, and cells as wide as the largest sense distance make that disc
+   fewer rows and cells: the grid's own width makes no difference to what
+   the search finds. */
+static bool thin_at(const crowd_sense_grid *g, double width)
+{
+    const double scale = width / g->cell; /* g->cell: the last build's */
+    return g->per_occupied * scale * scale <= THIN_MEMBERS_PER_CELL;
 }
 
 /* The cell width, the box of occupied cells and the layout; returns the
@@ -51,7 +66,11 @@ static size_t lay_out(skim_crowd *c, uint32_t n)
     g->largest_sense = largest;
     if (members == 0)
         return 0;
-    g->cell = CELL_PER_SENSE * senses / members;
+    const double mean = CELL_PER_SENSE * senses / members;
+    /* At most WIDE_PER_MEAN means wide: one giant's sense must not put a
+       whole crowd in a cell. */
+    const double wide = largest < WIDE_PER_MEAN * mean ? largest : WIDE_PER_MEAN * mean;
+    g->cell = g->per_occupied > 0.0 && thin_at(g, mean) ? wide : mean;
     if (!(g->cell > 0.0))
         g->cell = 1.0;
     g->inverse_cell = 1.0 / g->cell;
@@ -139,6 +158,7 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
     for (uint32_t m = g->count; m < g->count + CROWD_MEMBER_PADDING; ++m)
         g->x[m] = g->y[m] = g->z[m] = g->sense[m] = g->height[m] = 0.0f;
     g->thin = g->count <= THIN_MEMBERS_PER_CELL * occupied;
+    g->per_occupied = occupied ? (double)g->count / (double)occupied : 0.0;
     return true;
 }
 

@@ -122,6 +122,7 @@ typedef struct crowd_sense_grid {
     uint32_t  count;                 /* members */
     float     largest_sense;         /* among the members */
     bool      thin;                  /* at most a few members per occupied cell */
+    double    per_occupied;          /* members per occupied cell; 0 before the first build */
 } crowd_sense_grid;
 
 /* What an agent is and wants, per slot, in one record: with agent
