@@ -324,6 +324,40 @@ Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_a_thin_crowd
     skim_world_destroy(world);
 }
 
+/* A thin crowd of walkers among agents that barely move: their sense
+   distances differ several times over, and the grid takes cells as wide
+   as the largest rather than the mean. */
+Test(crowd_neighbours, grid_search_matches_a_scan_in_a_thin_crowd_of_wide_cells)
+{
+    skim_world *world = floor_world(4000.0f);
+    skim_crowd *c = goal_crowd(400);
+    rng r = { 17 };
+    for (int k = 0; k < 400; ++k) {
+        float x = (float)rng_uniform(&r, -1500, 1500), y = (float)rng_uniform(&r, -1500, 1500);
+        add_agent(c, x, y, AGENT_R + 1.0f, 1u, 0, k % 2 ? x + 1000.0f : x - 1000.0f);
+    }
+    candidate *scratch = malloc(c->count * sizeof *scratch);
+    cr_assert_not_null(scratch);
+    int wide = 0;
+    for (int step = 0; step < 30; ++step) {
+        for (uint32_t id = 0; id < c->count; ++id) {
+            const float speed = id % 3 == 0 ? 400.0f : 5.0f;
+            cr_assert_eq(skim_crowd_set_target(c, id, goals[id], speed, 4.0f), SKIM_OK);
+        }
+        cr_assert_eq(skim_crowd_step(world, c, 1.0f / 60.0f), SKIM_OK, "%s", skim_last_error_message());
+        const crowd_sense_grid *g = &c->sense_grid;
+        double senses = 0.0;
+        for (uint32_t i = 0; i < c->count; ++i)
+            senses += c->sense[i];
+        wide += g->cell > 1.5 * senses / c->count;
+        compare_neighbours(c, step, scratch);
+    }
+    cr_expect_gt(wide, 20, "the cells were wider than the mean sense distance in only %d of 30 steps", wide);
+    free(scratch);
+    skim_crowd_destroy(c);
+    skim_world_destroy(world);
+}
+
 Test(crowd_neighbours, grid_search_matches_a_scan_across_teleports_and_changes_of_speed)
 {
     skim_world *world = floor_world(4000.0f);
