@@ -142,8 +142,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(grounded, n); ALLOC(check_changed, n); ALLOC(work, n); ALLOC(solver_mark, n); ALLOC(solver_hit, n + 1); ALLOC(solver_relax, n); ALLOC(moved, n); ALLOC(check_next, n); ALLOC(check_stamp, n); ALLOC(result, n); ALLOC(group_index, n); ALLOC(batch_shape, n);
     ALLOC(batch_position, n); ALLOC(batch_displacement, n); ALLOC(batch_result, n);
     ALLOC(cell, 2 * n); ALLOC(contact_begin, n + 1); ALLOC(contact_fill, n);
-    ok = ok && (c->spare_bytes = calloc(n, 1)) != NULL && (c->spare_words = calloc(n, 4)) != NULL &&
-         (c->spare_pairs = calloc(n, 8)) != NULL && (c->spare_triples = calloc(n, 12)) != NULL;
+    ok = ok && crowd_reorder_init(c);
     ALLOC(bound, n); ALLOC(vbound, n); ALLOC(built_proj, 3 * n); ALLOC(half_begin, n + 1);
     ALLOC(contact_bound, n); ALLOC(next_contact_bound, n); ALLOC(listed_proj, 3 * n);
     ALLOC(chunk_drift, team_chunks(c->capacity, CROWD_AGENT_CHUNK));
@@ -169,8 +168,7 @@ void skim_crowd_destroy(skim_crowd *c)
         return;
     void *fields[] = { c->slot_of, c->id_of, c->public_position, c->public_velocity, c->public_state,
                        c->position, c->velocity, c->floor_normal, c->state, c->shape, c->body,
-                       c->active, c->order, c->order_key, c->spare_bytes, c->spare_words, c->spare_pairs,
-                       c->spare_triples, c->start, c->planned, c->q, c->q_next, c->final, c->world_end, c->lambda, c->lambda_next,
+                       c->active, c->order, c->order_key, c->start, c->planned, c->q, c->q_next, c->final, c->world_end, c->lambda, c->lambda_next,
                        c->free_path, c->proj, c->reach,
                        c->vreach, c->margin, c->radius, c->inverse_mass, c->leaning, c->pushed, c->grounded, c->check_changed, c->work, c->solver_mark, c->solver_hit, c->solver_relax, c->moved, c->check_next, c->check_stamp,
                        c->result, c->group_index, c->batch_shape, c->batch_position,
@@ -187,6 +185,7 @@ void skim_crowd_destroy(skim_crowd *c)
         free(fields[i]);
     skim_move_cache_release(&c->world_cache);
     crowd_slots_release(c);
+    crowd_reorder_release(c);
     crowd_clear_release(&c->clear);
     skim_box_index_free(&c->moved_boxes);
     for (uint32_t id = 0; c->goal && id < c->capacity; ++id)

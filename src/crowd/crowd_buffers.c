@@ -1,7 +1,6 @@
 /* The crowd's working memory: buffers that grow and stay, the per-chunk
    buffers of a parallel phase joined in chunk order (so the result does not
-   depend on which thread ran which chunk), permutations into agent order,
-   and the step's clock. */
+   depend on which thread ran which chunk), and the step's clock. */
 #include "crowd/crowd_internal.h"
 
 #include <stdlib.h>
@@ -61,28 +60,4 @@ bool crowd_join_chunks(skim_crowd *c, team_cursor *cursor, team_phase *phase, ui
     }
     team_wait(phase, 1);
     return !crowd_out_of_memory(&c->shared);
-}
-
-void *crowd_permute(skim_crowd *c, void *data, size_t size, uint32_t n, const uint32_t *order)
-{
-    /* One spare per element size, as large as the arrays: the gathered copy
-       takes the array's place and the array becomes the spare. memcpy of a
-       constant size is a plain move. */
-    void **spare = size == 1 ? &c->spare_bytes : size == 4 ? &c->spare_words : size == 8 ? &c->spare_pairs
-                                                                                            : &c->spare_triples;
-    void *gathered = *spare;
-    const char *from = data;
-    char *to = gathered;
-    for (size_t k = 0; k < n; ++k) {
-        const char *a = from + (size_t)order[k] * size;
-        char *b = to + (size_t)k * size;
-        switch (size) { /* the same every iteration: GCC makes one loop per case */
-        case 1: *(uint8_t *)b = *(const uint8_t *)a; break;
-        case 4: memcpy(b, a, 4); break;
-        case 8: memcpy(b, a, 8); break;
-        default: memcpy(b, a, 12); break;
-        }
-    }
-    *spare = data;
-    return gathered;
 }

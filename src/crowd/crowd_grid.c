@@ -163,8 +163,9 @@ static size_t lay_out_grid(skim_crowd *c, uint32_t n)
     return buckets;
 }
 
-/* The new order: a stable counting sort by bucket, the big agents after
-   the last bucket and the ghosts after them. */
+/* The new order (order, applied by crowd_reorder_gather): a stable
+   counting sort by bucket, the big agents after the last bucket and the
+   ghosts after them. */
 static skim_status renumber(skim_crowd *c, uint32_t n, size_t buckets)
 {
     if (!crowd_reserve((void **)&c->bucket_start, &c->bucket_capacity, buckets + 3, sizeof *c->bucket_start))
@@ -187,11 +188,6 @@ static skim_status renumber(skim_crowd *c, uint32_t n, size_t buckets)
         start[b] = start[b - 1];
     start[0] = 0;
     c->big_count = start[buckets + 1] - start[buckets];
-    crowd_apply_order(c, n, c->order);
-    c->bound = crowd_permute(c, c->bound, sizeof *c->bound, n, c->order);
-    c->vbound = crowd_permute(c, c->vbound, sizeof *c->vbound, n, c->order);
-    c->cell = crowd_permute(c, c->cell, 2 * sizeof *c->cell, n, c->order);
-    memcpy(c->built_proj, c->proj, 3 * (size_t)n * sizeof *c->proj);
     return SKIM_OK;
 }
 
@@ -437,20 +433,25 @@ static bool reserve_index_buffers(skim_crowd *c, uint32_t n)
 
 bool crowd_build_neighbours(skim_crowd *c, uint32_t n, team_cursor *cursor)
 {
-    /* The grid and the renumbering, serially (a counting sort; the
-       gathers of the renumbering are a few microseconds per array for
-       thousands of agents, less than a phase each would cost). */
+    /* The grid and the new order, serially (a counting sort); the arrays
+       are then gathered into it by everyone. */
     team_phase *phase = team_phase_next(cursor);
     if (team_serial(phase)) {
         if (renumber(c, n, lay_out_grid(c, n)) != SKIM_OK || !reserve_index_buffers(c, n))
             crowd_note_out_of_memory(&c->shared);
-        else
-            take_contact_bounds(c, n, 0.0f); /* everyone is at home */
         team_finish(phase);
     }
     team_wait(phase, 1);
     if (crowd_out_of_memory(&c->shared))
         return false;
+    crowd_reorder_gather(c, n, c->order, cursor);
+    phase = team_phase_next(cursor);
+    if (team_serial(phase)) {
+        crowd_reorder_take(c);
+        take_contact_bounds(c, n, 0.0f); /* everyone is at home */
+        team_finish(phase);
+    }
+    team_wait(phase, 1);
     return make_half_lists(c, n, cursor);
 }
 

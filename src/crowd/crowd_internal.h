@@ -30,6 +30,9 @@
 #include <omp.h>
 #endif
 
+/* The most arrays the grid's new order moves (crowd_reorder.c). */
+#define CROWD_REORDERED_MAX 24
+
 /* Everything a crowd holds; its record types are in crowd_types.h. */
 struct skim_crowd {
     skim_crowd_def def;
@@ -120,7 +123,7 @@ struct skim_crowd {
 
     /* ---- broadphase (crowd_grid.c) ---- */
     uint32_t *order;                    /* n: the new order, as old active indices */
-    void     *spare_bytes, *spare_words, *spare_pairs, *spare_triples; /* crowd_permute's */
+    void     *reorder_spare[CROWD_REORDERED_MAX]; /* crowd_reorder.c's, capacity long each */
     uint32_t *order_key;                /* n: bucket, in the old order */
     int32_t  *cell;                     /* 2 per agent: its home cell */
     uint32_t  grid_count, big_count;    /* grid agents are 0..grid_count-1, then the big
@@ -288,7 +291,7 @@ bool crowd_join_chunks(skim_crowd *c, team_cursor *cursor, team_phase *phase, ui
 #define CROWD_CONTACT_SKIN 1.0f
 
 /* Broadphase (crowd_grid.c), inside the region: puts the n active agents
-   in the grid's order (crowd_apply_order) from proj, bound and vbound,
+   in the grid's order (crowd_reorder_gather) from proj, bound and vbound,
    sets built_proj, and makes their half lists half_begin / half_other
    from next_contact_bound. Sets shared.out_of_memory on failure; every
    thread returns false then. */
@@ -297,13 +300,16 @@ bool crowd_build_neighbours(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
    next_contact_bound and the plan chunks' drift (chunks of them). The
    same on failure. */
 bool crowd_refresh_neighbours(skim_crowd *crowd, uint32_t n, uint32_t chunks, team_cursor *cursor);
-/* Puts active and every array the step has filled so far (crowd_step.c)
-   in the order given: new index k takes what old index order[k] held. */
-void crowd_apply_order(skim_crowd *crowd, uint32_t n, const uint32_t *order);
-/* The same for one array of n elements of size 1, 4, 8 or 12 bytes, one of
-   the crowd's capacity-long arrays: returns the array in the new order,
-   which replaces data (data becomes a spare; crowd.c). */
-void *crowd_permute(skim_crowd *crowd, void *data, size_t size, uint32_t n, const uint32_t *order);
+/* The grid's new order for active and every array the step has filled
+   so far (crowd_reorder.c): new index k takes what old index order[k]
+   held. Inside the region, every thread gathers the arrays into their
+   spares, and built_proj from proj; then one thread, in a serial step,
+   takes the gathered arrays in place of the old. The spares are made with
+   the crowd (false if out of memory) and freed with it. */
+bool crowd_reorder_init(skim_crowd *crowd);
+void crowd_reorder_release(skim_crowd *crowd);
+void crowd_reorder_gather(skim_crowd *crowd, uint32_t n, const uint32_t *order, team_cursor *cursor);
+void crowd_reorder_take(skim_crowd *crowd);
 /* Whether agents [first, last) still lie within the bounds the grid's
    order (CROWD_ORDER_BAD if not) and the half lists (CROWD_CONTACTS_BAD)
    were made for, given this step's plan; sets their next_contact_bound

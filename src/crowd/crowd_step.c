@@ -129,35 +129,6 @@ static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
     }
 }
 
-void crowd_apply_order(skim_crowd *c, uint32_t n, const uint32_t *order)
-{
-    /* What plan() wrote, and the ids. */
-    c->active = crowd_permute(c, c->active, sizeof *c->active, n, order);
-    c->start = crowd_permute(c, c->start, 3 * sizeof *c->start, n, order);
-    c->planned = crowd_permute(c, c->planned, 3 * sizeof *c->planned, n, order);
-    c->q = crowd_permute(c, c->q, 3 * sizeof *c->q, n, order);
-    c->proj = crowd_permute(c, c->proj, 3 * sizeof *c->proj, n, order);
-    c->reach = crowd_permute(c, c->reach, sizeof *c->reach, n, order);
-    c->vreach = crowd_permute(c, c->vreach, sizeof *c->vreach, n, order);
-    c->margin = crowd_permute(c, c->margin, sizeof *c->margin, n, order);
-    c->radius = crowd_permute(c, c->radius, sizeof *c->radius, n, order);
-    c->height = crowd_permute(c, c->height, sizeof *c->height, n, order);
-    c->inverse_mass = crowd_permute(c, c->inverse_mass, sizeof *c->inverse_mass, n, order);
-    c->leaning = crowd_permute(c, c->leaning, sizeof *c->leaning, n, order);
-    c->grounded = crowd_permute(c, c->grounded, sizeof *c->grounded, n, order);
-    if (c->def.avoidance) {
-        c->avoid_pref = crowd_permute(c, c->avoid_pref, 2 * sizeof *c->avoid_pref, n, order);
-        c->avoid_velocity = crowd_permute(c, c->avoid_velocity, 2 * sizeof *c->avoid_velocity, n, order);
-        c->avoid_top = crowd_permute(c, c->avoid_top, sizeof *c->avoid_top, n, order);
-        c->along = crowd_permute(c, c->along, sizeof *c->along, n, order);
-    }
-    c->sense = crowd_permute(c, c->sense, sizeof *c->sense, n, order);
-    c->next_contact_bound = crowd_permute(c, c->next_contact_bound, sizeof *c->next_contact_bound, n, order);
-    /* pushed is all zero until the solver runs. */
-}
-
-
-
 /* Phase 5: the new state of agent i, whose move ends at f. */
 static void commit(skim_crowd *c, uint32_t i, float dt, const float *f, bool reverted, bool standing_on_agent,
                    crowd_chunk_stats *counts)

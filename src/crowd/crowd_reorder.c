@@ -1,0 +1,118 @@
+/* The step's arrays put in the grid's new order (crowd_grid.c) by the
+   whole team: what the plan wrote (crowd_step.c), the avoidance's inputs
+   and the grid's own bounds and cells. Each array is gathered into a spare
+   of its own, a chunk of agents at a time for every array, so all of them
+   move in one phase whichever thread takes which chunk; then the spares
+   take the arrays' places and the arrays become the spares. A gather is a
+   copy: the same bits as one thread moving the arrays one by one. */
+#include "crowd/crowd_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One array the reordering moves: the crowd's field and its element size
+   (1, 4, 8 or 12 bytes). */
+typedef struct reordered {
+    void **field;
+    size_t size;
+} reordered;
+
+/* The arrays; the avoidance's come last and are moved only when the crowd
+   avoids (unused otherwise), so every array keeps its spare's index. */
+static uint32_t list_arrays(skim_crowd *c, bool avoidance, reordered *out)
+{
+    uint32_t k = 0;
+#define ARRAY(name, count) out[k++] = (reordered){ (void **)&c->name, (count) * sizeof *c->name }
+    ARRAY(active, 1);
+    ARRAY(start, 3);
+    ARRAY(planned, 3);
+    ARRAY(q, 3);
+    ARRAY(proj, 3);
+    ARRAY(reach, 1);
+    ARRAY(vreach, 1);
+    ARRAY(margin, 1);
+    ARRAY(radius, 1);
+    ARRAY(height, 1);
+    ARRAY(inverse_mass, 1);
+    ARRAY(leaning, 1);
+    ARRAY(grounded, 1);
+    ARRAY(sense, 1);
+    ARRAY(next_contact_bound, 1);
+    ARRAY(bound, 1);
+    ARRAY(vbound, 1);
+    ARRAY(cell, 2);
+    if (avoidance) {
+        ARRAY(avoid_pref, 2);
+        ARRAY(avoid_velocity, 2);
+        ARRAY(avoid_top, 1);
+        ARRAY(along, 1);
+    }
+#undef ARRAY
+    /* pushed is all zero until the solver runs. */
+    return k;
+}
+
+bool crowd_reorder_init(skim_crowd *c)
+{
+    reordered arrays[CROWD_REORDERED_MAX];
+    const uint32_t count = list_arrays(c, true, arrays);
+    for (uint32_t a = 0; a < count; ++a)
+        if (!(c->reorder_spare[a] = calloc(c->capacity ? c->capacity : 1, arrays[a].size)))
+            return false;
+    return true;
+}
+
+void crowd_reorder_release(skim_crowd *c)
+{
+    for (uint32_t a = 0; a < CROWD_REORDERED_MAX; ++a) {
+        free(c->reorder_spare[a]);
+        c->reorder_spare[a] = NULL;
+    }
+}
+
+/* Agents [first, last) of one array: to[k] = from[order[k]]. memcpy of a
+   constant size is a plain move; the switch is the same for every agent,
+   so GCC makes one loop per case. */
+static void gather(void *to, const void *from, size_t size, const uint32_t *order, uint32_t first, uint32_t last)
+{
+    const char *source = from;
+    char *target = to;
+    for (size_t k = first; k < last; ++k) {
+        const char *a = source + (size_t)order[k] * size;
+        char *b = target + k * size;
+        switch (size) {
+        case 1: *(uint8_t *)b = *(const uint8_t *)a; break;
+        case 4: memcpy(b, a, 4); break;
+        case 8: memcpy(b, a, 8); break;
+        default: memcpy(b, a, 12); break;
+        }
+    }
+}
+
+void crowd_reorder_gather(skim_crowd *c, uint32_t n, const uint32_t *order, team_cursor *cursor)
+{
+    reordered arrays[CROWD_REORDERED_MAX];
+    const uint32_t count = list_arrays(c, c->def.avoidance, arrays);
+    const uint32_t chunks = team_chunks(n, CROWD_AGENT_CHUNK);
+    team_phase *phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
+        uint32_t first, last;
+        crowd_chunk_range(k, CROWD_AGENT_CHUNK, n, &first, &last);
+        for (uint32_t a = 0; a < count; ++a)
+            gather(c->reorder_spare[a], *arrays[a].field, arrays[a].size, order, first, last);
+        /* The starts the grid's order is built for: the lines were just read. */
+        gather(c->built_proj, c->proj, 3 * sizeof *c->proj, order, first, last);
+    }
+    team_wait(phase, chunks);
+}
+
+void crowd_reorder_take(skim_crowd *c)
+{
+    reordered arrays[CROWD_REORDERED_MAX];
+    const uint32_t count = list_arrays(c, c->def.avoidance, arrays);
+    for (uint32_t a = 0; a < count; ++a) {
+        void *gathered = c->reorder_spare[a];
+        c->reorder_spare[a] = *arrays[a].field;
+        *arrays[a].field = gathered;
+    }
+}
