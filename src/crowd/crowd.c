@@ -146,6 +146,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(bound, n); ALLOC(vbound, n); ALLOC(built_proj, 3 * n); ALLOC(half_begin, n + 1);
     ALLOC(contact_bound, n); ALLOC(next_contact_bound, n); ALLOC(listed_proj, 3 * n);
     ALLOC(chunk_drift, team_chunks(c->capacity, CROWD_AGENT_CHUNK));
+    ALLOC(chunk_standing, team_chunks(c->capacity, CROWD_AGENT_CHUNK));
     ALLOC(chunk_stats, team_chunks(c->capacity, CROWD_COMMIT_CHUNK));
 #undef ALLOC
     ok = ok && (c->phases = aligned_alloc(64, TEAM_PHASES * sizeof *c->phases)) != NULL;
@@ -175,7 +176,7 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->batch_displacement, c->batch_result, c->cell,
                        c->bucket_start, c->contacts, c->contact_begin, c->contact_fill, c->bound,
                        c->vbound, c->built_proj, c->contact_bound, c->next_contact_bound, c->listed_proj,
-                       c->chunk_drift, c->half_begin, c->half_other, c->phases, c->chunk_stats,
+                       c->chunk_drift, c->chunk_standing, c->half_begin, c->half_other, c->phases, c->chunk_stats,
                        c->avoid_pref, c->avoid_velocity, c->avoid_top, c->along, c->sense, c->height,
                        c->sense_grid.member_block, c->sense_grid.bucket_start, c->sense_grid.key,
                        c->sense_grid.home, c->setting, c->layers, c->collides_with, c->support, c->settings,

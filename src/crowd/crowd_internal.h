@@ -147,6 +147,7 @@ struct skim_crowd {
     float    *listed_proj;              /* 3 per agent: proj when the half lists were last made */
     float    *chunk_drift;              /* per plan chunk: the farthest an agent got across up
                                            from its start at the build */
+    uint32_t *chunk_standing;           /* per chunk of agents: how many stand (crowd_world.c) */
     float     list_reach;               /* largest contact bound in the grid plus the largest
                                            drift, when the half lists were last made */
     /* Half lists (crowd_grid.c): agent i's neighbours j > i in index order,
@@ -441,7 +442,7 @@ static inline void crowd_counts_to_offsets(size_t *begin, uint32_t n)
    arrays (standing first, then airborne, each in index order), one batch
    call moving both groups, and the results back to every agent (or, with
    no world, the solver's positions). */
-void        crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, team_cursor *cursor);
+uint32_t    crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, team_cursor *cursor);
 skim_status crowd_move_world(const skim_world *world, skim_crowd *c, uint32_t n, uint32_t standing,
                              float dt);
 void        crowd_scatter_world(skim_crowd *c, uint32_t n, bool world, uint32_t standing, float dt,

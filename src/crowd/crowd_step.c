@@ -229,10 +229,10 @@ static void finish_agents(skim_crowd *c, uint32_t n, float dt, team_cursor *curs
    the region. lists_valid is what the master read before the region (the
    caller sets it after: nothing in the region writes it). Sets *rebuilt
    when the lists were rebuilt, *refreshed when only the half lists were
-   made again. Returns the solver's buffer
-   (crowd_solve), or UINT32_MAX if out of memory. */
+   made again, and *standing to the world move's first group. Returns the
+   solver's buffer (crowd_solve), or UINT32_MAX if out of memory. */
 static uint32_t before_world(skim_crowd *c, uint32_t n, float dt, bool lists_valid, bool world, bool *rebuilt,
-                             bool *refreshed, team_cursor *cursor)
+                             bool *refreshed, uint32_t *standing, team_cursor *cursor)
 {
     const bool agents = c->def.agent_collisions;
     /* Whether the lists still hold is asked of each agent as it is
@@ -272,7 +272,7 @@ static uint32_t before_world(skim_crowd *c, uint32_t n, float dt, bool lists_val
         which = crowd_solve(c, n, cursor);
     }
     if (world)
-        crowd_gather_world(c, n, which ? c->q_next : c->q, cursor);
+        *standing = crowd_gather_world(c, n, which ? c->q_next : c->q, cursor);
     return which;
 }
 
@@ -329,8 +329,10 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
         team_enter_region(passive);
         team_cursor cursor = { c->phases, 0 };
         bool mine_rebuilt = false, mine_refreshed = false;
+        uint32_t mine_standing = 0;
         const bool go = !bodies_moved || crowd_bodies_phases(c, &cursor, &bodies);
-        uint32_t mine = go ? before_world(c, n, dt, lists_valid, world != NULL, &mine_rebuilt, &mine_refreshed, &cursor)
+        uint32_t mine = go ? before_world(c, n, dt, lists_valid, world != NULL, &mine_rebuilt, &mine_refreshed,
+                                          &mine_standing, &cursor)
                            : 0;
 #ifdef _OPENMP
         if (omp_get_thread_num() == 0)
@@ -341,7 +343,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
             rebuilt = mine_rebuilt;
             refreshed = mine_refreshed;
             used = cursor.at;
-            standing = c->shared.standing;
+            standing = mine_standing;
         }
         team_leave_region(&c->shared.left);
     }

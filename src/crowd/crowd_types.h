@@ -70,7 +70,6 @@ typedef struct crowd_shared {
     uint32_t    relaxed[CROWD_ROUNDS];  /* of those, the agents solver sweep r relaxes */
     uint32_t    rest_ended;             /* the sweep or round a serial step that ran the rest
                                            stopped after */
-    uint32_t    standing;               /* the world move's first group (crowd_step.c) */
     atomic_uint left;                   /* threads done with the region (team_leave_region) */
 } crowd_shared;
 

@@ -13,39 +13,49 @@
    it) and the crowd's steps and snapping; airborne ones carry their fall in
    the displacement and neither step nor snap. The standing agents come
    first in the batch arrays, then the airborne ones, each group in index
-   order (a serial step), gathered together in one phase; one batch call
-   moves both groups, each with its own definition (crowd_move_world). */
-void crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, team_cursor *cursor)
+   order; one batch call moves both groups, each with its own definition
+   (crowd_move_world). Each chunk of agents counts its standing ones, then
+   puts its agents at their places, which the counts of the chunks before
+   it give: the same places for any thread count. Every thread returns the
+   number of standing agents. */
+uint32_t crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, team_cursor *cursor)
 {
-    team_phase *phase = team_phase_next(cursor);
-    if (team_serial(phase)) {
-        uint32_t m = 0;
-        for (uint32_t i = 0; i < n; ++i)
-            if (c->grounded[i])
-                c->group_index[m++] = i;
-        c->shared.standing = m;
-        for (uint32_t i = 0; i < n; ++i)
-            if (!c->grounded[i])
-                c->group_index[m++] = i;
-        team_finish(phase);
-    }
-    team_wait(phase, 1);
     const uint32_t chunks = team_chunks(n, CROWD_AGENT_CHUNK);
+    team_phase *phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
+        uint32_t first, last, standing = 0;
+        crowd_chunk_range(k, CROWD_AGENT_CHUNK, n, &first, &last);
+        for (uint32_t i = first; i < last; ++i)
+            standing += c->grounded[i];
+        c->chunk_standing[k] = standing;
+    }
+    team_wait(phase, chunks);
+    /* A few hundred counts: each thread adds them up rather than wait for
+       one thread to. */
+    uint32_t standing = 0;
+    for (uint32_t k = 0; k < chunks; ++k)
+        standing += c->chunk_standing[k];
     phase = team_phase_next(cursor);
     for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
-        uint32_t first, last;
+        uint32_t first, last, standing_before = 0;
         crowd_chunk_range(k, CROWD_AGENT_CHUNK, n, &first, &last);
-        for (uint32_t e = first; e < last; ++e) {
-            uint32_t i = c->group_index[e];
+        for (uint32_t j = 0; j < k; ++j)
+            standing_before += c->chunk_standing[j];
+        uint32_t next_standing = standing_before, next_airborne = standing + (first - standing_before);
+        for (uint32_t i = first; i < last; ++i) {
+            const uint32_t e = c->grounded[i] ? next_standing++ : next_airborne++;
+            const uint32_t slot = c->active[i];
             const float *s = c->start + 3 * (size_t)i, *p = q + 3 * (size_t)i;
-            c->batch_shape[e] = c->shape[c->active[i]];
-            c->batch_def_of[e] = 2 * c->setting[c->active[i]] + (e >= c->shared.standing);
-            c->batch_agent[e] = c->active[i];
+            c->group_index[e] = i;
+            c->batch_shape[e] = c->shape[slot];
+            c->batch_def_of[e] = 2 * c->setting[slot] + !c->grounded[i];
+            c->batch_agent[e] = slot;
             c->batch_position[e] = (skim_vec3){ s[0], s[1], s[2] };
             c->batch_displacement[e] = (skim_vec3){ p[0] - s[0], p[1] - s[1], p[2] - s[2] };
         }
     }
     /* No wait: the region ends here. */
+    return standing;
 }
 
 /* The world move of both groups: [0, standing) of the batch arrays with
