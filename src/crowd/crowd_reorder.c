@@ -1,10 +1,10 @@
 /* The step's arrays put in the grid's new order (crowd_grid.c) by the
    whole team: what the plan wrote (crowd_step.c), the avoidance's inputs
    and the grid's own bounds and cells. Each array is gathered into a spare
-   of its own, a chunk of agents at a time for every array, so all of them
-   move in one phase whichever thread takes which chunk; then the spares
-   take the arrays' places and the arrays become the spares. A gather is a
-   copy: the same bits as one thread moving the arrays one by one. */
+   of its own, so all of them move in one phase, a range of agents of one
+   array per chunk, whichever thread takes which; then the spares take the
+   arrays' places and the arrays become the spares. A gather is a copy:
+   the same bits as one thread moving the arrays one by one. */
 #include "crowd/crowd_internal.h"
 
 #include <stdlib.h>
@@ -89,19 +89,30 @@ static void gather(void *to, const void *from, size_t size, const uint32_t *orde
     }
 }
 
+/* Agents per chunk of one array. A chunk reads and writes one run of
+   memory, which the hardware prefetchers follow (a chunk moving every
+   array at once would make dozens of runs, more than they track); the
+   chunks of one range of agents come one after another, so the range of
+   order they all read stays in cache. */
+#define REORDER_CHUNK 4096
+
 void crowd_reorder_gather(skim_crowd *c, uint32_t n, const uint32_t *order, team_cursor *cursor)
 {
-    reordered arrays[CROWD_REORDERED_MAX];
+    reordered arrays[CROWD_REORDERED_MAX + 1];
     const uint32_t count = list_arrays(c, c->def.avoidance, arrays);
-    const uint32_t chunks = team_chunks(n, CROWD_AGENT_CHUNK);
+    /* The starts the grid's order is built for, from proj like its spare. */
+    arrays[count] = (reordered){ (void **)&c->proj, 3 * sizeof *c->proj };
+    void *targets[CROWD_REORDERED_MAX + 1];
+    for (uint32_t a = 0; a < count; ++a)
+        targets[a] = c->reorder_spare[a];
+    targets[count] = c->built_proj;
+    const uint32_t per_range = count + 1, chunks = team_chunks(n, REORDER_CHUNK) * per_range;
     team_phase *phase = team_phase_next(cursor);
     for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
-        crowd_chunk_range(k, CROWD_AGENT_CHUNK, n, &first, &last);
-        for (uint32_t a = 0; a < count; ++a)
-            gather(c->reorder_spare[a], *arrays[a].field, arrays[a].size, order, first, last);
-        /* The starts the grid's order is built for: the lines were just read. */
-        gather(c->built_proj, c->proj, 3 * sizeof *c->proj, order, first, last);
+        const uint32_t a = k % per_range;
+        crowd_chunk_range(k / per_range, REORDER_CHUNK, n, &first, &last);
+        gather(targets[a], *arrays[a].field, arrays[a].size, order, first, last);
     }
     team_wait(phase, chunks);
 }
