@@ -86,6 +86,7 @@ struct skim_crowd {
     /* ---- per active index, rebuilt or rewritten each step ---- */
     uint32_t *active;        /* slots, in the grid's order (crowd_grid.c) */
     bool      active_dirty;
+    uint32_t  active_id_end;  /* one past the highest active id, at the last rebuild of active */
     float    *start;         /* 3 per agent: position at the start of the step */
     float    *planned;       /* 3 per agent: displacement before agent contacts */
     float    *q, *q_next;    /* 3 per agent: solver positions (Jacobi double buffer) */

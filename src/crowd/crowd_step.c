@@ -19,10 +19,11 @@
    where the records happen to sit. */
 static void rebuild_active(skim_crowd *c)
 {
-    uint32_t n = 0;
-    for (uint32_t id = 0; id < c->capacity && n < c->count; ++id)
+    uint32_t n = 0, id = 0;
+    for (; id < c->capacity && n < c->count; ++id)
         if (c->public_state[id] & SKIM_AGENT_ACTIVE)
             c->active[n++] = c->slot_of[id];
+    c->active_id_end = id;
     c->active_dirty = false;
     c->lists_valid = false; /* the lists are in the old order */
 }
@@ -190,11 +191,12 @@ static void commit(skim_crowd *c, uint32_t i, float dt, const float *f, bool rev
     c->state[slot] = state;
 }
 
-/* The last phase: the check's figures (moves kept in part or not at all,
-   who stands on whom, the closest pair) and the new state, per chunk; the
-   chunks' figures are combined after the region. stands_on_agent reads
-   only final positions and cylinders, which nobody writes any more, and
-   commit writes only agent i's own state, so one pass does both. */
+/* The phase before the last: the check's figures (moves kept in part or
+   not at all, who stands on whom, the closest pair) and the new state, per
+   chunk; the chunks' figures are combined after the region.
+   stands_on_agent reads only final positions and cylinders, which nobody
+   writes any more, and commit writes only agent i's own state, so one pass
+   does both. */
 static void finish_agents(skim_crowd *c, uint32_t n, float dt, team_cursor *cursor)
 {
     const bool agents = c->def.agent_collisions;
@@ -218,10 +220,46 @@ static void finish_agents(skim_crowd *c, uint32_t n, float dt, team_cursor *curs
                 c->state[c->active[i]] |= SKIM_AGENT_ARRIVED;
                 counts.arrived++;
             }
-            crowd_publish(c, c->active[i]);
         }
         c->chunk_stats[k] = counts;
     }
+    team_wait(phase, chunks);
+}
+
+/* Ids per chunk of the publishing phase. */
+#define PUBLISH_CHUNK 1024
+/* How many ids ahead the publishing asks for the records it will read. */
+#define PUBLISH_AHEAD 16
+
+/* What the public arrays say of every agent (crowd_publish), copied once
+   the step is done, in id order: the writes to the id-indexed arrays then
+   run through memory, and the reads of the agents' records, in slots that
+   follow the grid's order, are the scattered ones: a scattered read can be
+   asked for ahead and leaves its line clean, where a scattered write has
+   to fetch its line and later write it back. */
+static void publish_agents(skim_crowd *c, team_cursor *cursor)
+{
+    const uint32_t end = c->active_id_end, chunks = team_chunks(end, PUBLISH_CHUNK);
+    team_phase *phase = team_phase_next(cursor);
+    for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
+        uint32_t first, last;
+        crowd_chunk_range(k, PUBLISH_CHUNK, end, &first, &last);
+        for (uint32_t id = first; id < last; ++id) {
+            if (id + PUBLISH_AHEAD < last) {
+                const uint32_t ahead = c->slot_of[id + PUBLISH_AHEAD];
+                __builtin_prefetch(&c->position[ahead]);
+                __builtin_prefetch(&c->velocity[ahead]);
+                __builtin_prefetch(&c->state[ahead]);
+            }
+            if (!(c->public_state[id] & SKIM_AGENT_ACTIVE))
+                continue;
+            const uint32_t slot = c->slot_of[id];
+            c->public_position[id] = c->position[slot];
+            c->public_velocity[id] = c->velocity[slot];
+            c->public_state[id] = c->state[slot];
+        }
+    }
+    /* No wait: the region ends here. */
 }
 
 /* The phases before the world move (plan, the lists if they no longer
@@ -381,6 +419,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
         crowd_scatter_world(c, n, world != NULL, standing, dt, &cursor);
         uint32_t mine = agents ? crowd_check(c, n, &cursor) : 0;
         finish_agents(c, n, dt, &cursor);
+        publish_agents(c, &cursor);
 #ifdef _OPENMP
         if (omp_get_thread_num() == 0)
 #endif
