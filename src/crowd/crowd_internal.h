@@ -108,9 +108,6 @@ struct skim_crowd {
     uint8_t  *pushed, *grounded, *check_changed;
     uint32_t *work;          /* the solver's agents after its first sweep */
     uint32_t *solver_mark;   /* stamp of the sweep after which the agent or a partner moved */
-    uint32_t *solver_hit;    /* stamp of the sweep after which it moved or a mover broke one of
-                                its contacts; one more than the capacity (a sink) */
-    uint32_t *solver_relax;  /* the agents the solver's next sweep relaxes */
     uint8_t  *moved;         /* the check: in a violated pair this round */
     uint32_t *check_next, *check_stamp; /* the check's next list, and who is on it */
     uint8_t  *free_path;     /* the world move went straight: any point between start and

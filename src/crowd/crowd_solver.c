@@ -270,56 +270,32 @@ static bool relax_agent(skim_crowd *c, const float *q, float *next, size_t i)
 }
 
 /* Marks agent i and its contact partners with stamp, right after the sweep
-   moved i from q to moved (its contacts are still in the cache): all of
-   them in solver_mark, and in solver_hit i itself and each partner whose
-   contact with i the move leaves violated, with the partner where it was.
-   That is exactly the test the partner's own update makes (from its side
-   the offset and the axis are both negated, exactly), so a partner that
-   did not move either and is not hit would find that contact holding.
-   Threads may mark one agent at once, always with the same stamp: relaxed
-   atomic stores, which are plain stores on the usual processors. */
-static void mark_with_partners(skim_crowd *c, const float *q, const float *moved, uint32_t i, uint32_t stamp)
+   moved i (its contacts are still in the cache). Threads may mark one agent
+   at once, always with the same stamp: relaxed atomic stores, which are
+   plain stores on the usual processors. */
+static void mark_with_partners(skim_crowd *c, uint32_t i, uint32_t stamp)
 {
     /* __atomic_store_n rather than `#pragma omp atomic write`: the same
        relaxed store, but GCC 12 does not count a parameter read only inside
        the pragma as used (-Werror=unused-but-set-parameter). */
-    uint32_t *mark = c->solver_mark, *hit = c->solver_hit;
+    uint32_t *mark = c->solver_mark;
     __atomic_store_n(&mark[i], stamp, __ATOMIC_RELAXED);
-    __atomic_store_n(&hit[i], stamp, __ATOMIC_RELAXED);
-    /* Without a branch on the test (it goes either way at random): a
-       partner left holding gets its stamp stored to the sink after the
-       last agent instead (an index, which the compiler cannot turn back
-       into a branch). */
-    const size_t sink = c->capacity;
-    const crowd_contact *ct = c->contacts + c->contact_begin[i], *end = c->contacts + c->contact_begin[i + 1];
-    for (; ct < end; ++ct) {
-        const uint32_t j = ct->other;
-        const float *qj = q + 3 * (size_t)j;
-        float gap = (moved[0] - qj[0]) * ct->n[0] + (moved[1] - qj[1]) * ct->n[1] + (moved[2] - qj[2]) * ct->n[2];
+    for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
+        uint32_t j = c->contacts[e].other;
         __atomic_store_n(&mark[j], stamp, __ATOMIC_RELAXED);
-        const size_t broken = ct->target - gap > 0.0f;
-        __atomic_store_n(&hit[sink + ((size_t)j - sink) * broken], stamp, __ATOMIC_RELAXED);
     }
 }
 
-/* The next sweep's lists from this one's (stamp): the agents of
-   list[0 .. count) marked, in order, in place, and of those the hit ones
-   into relax; returns how many are marked, *relaxed how many hit.
-   Without a branch: the keep/drop pattern is random. */
-static uint32_t keep_marked(const skim_crowd *c, uint32_t stamp, uint32_t *list, uint32_t count, uint32_t *relax,
-                            uint32_t *relaxed)
+/* Keeps the agents of list[0 .. count) marked with stamp, in order;
+   returns how many. Without a branch: the keep/drop pattern is random. */
+static uint32_t keep_marked(const uint32_t *mark, uint32_t stamp, uint32_t *list, uint32_t count)
 {
-    const uint32_t *mark = c->solver_mark, *hit = c->solver_hit;
-    uint32_t kept = 0, hits = 0;
+    uint32_t kept = 0;
     for (uint32_t k = 0; k < count; ++k) {
         uint32_t i = list[k];
         list[kept] = i;
-        relax[hits] = i;
-        const bool marked = mark[i] == stamp;
-        kept += marked;
-        hits += marked & (hit[i] == stamp);
+        kept += mark[i] == stamp;
     }
-    *relaxed = hits;
     return kept;
 }
 
@@ -330,7 +306,7 @@ static uint32_t keep_marked(const skim_crowd *c, uint32_t stamp, uint32_t *list,
    hold a few hundred agents, a few microseconds of work. */
 #define SWEEP_PARALLEL_MIN 1024
 
-/* Relaxes the agents solver_relax[first, last) from q into next, marking
+/* Relaxes the listed agents work[first, last) from q into next, marking
    those that moved, with their partners, for the next sweep (stamp).
    Whether any moved. */
 static bool relax_listed(skim_crowd *c, const float *q, float *next, uint32_t first, uint32_t last,
@@ -338,29 +314,28 @@ static bool relax_listed(skim_crowd *c, const float *q, float *next, uint32_t fi
 {
     bool violated = false;
     for (uint32_t w = first; w < last; ++w) {
-        uint32_t i = c->solver_relax[w];
+        uint32_t i = c->work[w];
         bool moved = relax_agent(c, q, next, i);
         c->pushed[i] |= moved;
         if (moved)
-            mark_with_partners(c, q, next + 3 * (size_t)i, i, stamp);
+            mark_with_partners(c, i, stamp);
         violated |= moved;
     }
     return violated;
 }
 
-/* Sweeps from iteration on, one thread, with m agents on the list and r of
-   them to relax; the buffers swap each sweep, starting from buffer which.
-   Returns the buffer that holds the result. */
-static uint32_t sweep_alone(skim_crowd *c, float *const buffers[2], uint32_t which, int iteration, uint32_t m,
-                            uint32_t r)
+/* Sweeps from iteration on, one thread, over the list of m agents; the
+   buffers swap each sweep, starting from buffer which. Returns the buffer
+   that holds the result. */
+static uint32_t sweep_alone(skim_crowd *c, float *const buffers[2], uint32_t which, int iteration, uint32_t m)
 {
     for (; iteration < c->def.solver_iterations && m > 0; ++iteration) {
         const uint32_t stamp = (uint32_t)iteration + 1;
-        const bool violated = relax_listed(c, buffers[which], buffers[which ^ 1], 0, r, stamp);
+        const bool violated = relax_listed(c, buffers[which], buffers[which ^ 1], 0, m, stamp);
         which ^= 1;
         if (!violated)
             break;
-        m = keep_marked(c, stamp, c->work, m, c->solver_relax, &r);
+        m = keep_marked(c->solver_mark, stamp, c->work, m);
     }
     return which;
 }
@@ -384,7 +359,6 @@ uint32_t crowd_solve(skim_crowd *c, uint32_t n, team_cursor *cursor)
         memcpy(buffers[1] + 3 * (size_t)first, buffers[0] + 3 * (size_t)first,
                3 * (size_t)(last - first) * sizeof *buffers[0]);
         memset(c->solver_mark + first, 0, (size_t)(last - first) * sizeof *c->solver_mark);
-        memset(c->solver_hit + first, 0, (size_t)(last - first) * sizeof *c->solver_hit);
     }
     team_wait(phase, chunks);
     const uint32_t stamp = 1;
@@ -396,7 +370,7 @@ uint32_t crowd_solve(skim_crowd *c, uint32_t n, team_cursor *cursor)
         for (uint32_t i = first; i < last; ++i)
             if (c->pushed[i]) {
                 relax_agent(c, buffers[0], buffers[1], i);
-                mark_with_partners(c, buffers[0], buffers[1] + 3 * (size_t)i, i, stamp);
+                mark_with_partners(c, i, stamp);
                 violated = true;
             }
         if (violated)
@@ -416,47 +390,39 @@ uint32_t crowd_solve(skim_crowd *c, uint32_t n, team_cursor *cursor)
        the agents and empties in a few sweeps. The agents near a mover are
        marked by the movers (contacts are symmetric), so the cost follows
        the movers, not the crowd; the list keeps agent order, which any
-       thread count gives alike. Of the listed agents, a sweep relaxes only
-       those that moved in the last sweep or had a contact broken by a
-       mover (solver_hit): any other listed agent found its contacts
-       holding when it was last looked at, and those with an agent that
-       moved since still hold, so its update would leave it where it is;
-       it stays listed, since a later mover may still break one. */
+       thread count gives alike. */
     phase = team_phase_next(cursor);
     if (team_serial(phase)) {
-        uint32_t m = 0, r = 0;
+        uint32_t m = 0;
         for (uint32_t i = 0; i < n; ++i) {
             c->work[m] = i;
-            c->solver_relax[r] = i;
             m += c->solver_mark[i] == stamp;
-            r += c->solver_hit[i] == stamp;
         }
         shared->listed[1] = m;
-        shared->relaxed[1] = r;
         team_finish(phase);
     }
     team_wait(phase, 1);
     uint32_t which = 1;
     for (int iteration = 1; iteration < c->def.solver_iterations; ++iteration) {
-        const uint32_t m = shared->listed[iteration], r = shared->relaxed[iteration];
+        const uint32_t m = shared->listed[iteration];
         if (m == 0)
             break;
         if (m < SWEEP_PARALLEL_MIN) {
             phase = team_phase_next(cursor);
             if (team_serial(phase)) {
-                shared->rest_ended = sweep_alone(c, buffers, which, iteration, m, r);
+                shared->rest_ended = sweep_alone(c, buffers, which, iteration, m);
                 team_finish(phase);
             }
             team_wait(phase, 1);
             return shared->rest_ended;
         }
-        const uint32_t sweep_stamp = (uint32_t)iteration + 1, sweep_chunks = team_chunks(r, SWEEP_CHUNK);
+        const uint32_t sweep_stamp = (uint32_t)iteration + 1, sweep_chunks = team_chunks(m, SWEEP_CHUNK);
         const float *q = buffers[which];
         float *next = buffers[which ^ 1];
         phase = team_phase_next(cursor);
         for (uint32_t k; team_claim(phase, sweep_chunks, &k); team_finish(phase)) {
             uint32_t first, last;
-            crowd_chunk_range(k, SWEEP_CHUNK, r, &first, &last);
+            crowd_chunk_range(k, SWEEP_CHUNK, m, &first, &last);
             if (relax_listed(c, q, next, first, last, sweep_stamp))
                 atomic_store_explicit(&shared->violated[iteration], 1, memory_order_relaxed);
         }
@@ -468,8 +434,7 @@ uint32_t crowd_solve(skim_crowd *c, uint32_t n, team_cursor *cursor)
             break;
         phase = team_phase_next(cursor);
         if (team_serial(phase)) {
-            shared->listed[iteration + 1] =
-                keep_marked(c, sweep_stamp, c->work, m, c->solver_relax, &shared->relaxed[iteration + 1]);
+            shared->listed[iteration + 1] = keep_marked(c->solver_mark, sweep_stamp, c->work, m);
             team_finish(phase);
         }
         team_wait(phase, 1);

@@ -67,7 +67,6 @@ typedef struct crowd_shared {
     atomic_uint violated[CROWD_ROUNDS]; /* solver sweep / check round r found a violated pair */
     atomic_uint gave_up[CROWD_ROUNDS];  /* the bodies' clearing round r gave up part of a shift */
     uint32_t    listed[CROWD_ROUNDS];   /* agents on the list of solver sweep / check round r */
-    uint32_t    relaxed[CROWD_ROUNDS];  /* of those, the agents solver sweep r relaxes */
     uint32_t    rest_ended;             /* the sweep or round a serial step that ran the rest
                                            stopped after */
     atomic_uint left;                   /* threads done with the region (team_leave_region) */
