@@ -307,18 +307,23 @@ Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_far_clusters
     skim_world_destroy(world);
 }
 
-Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_a_thin_crowd)
+/* 400 agents scattered over a square 3,000 units wide, half walking 1,000
+   units each way: most have fewer than ten others within their sense
+   distance, so the search goes to the edge of its disc. */
+static void add_thin_crowd(skim_crowd *c, uint64_t seed)
 {
-    skim_world *world = floor_world(4000.0f);
-    skim_crowd *c = goal_crowd(400);
-    rng r = { 11 };
-    /* Scattered over a square 3,000 units wide: most agents have fewer
-       than ten others within their sense distance, so the search goes to
-       the edge of its disc. */
+    rng r = { seed };
     for (int k = 0; k < 400; ++k) {
         float x = (float)rng_uniform(&r, -1500, 1500), y = (float)rng_uniform(&r, -1500, 1500);
         add_agent(c, x, y, AGENT_R + 1.0f, 1u, 0, k % 2 ? x + 1000.0f : x - 1000.0f);
     }
+}
+
+Test(crowd_neighbours, grid_search_matches_a_scan_of_every_agent_in_a_thin_crowd)
+{
+    skim_world *world = floor_world(4000.0f);
+    skim_crowd *c = goal_crowd(400);
+    add_thin_crowd(c, 11);
     compare_after_steps(world, c, 40, true);
     skim_crowd_destroy(c);
     skim_world_destroy(world);
@@ -331,11 +336,7 @@ Test(crowd_neighbours, grid_search_matches_a_scan_in_a_thin_crowd_of_wide_cells)
 {
     skim_world *world = floor_world(4000.0f);
     skim_crowd *c = goal_crowd(400);
-    rng r = { 17 };
-    for (int k = 0; k < 400; ++k) {
-        float x = (float)rng_uniform(&r, -1500, 1500), y = (float)rng_uniform(&r, -1500, 1500);
-        add_agent(c, x, y, AGENT_R + 1.0f, 1u, 0, k % 2 ? x + 1000.0f : x - 1000.0f);
-    }
+    add_thin_crowd(c, 17);
     candidate *scratch = malloc(c->count * sizeof *scratch);
     cr_assert_not_null(scratch);
     int wide = 0;
