@@ -190,14 +190,19 @@ static inline void crowd_clear_region(skim_crowd *c, uint32_t used)
     memset(&c->shared, 0, sizeof c->shared);
 }
 
-/* What the public arrays say of the agent in slot: its position,
-   velocity and state, copied to its id's entries. */
-static inline void crowd_publish(skim_crowd *c, uint32_t slot)
+/* What the public arrays say of agent id, whose records are in slot: its
+   position, velocity and state, copied to its id's entries. */
+static inline void crowd_publish_id(skim_crowd *c, uint32_t id, uint32_t slot)
 {
-    const uint32_t id = c->id_of[slot];
     c->public_position[id] = c->position[slot];
     c->public_velocity[id] = c->velocity[slot];
     c->public_state[id] = c->state[slot];
+}
+
+/* The same for the agent in slot. */
+static inline void crowd_publish(skim_crowd *c, uint32_t slot)
+{
+    crowd_publish_id(c, c->id_of[slot], slot);
 }
 
 /* The slot of agent id, after checking that the crowd has that agent

@@ -251,12 +251,8 @@ static void publish_agents(skim_crowd *c, team_cursor *cursor)
                 __builtin_prefetch(&c->velocity[ahead]);
                 __builtin_prefetch(&c->state[ahead]);
             }
-            if (!(c->public_state[id] & SKIM_AGENT_ACTIVE))
-                continue;
-            const uint32_t slot = c->slot_of[id];
-            c->public_position[id] = c->position[slot];
-            c->public_velocity[id] = c->velocity[slot];
-            c->public_state[id] = c->state[slot];
+            if (c->public_state[id] & SKIM_AGENT_ACTIVE)
+                crowd_publish_id(c, id, c->slot_of[id]);
         }
     }
     /* No wait: the region ends here. */

@@ -35,12 +35,16 @@ uint32_t crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, team_curs
     uint32_t standing = 0;
     for (uint32_t k = 0; k < chunks; ++k)
         standing += c->chunk_standing[k];
+    /* A thread claims chunks in increasing order, so it carries the count
+       of the chunks before its last one forward instead of adding them up
+       again for each chunk. */
+    uint32_t counted = 0, standing_before = 0;
     phase = team_phase_next(cursor);
     for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
-        uint32_t first, last, standing_before = 0;
+        uint32_t first, last;
         crowd_chunk_range(k, CROWD_AGENT_CHUNK, n, &first, &last);
-        for (uint32_t j = 0; j < k; ++j)
-            standing_before += c->chunk_standing[j];
+        for (; counted < k; ++counted)
+            standing_before += c->chunk_standing[counted];
         uint32_t next_standing = standing_before, next_airborne = standing + (first - standing_before);
         for (uint32_t i = first; i < last; ++i) {
             const uint32_t e = c->grounded[i] ? next_standing++ : next_airborne++;
