@@ -13,12 +13,12 @@
    overlap now had overlapping contact bounds then, so it is listed. Along
    up the lists hold pairs whose extents overlapped at the last build of
    the grid's order, which holds while every agent stays within its BOUND
-   (its reach, or its sense distance if larger, plus a wider skin). Each
-   step checks both (as each agent is planned, crowd_step.c: logical ANDs
-   over agents, the same for any thread count); when the bound fails, or
-   agents came or went, the grid is built again and the agents renumbered
-   in its order (crowd_grid.c); when only the contact bound fails, the
-   lists alone are made again in the order the agents have.
+   (its reach plus a wider skin). Each step checks both (as each agent is
+   planned, crowd_step.c: logical ANDs over agents, the same for any
+   thread count); when the bound fails, or agents came or went, the grid
+   is built again and the agents renumbered in its order (crowd_grid.c);
+   when only the contact bound fails, the lists alone are made again in
+   the order the agents have.
 
    The contact records are then made from the listed pairs whose reaches
    overlap now (a third of the listed ones in a walking crowd): each chunk
@@ -52,7 +52,7 @@ uint32_t crowd_check_lists(skim_crowd *c, uint32_t first, uint32_t last, bool va
         const float *l = c->listed_proj + 3 * (size_t)i;
         float dx = p[0] - b[0], dy = p[1] - b[1], dz = fabsf(p[2] - b[2]);
         float across = sqrtf(dx * dx + dy * dy);
-        order &= !(fmaxf(c->reach[i], c->sense[i]) + across > c->bound[i] || c->vreach[i] + dz > c->vbound[i]);
+        order &= !(c->reach[i] + across > c->bound[i] || c->vreach[i] + dz > c->vbound[i]);
         farthest = across > farthest ? across : farthest;
         float lx = p[0] - l[0], ly = p[1] - l[1];
         contacts &= !(c->reach[i] + sqrtf(lx * lx + ly * ly) > c->contact_bound[i]);

@@ -10,9 +10,10 @@
    once a step and gives it to both agents.
 
    The grid: square cells across up, a mean bound wide (the bound is the
-   reach or, if larger, the sense distance of avoidance, grown by a wider
-   skin); an agent's home cell is the cell of its start. At every build the
-   agents are renumbered in the grid's order: by home cell, the cells row
+   reach grown by a wider skin; avoidance finds its neighbours in a grid
+   of its own, crowd_sense_grid.c, so a sense distance that grows as an
+   agent sets off does not cost a new order); an agent's home cell is the
+   cell of its start. At every build the agents are renumbered in the grid's order: by home cell, the cells row
    after row, so the agents of a cell, and of a row of cells, are a run of
    indices. That is what keeps agents near each other near in every working
    array (the solver's and the check's reads of their neighbours walk
@@ -93,8 +94,7 @@ static size_t lay_out_grid(skim_crowd *c, uint32_t n)
 {
     for (size_t i = 0; i < n; ++i) {
         float skin = CROWD_LIST_SKIN * c->radius[i];
-        /* Avoidance looks further than the step can reach (crowd_avoid.c). */
-        c->bound[i] = fmaxf(c->reach[i], c->sense[i]) + skin;
+        c->bound[i] = c->reach[i] + skin;
         c->vbound[i] = c->vreach[i] + skin;
     }
     /* Cell size: twice the mean bound, summed in fixed point so the sum,

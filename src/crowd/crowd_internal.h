@@ -135,7 +135,7 @@ struct skim_crowd {
     double    inverse_cell;             /* 1 / cell width */
 
     /* ---- neighbour lists (valid for several steps, crowd_contacts.c) ---- */
-    float    *bound, *vbound;           /* reach (or sense, if larger) and vreach grown by the
+    float    *bound, *vbound;           /* reach and vreach grown by the
                                            skin, at the build: the grid's order holds while
                                            agents stay within them */
     float    *built_proj;               /* 3 per agent: proj at the build */
@@ -286,7 +286,7 @@ bool crowd_reserve_chunk_buffers(void **buffers, int *count, uint32_t chunks, si
 bool crowd_join_chunks(skim_crowd *c, team_cursor *cursor, team_phase *phase, uint32_t n, uint32_t chunks,
                        bool (*join)(skim_crowd *, uint32_t, uint32_t));
 
-/* The skins added to an agent's reach (or sense) for the grid's order and
+/* The skins added to an agent's reach for the grid's order and
    to its reach for the half lists, as fractions of its radius: larger
    keeps them good for longer but makes the lists longer. The half lists
    are made again, in the order the agents have, whenever an agent
