@@ -1,6 +1,7 @@
 /* Crowd internals shared by crowd.c (the API), crowd_grid.c (broadphase),
-   crowd_contacts.c (this step's contacts), crowd_solver.c (agent-agent
-   constraints), crowd_check.c (the check) and crowd_step.c (one step).
+   crowd_contacts.c (this step's contacts), crowd_contact_setup.c (their
+   constraints), crowd_solver.c (the agent-agent solver), crowd_check.c
+   (the check) and crowd_step.c (one step).
 
    Three index spaces. The user holds an agent's id. Its records live in
    a slot of the capacity-long arrays of struct skim_crowd (slot_of[id],
@@ -333,14 +334,15 @@ bool crowd_reserve_near_buffers(skim_crowd *crowd, uint32_t n);
    failure; every thread returns false then. */
 bool crowd_find_contacts(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
 
-/* Agent-agent solver (crowd_solver.c). The constraint of the pair of
-   active agents a < b given the start positions, planned displacements and
-   cylinders. */
+/* Agent-agent constraints (crowd_contact_setup.c). The constraint of the
+   pair of active agents a < b given the start positions, planned
+   displacements and cylinders. */
 void crowd_contact_setup(const skim_crowd *crowd, uint32_t a, uint32_t b, crowd_pair *out);
-/* Inside the region: Jacobi projection, q from start + planned (plan()
-   set q), pushed apart. The result is in q after the region once
-   crowd_solve_settle has run. Returns which of q (0) and q_next (1) holds
-   it. */
+
+/* Agent-agent solver (crowd_solver.c). Inside the region: Jacobi
+   projection, q from start + planned (plan() set q), pushed apart. The
+   result is in q after the region once crowd_solve_settle has run.
+   Returns which of q (0) and q_next (1) holds it. */
 uint32_t crowd_solve(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
 /* After the region: q is the buffer crowd_solve returned. */
 void crowd_solve_settle(skim_crowd *crowd, uint32_t which);
