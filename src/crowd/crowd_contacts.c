@@ -109,7 +109,7 @@ bool crowd_reserve_near_buffers(skim_crowd *c, uint32_t n)
    compiler cannot tell apart from the crowd's fields. */
 static bool find_near_pairs(const skim_crowd *c, uint32_t first, uint32_t last, crowd_near_buffer *buffer)
 {
-    const float *proj = c->proj, *reach = c->reach, *vreach = c->vreach, *q = c->q;
+    const float *proj = c->proj, *reach = c->reach, *vreach = c->vreach;
     const size_t *half_begin = c->half_begin;
     const uint32_t *half_other = c->half_other;
     /* Room for every listed pair of the chunk, so the near ones go
@@ -128,19 +128,7 @@ static bool find_near_pairs(const skim_crowd *c, uint32_t first, uint32_t last, 
             count += reaches_overlap(proj, reach, vreach, i, j);
         }
     buffer->count = count;
-    for (crowd_near_pair *near = items, *end = items + count; near < end; ++near) {
-        const uint32_t i = near->a, j = near->b;
-        crowd_contact_setup(c, i, j, &near->pair);
-        /* Whether the plan already violates it: exactly the test of the
-           solver's first sweep (crowd_solver.c), which gives the same
-           answer from both sides (the offset and the axis are both
-           negated, exactly), so that sweep need only visit the agents in
-           such a pair. */
-        const crowd_pair *p = &near->pair;
-        const float *qi = q + 3 * (size_t)i, *qj = q + 3 * (size_t)j;
-        float gap = (qi[0] - qj[0]) * p->n[0] + (qi[1] - qj[1]) * p->n[1] + (qi[2] - qj[2]) * p->n[2];
-        near->violated = p->target - gap > 0.0f;
-    }
+    crowd_contact_setup_near(c, items, count);
     return true;
 }
 

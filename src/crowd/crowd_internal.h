@@ -338,6 +338,9 @@ bool crowd_find_contacts(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
    pair of active agents a < b given the start positions, planned
    displacements and cylinders. */
 void crowd_contact_setup(const skim_crowd *crowd, uint32_t a, uint32_t b, crowd_pair *out);
+/* The constraints of near[0 .. count), bitwise crowd_contact_setup's, and
+   whether the plan (q) already violates each. */
+void crowd_contact_setup_near(const skim_crowd *crowd, crowd_near_pair *near, size_t count);
 
 /* Agent-agent solver (crowd_solver.c). Inside the region: Jacobi
    projection, q from start + planned (plan() set q), pushed apart. The
