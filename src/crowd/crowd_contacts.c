@@ -36,7 +36,10 @@
    and nobody ever searches another agent's list. */
 #include "crowd/crowd_internal.h"
 
+#include <assert.h>
 #include <math.h>
+#include <simde/x86/sse2.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +64,8 @@ uint32_t crowd_check_lists(skim_crowd *c, uint32_t first, uint32_t last, bool va
     return (order ? 0u : (uint32_t)CROWD_ORDER_BAD) | (contacts ? 0u : (uint32_t)CROWD_CONTACTS_BAD);
 }
 
+/* Whether the reaches of agents i and j overlap this step: across up and
+   along it, from their projected starts. */
 static inline bool reaches_overlap(const float *proj, const float *reach, const float *vreach, uint32_t i,
                                    uint32_t j)
 {
@@ -68,6 +73,78 @@ static inline bool reaches_overlap(const float *proj, const float *reach, const 
     float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
     float r = reach[i] + reach[j];
     return (dx * dx + dy * dy <= r * r) & (fabsf(dz) <= vreach[i] + vreach[j]);
+}
+
+/* Agent i's projected start and reaches, in every lane. */
+typedef struct agent_reach {
+    simde__m128 x, y, z, reach, vreach;
+} agent_reach;
+
+/* field[stride * j[k]] in lane k. */
+static inline simde__m128 four_of(const float *field, size_t stride, const uint32_t *j)
+{
+    return simde_mm_movelh_ps(
+        simde_mm_unpacklo_ps(simde_mm_load_ss(field + stride * j[0]), simde_mm_load_ss(field + stride * j[1])),
+        simde_mm_unpacklo_ps(simde_mm_load_ss(field + stride * j[2]), simde_mm_load_ss(field + stride * j[3])));
+}
+
+/* Agent j's projected start across up, x and y in the low half. */
+static inline simde__m128 xy_of(const float *proj, uint32_t j)
+{
+    return simde_mm_castsi128_ps(simde_mm_loadl_epi64((const simde__m128i *)(proj + 3 * (size_t)j)));
+}
+
+/* reaches_overlap of agent i with agents j[0 .. 4), bit k for j[k]: the
+   same float operations in the same order, a lane each. */
+static inline int four_reaches_overlap(const float *proj, const float *reach, const float *vreach,
+                                       const agent_reach *self, const uint32_t *j)
+{
+    const simde__m128 xy01 = simde_mm_unpacklo_ps(xy_of(proj, j[0]), xy_of(proj, j[1]));
+    const simde__m128 xy23 = simde_mm_unpacklo_ps(xy_of(proj, j[2]), xy_of(proj, j[3]));
+    const simde__m128 dx = simde_mm_sub_ps(self->x, simde_mm_movelh_ps(xy01, xy23));
+    const simde__m128 dy = simde_mm_sub_ps(self->y, simde_mm_movehl_ps(xy23, xy01));
+    const simde__m128 dz = simde_mm_sub_ps(self->z, four_of(proj + 2, 3, j));
+    const simde__m128 r = simde_mm_add_ps(self->reach, four_of(reach, 1, j));
+    const simde__m128 across = simde_mm_cmple_ps(simde_mm_add_ps(simde_mm_mul_ps(dx, dx), simde_mm_mul_ps(dy, dy)),
+                                                 simde_mm_mul_ps(r, r));
+    const simde__m128 along = simde_mm_cmple_ps(simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), dz),
+                                                simde_mm_add_ps(self->vreach, four_of(vreach, 1, j)));
+    return simde_mm_movemask_ps(simde_mm_and_ps(across, along));
+}
+
+/* Where lane k of four goes, given which lanes are near (bit k for lane
+   k): as many entries past the first free one as lanes below k are near,
+   in bytes; and how many are near. */
+#define PAIR_BYTES sizeof(crowd_near_pair)
+#define NEAR_BELOW(m, k) (((k) > 0 && ((m) & 1)) + ((k) > 1 && ((m) & 2)) + ((k) > 2 && ((m) & 4)))
+#define NEAR_PLACES(m)                                                                                         \
+    { 0, (uint8_t)(NEAR_BELOW(m, 1) * PAIR_BYTES), (uint8_t)(NEAR_BELOW(m, 2) * PAIR_BYTES),                  \
+      (uint8_t)(NEAR_BELOW(m, 3) * PAIR_BYTES) }
+static const uint8_t near_place[16][4] = { NEAR_PLACES(0),  NEAR_PLACES(1),  NEAR_PLACES(2),  NEAR_PLACES(3),
+                                           NEAR_PLACES(4),  NEAR_PLACES(5),  NEAR_PLACES(6),  NEAR_PLACES(7),
+                                           NEAR_PLACES(8),  NEAR_PLACES(9),  NEAR_PLACES(10), NEAR_PLACES(11),
+                                           NEAR_PLACES(12), NEAR_PLACES(13), NEAR_PLACES(14), NEAR_PLACES(15) };
+static const uint8_t near_count[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+static_assert(3 * PAIR_BYTES < 256, "a lane's place fits a byte");
+static_assert(offsetof(crowd_near_pair, a) == 0 && offsetof(crowd_near_pair, b) == sizeof(uint32_t),
+              "a near pair begins with its indices, the lower first");
+
+/* The pairs (i, j[k]) of the lanes set in near after the count pairs
+   kept so far; returns how many. Every lane's pair is written, at its
+   place among the near ones (which a later near lane takes over when it
+   is not near): so no lane waits on another's test. */
+static inline size_t keep_near(crowd_near_pair *items, size_t count, simde__m128i lower, const uint32_t *j, int near)
+{
+    const simde__m128i partners = simde_mm_loadu_si128((const simde__m128i *)j);
+    const simde__m128i pairs01 = simde_mm_unpacklo_epi32(lower, partners);
+    const simde__m128i pairs23 = simde_mm_unpackhi_epi32(lower, partners);
+    char *out = (char *)(items + count);
+    const uint8_t *place = near_place[near];
+    simde_mm_storel_epi64((simde__m128i *)out, pairs01);
+    simde_mm_storel_epi64((simde__m128i *)(out + place[1]), simde_mm_unpackhi_epi64(pairs01, pairs01));
+    simde_mm_storel_epi64((simde__m128i *)(out + place[2]), pairs23);
+    simde_mm_storel_epi64((simde__m128i *)(out + place[3]), simde_mm_unpackhi_epi64(pairs23, pairs23));
+    return near_count[near];
 }
 
 /* The two contacts of a pair, bitwise what crowd_contact_setup would give
@@ -114,19 +191,34 @@ static bool find_near_pairs(const skim_crowd *c, uint32_t first, uint32_t last, 
     const uint32_t *half_other = c->half_other;
     /* Room for every listed pair of the chunk, so the near ones go
        straight in without a branch (a third of the entries are near, at
-       random): each listed pair is written and kept only if near. */
+       random): each listed pair is written and kept only if near (never
+       past its own entry). Four of an agent's partners at a time while
+       four are left, a lane each, then one at a time. */
     const size_t listed = half_begin[last] - half_begin[first];
     if (!crowd_reserve((void **)&buffer->items, &buffer->capacity, listed ? listed : 1, sizeof *buffer->items))
         return false;
     crowd_near_pair *items = buffer->items;
     size_t count = 0;
-    for (uint32_t i = first; i < last; ++i)
-        for (size_t e = half_begin[i]; e < half_begin[i + 1]; ++e) {
+    for (uint32_t i = first; i < last; ++i) {
+        const size_t end = half_begin[i + 1];
+        size_t e = half_begin[i];
+        if (end - e >= 4) {
+            const float *p = proj + 3 * (size_t)i;
+            const agent_reach self = { simde_mm_set1_ps(p[0]), simde_mm_set1_ps(p[1]), simde_mm_set1_ps(p[2]),
+                                       simde_mm_set1_ps(reach[i]), simde_mm_set1_ps(vreach[i]) };
+            const simde__m128i lower = simde_mm_set1_epi32((int)i);
+            for (; e + 4 <= end; e += 4) {
+                const uint32_t *j = half_other + e;
+                count += keep_near(items, count, lower, j, four_reaches_overlap(proj, reach, vreach, &self, j));
+            }
+        }
+        for (; e < end; ++e) {
             const uint32_t j = half_other[e];
             items[count].a = i;
             items[count].b = j;
             count += reaches_overlap(proj, reach, vreach, i, j);
         }
+    }
     buffer->count = count;
     crowd_contact_setup_near(c, items, count);
     return true;
