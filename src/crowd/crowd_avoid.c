@@ -408,7 +408,11 @@ void crowd_avoid(skim_crowd *c, uint32_t n, float dt, team_cursor *cursor)
                 __builtin_prefetch(&c->goal[c->active[ahead]]);
             }
             const uint32_t i = order ? order[at] : at;
-            if (c->sense[i] > 0.0f)
+            /* One whose top speed is zero (standing, steered by a zero
+               velocity) can only be given nothing across up, which its
+               plan already has: it is still searched for by others, and
+               searches for no one. */
+            if (c->sense[i] > 0.0f && c->avoid_top[i] > 0.0f)
                 avoid_agent(c, i, dt, &block);
         }
     }

@@ -1,9 +1,11 @@
 /* Agents with goals and avoidance give the same bits for any thread count
    and kernel set: a crowd walking paths through a doorway in both
-   directions ends with a pinned hash on 1, 2 and 3 threads. meson runs
+   directions ends with a pinned hash on 1, 2 and 3 threads, and so do
+   walkers pressing into a field of agents that stand. meson runs
    this once per kernel set (SKIM_ISA); a set the CPU lacks is skipped. */
 #include "crowd_scenarios.h"
 
+#include <math.h>
 #include <omp.h>
 #include <string.h>
 
@@ -60,6 +62,66 @@ Test(crowd_determinism, pinned_hash_for_1_2_and_3_threads)
         printf("%s, %d threads: %016llx\n", skim_isa_name(), threads, (unsigned long long)hash);
         cr_expect_eq(hash, PINNED_HASH, "%s, %d threads: hash %016llx, pinned %016llx", skim_isa_name(), threads,
                      (unsigned long long)hash, (unsigned long long)PINNED_HASH);
+    }
+    skim_world_destroy(world);
+}
+
+/* The pinned state of walkers pressing into a field of agents that stand
+   (no velocity, no target), which avoidance has nothing to steer: the
+   standing agents are found by the walkers' searches and make no search
+   of their own, and move only when pushed. */
+#define PINNED_STANDING_HASH 0x6fa569936815f8f1ull
+enum { FIELD = 12, WALKERS = 16, STANDING_FRAMES = 240 };
+
+static uint64_t standing_field_hash(const skim_world *world, int threads)
+{
+    omp_set_num_threads(threads);
+    skim_crowd *crowd = goal_crowd(FIELD * FIELD + 2 * WALKERS);
+    rng r = { 91 };
+    for (int k = 0; k < FIELD * FIELD; ++k) {
+        float x = 72.0f * ((float)(k % FIELD) - 0.5f * FIELD) + (float)rng_uniform(&r, -4, 4);
+        float y = 72.0f * ((float)(k / FIELD) - 0.5f * FIELD) + (float)rng_uniform(&r, -4, 4);
+        goal_agent(crowd, (skim_vec3){ x, y, AGENT_R + 1.0f });
+    }
+    for (int k = 0; k < WALKERS; ++k) {
+        /* Across the field both ways, and one that stops in its middle. */
+        float lane = 48.0f * ((float)k - 0.5f * WALKERS) + 24.0f;
+        uint32_t east = goal_agent(crowd, (skim_vec3){ -520.0f, lane, AGENT_R + 1.0f });
+        skim_crowd_set_velocity(crowd, east, (skim_vec3){ 160.0f + (float)k, 0, 0 });
+        uint32_t north = goal_agent(crowd, (skim_vec3){ lane, -520.0f, AGENT_R + 1.0f });
+        if (k == WALKERS / 2)
+            skim_crowd_set_target(crowd, north, (skim_vec3){ lane, 0, 0 }, 150.0f, 2.0f);
+        else
+            skim_crowd_set_velocity(crowd, north, (skim_vec3){ 0, 140.0f - (float)k, 0 });
+    }
+    skim_vec3 before[FIELD * FIELD];
+    memcpy(before, skim_crowd_positions(crowd), sizeof before);
+    for (int frame = 0; frame < STANDING_FRAMES; ++frame)
+        cr_assert_eq(skim_crowd_step(world, crowd, 1.0f / 60.0f), SKIM_OK, "%s", skim_last_error_message());
+    /* The walkers walked into the field and pushed some of it: the
+       scenario tests what it says. */
+    const skim_vec3 *after = skim_crowd_positions(crowd);
+    uint32_t pushed = 0, walked = 0;
+    for (int k = 0; k < FIELD * FIELD; ++k)
+        pushed += fabsf(after[k].x - before[k].x) + fabsf(after[k].y - before[k].y) > 1.0f;
+    for (int k = 0; k < WALKERS; ++k)
+        walked += (after[FIELD * FIELD + 2 * k].x > -480.0f) + (after[FIELD * FIELD + 2 * k + 1].y > -480.0f);
+    cr_expect_gt(pushed, 0, "no standing agent was pushed");
+    cr_expect_geq(walked, WALKERS, "only %u of %d walkers walked 40 units", walked, 2 * WALKERS);
+    uint64_t hash = skim_crowd_hash(crowd);
+    skim_crowd_destroy(crowd);
+    return hash;
+}
+
+Test(crowd_determinism, standing_field_pinned_hash_for_1_2_and_3_threads)
+{
+    SKIP_UNLESS_BITWISE_KERNELS();
+    skim_world *world = box_world(-1000, -1000, -32, 1000, 1000, 0);
+    for (int threads = 1; threads <= 3; ++threads) {
+        uint64_t hash = standing_field_hash(world, threads);
+        printf("%s, %d threads: standing field %016llx\n", skim_isa_name(), threads, (unsigned long long)hash);
+        cr_expect_eq(hash, PINNED_STANDING_HASH, "%s, %d threads: hash %016llx, pinned %016llx", skim_isa_name(),
+                     threads, (unsigned long long)hash, (unsigned long long)PINNED_STANDING_HASH);
     }
     skim_world_destroy(world);
 }
