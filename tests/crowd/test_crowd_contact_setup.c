@@ -8,6 +8,7 @@
    plain and a tilted up, mixed in every batch of one to a hundred
    pairs. */
 #include "crowd/crowd_internal.h"
+#include "crowd_check.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -15,20 +16,6 @@
 #include <string.h>
 
 TestSuite(crowd_contact_setup, .timeout = 60);
-
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [lo, hi). */
-static double uniform(uint64_t *state, double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(next_random(state) >> 11) * 0x1p-53;
-}
 
 enum kind { ACROSS, OVERLAPPING, ON_HEAD, APART_BOTH_WAYS, ONE_SPOT, KINDS };
 
@@ -70,13 +57,13 @@ typedef struct agents {
     uint8_t leaning[2 * PAIRS], grounded[2 * PAIRS];
 } agents;
 
-static float inverse_mass(uint64_t *state)
+static float inverse_mass(rng *state)
 {
-    switch (next_random(state) % 4) {
+    switch (rng_next(state) % 4) {
     case 0:
         return 0.0f; /* immovable */
     case 1:
-        return (float)uniform(state, 0.1, 4.0);
+        return (float)rng_uniform(state, 0.1, 4.0);
     default:
         return 1.0f;
     }
@@ -84,36 +71,36 @@ static float inverse_mass(uint64_t *state)
 
 /* Agent b of pair p placed from agent a in one of the cases, rarer ones on
    purpose; with a plain up, some at the exact touching distance. */
-static void draw_pair(uint64_t *state, skim_crowd *c, bool plain_up, uint32_t p)
+static void draw_pair(rng *state, skim_crowd *c, bool plain_up, uint32_t p)
 {
     const uint32_t a = 2 * p, b = a + 1;
     for (uint32_t i = a; i <= b; ++i) {
-        c->active[i] = (uint32_t)next_random(state);
-        c->radius[i] = (float)uniform(state, 0.2, 1.0);
-        c->height[i] = (float)uniform(state, 0.5, 1.2);
+        c->active[i] = (uint32_t)rng_next(state);
+        c->radius[i] = (float)rng_uniform(state, 0.2, 1.0);
+        c->height[i] = (float)rng_uniform(state, 0.5, 1.2);
         c->inverse_mass[i] = inverse_mass(state);
-        c->leaning[i] = next_random(state) % 4 == 0;
-        c->grounded[i] = next_random(state) % 2;
+        c->leaning[i] = rng_next(state) % 4 == 0;
+        c->grounded[i] = rng_next(state) % 2;
         for (int k = 0; k < 3; ++k)
-            c->planned[3 * i + k] = (float)uniform(state, -1.0, 1.0);
+            c->planned[3 * i + k] = (float)rng_uniform(state, -1.0, 1.0);
     }
     double r = (double)c->radius[a] + c->radius[b], h = (double)c->height[a] + c->height[b];
-    double across = r * uniform(state, 1.0, 3.0), along = h * uniform(state, -0.99, 0.99);
+    double across = r * rng_uniform(state, 1.0, 3.0), along = h * rng_uniform(state, -0.99, 0.99);
     bool exact = false;
-    switch (next_random(state) % 12) {
+    switch (rng_next(state) % 12) {
     case 0: /* overlapping */
-        across = r * uniform(state, 0.0, 0.999);
+        across = r * rng_uniform(state, 0.0, 0.999);
         break;
     case 1: /* on another's head, or under its feet */
-        across = r * uniform(state, 0.0, 0.9);
-        along = h * uniform(state, 1.0, 2.0) * (next_random(state) & 1 ? 1.0 : -1.0);
+        across = r * rng_uniform(state, 0.0, 0.9);
+        along = h * rng_uniform(state, 1.0, 2.0) * (rng_next(state) & 1 ? 1.0 : -1.0);
         break;
     case 2: /* apart both ways */
-        along = h * uniform(state, 1.0, 2.0) * (next_random(state) & 1 ? 1.0 : -1.0);
+        along = h * rng_uniform(state, 1.0, 2.0) * (rng_next(state) & 1 ? 1.0 : -1.0);
         break;
     case 3: /* on one spot, or a hair beside it */
-        across = next_random(state) & 1 ? 0.0 : r * 1e-6 * uniform(state, 0.0, 2.0);
-        along = next_random(state) & 1 ? 0.0 : along;
+        across = rng_next(state) & 1 ? 0.0 : r * 1e-6 * rng_uniform(state, 0.0, 2.0);
+        along = rng_next(state) & 1 ? 0.0 : along;
         break;
     case 4: /* at the very touching distance: (3, 4) apart, radii 2.5 */
         exact = plain_up;
@@ -127,8 +114,8 @@ static void draw_pair(uint64_t *state, skim_crowd *c, bool plain_up, uint32_t p)
             c->height[a] = c->height[b] = 200.0f;
             r = 0.002;
             h = 400.0;
-            across = r * uniform(state, 1.0, 1.0001);
-            along = h * uniform(state, -0.99, 0.99);
+            across = r * rng_uniform(state, 1.0, 1.0001);
+            along = h * rng_uniform(state, -0.99, 0.99);
         }
         break;
     default: /* apart across up */
@@ -136,9 +123,9 @@ static void draw_pair(uint64_t *state, skim_crowd *c, bool plain_up, uint32_t p)
     }
     const float *pa = c->start + 3 * (size_t)a;
     float *pb = c->start + 3 * (size_t)b;
-    double angle = uniform(state, 0.0, 6.283185307179586);
+    double angle = rng_uniform(state, 0.0, 6.283185307179586);
     for (int k = 0; k < 3; ++k) {
-        c->start[3 * a + k] = exact ? (float)(next_random(state) % 64) : (float)uniform(state, -50.0, 50.0);
+        c->start[3 * a + k] = exact ? (float)(rng_next(state) % 64) : (float)rng_uniform(state, -50.0, 50.0);
         pb[k] = (float)(pa[k] - across * (cos(angle) * c->axis1[k] + sin(angle) * c->axis2[k]) - along * c->up[k]);
     }
     if (exact) {
@@ -150,7 +137,7 @@ static void draw_pair(uint64_t *state, skim_crowd *c, bool plain_up, uint32_t p)
     /* The plan with some more pushed in or out: violated or not. */
     for (uint32_t i = a; i <= b; ++i)
         for (int k = 0; k < 3; ++k)
-            c->q[3 * i + k] = c->start[3 * i + k] + c->planned[3 * i + k] + (float)uniform(state, -0.2, 0.2);
+            c->q[3 * i + k] = c->start[3 * i + k] + c->planned[3 * i + k] + (float)rng_uniform(state, -0.2, 0.2);
 }
 
 static void set_up(skim_crowd *c, bool plain_up)
@@ -186,16 +173,17 @@ static void use_agents(skim_crowd *c, agents *s)
     c->grounded = s->grounded;
 }
 
-static void check_batches(bool plain_up, uint64_t state)
+static void check_batches(bool plain_up, uint64_t seed)
 {
     static agents store;
     static skim_crowd c;
     memset(&c, 0, sizeof c);
     set_up(&c, plain_up);
     use_agents(&c, &store);
+    rng state = { seed };
     uint32_t seen[KINDS] = { 0 }, violated = 0, checked = 0;
     for (int batch = 0; batch < 4000; ++batch) {
-        const uint32_t count = 1 + (uint32_t)(next_random(&state) % PAIRS);
+        const uint32_t count = 1 + (uint32_t)(rng_next(&state) % PAIRS);
         crowd_near_pair near[PAIRS];
         memset(near, 0xa5, sizeof near);
         for (uint32_t p = 0; p < count; ++p) {
