@@ -223,6 +223,13 @@ static uint32_t plan_violates(const float *q, uint32_t i, uint32_t j, const crow
     return p->target - gap > 0.0f;
 }
 
+/* One near pair by the definition, and its violation by the plan. */
+static void setup_alone(const skim_crowd *c, crowd_near_pair *near)
+{
+    crowd_contact_setup(c, near->a, near->b, &near->pair);
+    near->violated = plan_violates(c->q, near->a, near->b, &near->pair);
+}
+
 typedef simde__m128d lanes;
 
 #define ADD simde_mm_add_pd
@@ -381,13 +388,9 @@ void crowd_contact_setup_near(const skim_crowd *c, crowd_near_pair *near, size_t
     for (; k + 1 < count; k += 2) {
         const int across = setup_two_across(&in, near + k);
         for (size_t lane = k; lane < k + 2; ++lane)
-            if (!(across >> (lane - k) & 1)) {
-                crowd_contact_setup(c, near[lane].a, near[lane].b, &near[lane].pair);
-                near[lane].violated = plan_violates(c->q, near[lane].a, near[lane].b, &near[lane].pair);
-            }
+            if (!(across >> (lane - k) & 1))
+                setup_alone(c, &near[lane]);
     }
-    if (k < count) {
-        crowd_contact_setup(c, near[k].a, near[k].b, &near[k].pair);
-        near[k].violated = plan_violates(c->q, near[k].a, near[k].b, &near[k].pair);
-    }
+    if (k < count)
+        setup_alone(c, &near[k]);
 }

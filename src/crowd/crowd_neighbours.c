@@ -358,7 +358,7 @@ uint32_t crowd_nearest_neighbours(const skim_crowd *c, uint32_t i, crowd_sense_b
     w.cy = crowd_floor_to_int(w.v);
     const double farthest = ((double)c->sense[i] + g->largest_sense) * g->inverse_cell;
     const int32_t cx = w.cx, cy = w.cy;
-    if (g->dense && g->thin && square_is_thin(g, cx, cy)) {
+    if (g->dense && crowd_sense_grid_thin(g) && square_is_thin(g, cx, cy)) {
         /* Rings 0 and 1 cannot give ten others: the whole disc at once. */
         w.radius = farthest + RING_SLACK * (1.0 + farthest);
         test_disc(&s, &w, false, &best);

@@ -23,10 +23,6 @@
    cell every step, far less than a hashed cell costs each search that
    visits it (a hash and a walk of its bucket); beyond, the hashed layout. */
 #define DENSE_CELLS_PER_MEMBER 64
-/* At most this many members per occupied cell, on average, and most
-   agents have fewer than ten others in the square of rings 0 and 1: the
-   search asks first whether it can skip the rings. */
-#define THIN_MEMBERS_PER_CELL 2
 /* Cells in a thin crowd are as wide as the largest sense distance, but at
    most this many mean sense distances. */
 #define WIDE_PER_MEAN 4.0
@@ -46,7 +42,7 @@ static bool is_member(const skim_crowd *c, uint32_t i)
 static bool thin_at(const crowd_sense_grid *g, double width)
 {
     const double scale = width / g->cell; /* g->cell: the last build's */
-    return g->per_occupied * scale * scale <= THIN_MEMBERS_PER_CELL;
+    return g->per_occupied * scale * scale <= CROWD_THIN_MEMBERS_PER_CELL;
 }
 
 /* The cell width, the box of occupied cells and the layout; returns the
@@ -157,7 +153,6 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
        kept (the test masks it off). */
     for (uint32_t m = g->count; m < g->count + CROWD_MEMBER_PADDING; ++m)
         g->x[m] = g->y[m] = g->z[m] = g->sense[m] = g->height[m] = 0.0f;
-    g->thin = g->count <= THIN_MEMBERS_PER_CELL * occupied;
     g->per_occupied = occupied ? (double)g->count / (double)occupied : 0.0;
     return true;
 }

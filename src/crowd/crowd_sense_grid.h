@@ -10,6 +10,18 @@
 #define CROWD_MEMBER_LANES 4
 #define CROWD_MEMBER_PADDING (CROWD_MEMBER_LANES - 1)
 
+/* At most this many members per occupied cell, on average, and most
+   agents have fewer than ten others in the square of rings 0 and 1: the
+   search asks first whether it can skip the rings. */
+#define CROWD_THIN_MEMBERS_PER_CELL 2
+
+/* Whether the grid as built is thin (the count of members is exact in a
+   double, so this is count <= 2 * occupied). */
+static inline bool crowd_sense_grid_thin(const crowd_sense_grid *g)
+{
+    return g->per_occupied <= CROWD_THIN_MEMBERS_PER_CELL;
+}
+
 /* The bucket of cell (cx, cy): its place in the row-major layout, else
    its hash. */
 static inline uint32_t crowd_sense_bucket(const crowd_sense_grid *g, int32_t cx, int32_t cy)

@@ -119,7 +119,6 @@ typedef struct crowd_sense_grid {
     uint32_t  width, bucket_mask;
     uint32_t  count;                 /* members */
     float     largest_sense;         /* among the members */
-    bool      thin;                  /* at most a few members per occupied cell */
     double    per_occupied;          /* members per occupied cell; 0 before the first build */
 } crowd_sense_grid;
 
