@@ -34,7 +34,7 @@
 
 typedef struct options {
     const char *scene, *svg;
-    uint64_t agents, frames, threads, seed;
+    uint64_t agents, frames, threads, seed, avoidance_interval;
     bool json, world_only, goals, no_bodies;
 } options;
 
@@ -69,7 +69,8 @@ static double random_unit(uint64_t *state)
 
 static int parse_options(int argc, char **argv, options *o)
 {
-    *o = (options){ .scene = "default", .agents = 1000, .frames = 300, .threads = 0, .seed = 1 };
+    *o = (options){ .scene = "default", .agents = 1000, .frames = 300, .threads = 0, .seed = 1,
+                    .avoidance_interval = skim_crowd_def_default().avoidance_interval };
     for (int i = 1; i < argc; ++i) {
         const char *option = argv[i];
         if (strcmp(option, "--json") == 0) {
@@ -99,6 +100,8 @@ static int parse_options(int argc, char **argv, options *o)
             number = &o->threads, max = 1024;
         } else if (strcmp(option, "--seed") == 0) {
             number = &o->seed, min = 0, max = UINT64_MAX;
+        } else if (strcmp(option, "--avoidance-interval") == 0) {
+            number = &o->avoidance_interval, max = 16;
         } else {
             return tool_usage("crowd", "unknown option '%s'", option);
         }
@@ -214,11 +217,11 @@ static void print_json(const options *o, const figures *f)
     printf("{\"scene\":");
     tool_print_json_string(stdout, o->scene);
     printf(",\"triangles\":%u,\"agents\":%llu,\"frames\":%llu,\"dt\":%.9g,\"threads\":%d,"
-           "\"agent_collisions\":%s,\"seconds\":%.6f,\"mover_steps_per_second\":%.0f,"
+           "\"agent_collisions\":%s,\"avoidance_interval\":%llu,\"seconds\":%.6f,\"mover_steps_per_second\":%.0f,"
            "\"ms_per_frame_median\":%.4f,\"ms_per_frame_mean\":%.4f,\"ms_per_frame_max\":%.4f,"
            "\"ms_world_mean\":%.4f,\"ms_agents_mean\":%.4f,\"on_floor\":%u,\"in_air\":%u,\"on_agent\":%u,",
            f->triangles, (unsigned long long)o->agents, (unsigned long long)o->frames, FRAME_DT,
-           f->threads, o->world_only ? "false" : "true", f->seconds, steps / f->seconds, f->median_ms,
+           f->threads, o->world_only ? "false" : "true", (unsigned long long)o->avoidance_interval, f->seconds, steps / f->seconds, f->median_ms,
            f->mean_ms, f->max_ms, f->world_ms, f->agents_ms, f->last.on_floor, f->last.in_air, f->last.on_agent);
     if (isinf(f->closest) || o->world_only)
         printf("\"closest_approach\":null,");
@@ -397,6 +400,7 @@ int tool_crowd(int argc, char **argv)
     skim_crowd_def def = skim_crowd_def_default();
     def.capacity = n;
     def.agent_collisions = !o.world_only;
+    def.avoidance_interval = (uint32_t)o.avoidance_interval;
     if (skim_crowd_create(&def, &crowd) != SKIM_OK) {
         tool_failed("crowd", "cannot make a crowd of %u", n);
         goto done;

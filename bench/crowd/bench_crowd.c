@@ -14,7 +14,7 @@
    usage: bench_crowd [--scenario wander] [wander options: --help shows them]
           bench_crowd --scenario circle|door|level [--agents N[,N...]]
                       [--threads 1|2] [--scene NAME[,NAME...]]
-                      [--steer target|velocity] [--avoidance on|off]
+                      [--steer target|velocity] [--avoidance on|off] [--avoidance-interval K]
                       [--seed S] [--quiet]
    Exit 77 (a skip) when the level scenario finds no level. */
 #include "crowd_goals.h"
@@ -44,6 +44,7 @@ static int usage(void)
                     "[--only plaza|default AGENTS on|off] [--frames F]\n"
                     "       bench_crowd --scenario circle|door|level [--agents N[,N...]] [--threads 1|2]\n"
                     "                   [--scene NAME[,NAME...]] [--steer target|velocity] [--avoidance on|off]\n"
+                    "                   [--avoidance-interval K]\n"
                     "                   [--seed S] [--quiet]\n");
     return 2;
 }
@@ -73,7 +74,9 @@ static int split_scenes(const char *text, goals_cli *c)
 
 static int parse(int argc, char **argv, goals_cli *c)
 {
-    c->run = (crowd_goals_options){ .steer = STEER_TARGET, .avoidance = true, .progress = true };
+    c->run = (crowd_goals_options){ .steer = STEER_TARGET, .avoidance = true,
+                                    .avoidance_interval = skim_crowd_def_default().avoidance_interval,
+                                    .progress = true };
     c->seed = 1;
     for (int i = 1; i < argc; ++i) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -96,6 +99,8 @@ static int parse(int argc, char **argv, goals_cli *c)
             c->run.steer = strcmp(v, "target") == 0 ? STEER_TARGET : STEER_VELOCITY;
         else if (strcmp(o, "--avoidance") == 0 && (strcmp(v, "on") == 0 || strcmp(v, "off") == 0))
             c->run.avoidance = strcmp(v, "on") == 0;
+        else if (strcmp(o, "--avoidance-interval") == 0 && atoi(v) >= 1 && atoi(v) <= 16)
+            c->run.avoidance_interval = (uint32_t)atoi(v);
         else if (strcmp(o, "--seed") == 0)
             c->seed = strtoull(v, NULL, 10);
         else

@@ -246,7 +246,7 @@ int main(int argc, char **argv)
 {
     const char *scenario = nullptr;
     std::vector<uint32_t> counts;
-    crowd_goals_options o = { 1, STEER_TARGET, true, true };
+    crowd_goals_options o = { 1, STEER_TARGET, true, skim_crowd_def_default().avoidance_interval, true };
     uint64_t seed = 1;
     for (int i = 1; i < argc; ++i) {
         const char *v = i + 1 < argc ? argv[i + 1] : nullptr;

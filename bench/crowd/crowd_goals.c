@@ -61,6 +61,7 @@ static skim_crowd *make_crowd(const crowd_scenario *s, const crowd_goals_options
     skim_crowd_def def = skim_crowd_def_default();
     def.capacity = s->agents;
     def.avoidance = o->avoidance;
+    def.avoidance_interval = o->avoidance_interval;
     skim_crowd *crowd = NULL;
     if (skim_crowd_create(&def, &crowd) != SKIM_OK)
         return NULL;
@@ -89,6 +90,7 @@ bool crowd_goals_run(crowd_scenario *s, const crowd_goals_options *o, crowd_resu
     r->steer = o->steer == STEER_TARGET ? "target" : "velocity";
     r->threads = o->threads;
     r->avoidance = o->avoidance;
+    r->avoidance_interval = o->avoidance_interval;
     omp_set_num_threads(o->threads);
     if (!scenario_make_world(s))
         return false;

@@ -19,6 +19,7 @@ typedef struct crowd_goals_options {
     int         threads;
     crowd_steer steer;
     bool        avoidance;
+    uint32_t    avoidance_interval; /* skim_crowd_def.avoidance_interval */
     bool        progress;  /* a line on stderr every few seconds */
 } crowd_goals_options;
 

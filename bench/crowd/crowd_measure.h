@@ -33,6 +33,7 @@ typedef struct crowd_result {
     const char *steer;       /* how agents were steered: "target", "velocity", "navmesh" */
     int         threads;
     bool        avoidance;
+    uint32_t    avoidance_interval; /* skim's steps between an agent's plans; 0 for others */
     uint32_t    frames;
     double      seconds;     /* simulated */
     double      arrived_percent, ratio_median, ratio_worst, worst_overlap;

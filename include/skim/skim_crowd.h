@@ -30,6 +30,7 @@ typedef struct skim_crowd_def {
     float         agent_skin;        /**< gap kept between agents, fraction of the touching distance, >= 0; default 0.05 */
     bool          avoidance;         /**< reciprocal velocity obstacles between agents; default true */
     float         avoidance_horizon; /**< seconds, (0, 60]: how far ahead agents avoid each other; default 2 */
+    uint32_t      avoidance_interval; /**< steps between an agent's avoidance plans, 1..16, taken in turn by id; default 2 */
 } skim_crowd_def;
 /** The defaults of every skim_crowd_def field. */
 SKIM_API skim_crowd_def skim_crowd_def_default(void);

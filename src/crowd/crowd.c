@@ -21,6 +21,7 @@ skim_crowd_def skim_crowd_def_default(void)
         .agent_skin = 0.05f,
         .avoidance = true,
         .avoidance_horizon = 2.0f,
+        .avoidance_interval = 2,
     };
     def.move.step_height = 18.0f;
     def.move.snap_distance = 18.0f;
@@ -96,6 +97,9 @@ static skim_status check_def(const skim_crowd_def *def)
     if (!(def->avoidance_horizon > 0.0f && def->avoidance_horizon <= 60.0f))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "crowd def: avoidance_horizon must be in (0, 60] seconds (got %g)",
                          (double)def->avoidance_horizon);
+    if (def->avoidance_interval < 1 || def->avoidance_interval > CROWD_AVOID_INTERVAL_MAX)
+        return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "crowd def: avoidance_interval must be 1..%u steps (got %u)",
+                         CROWD_AVOID_INTERVAL_MAX, def->avoidance_interval);
     /* Everything else about the move def is the move's to judge: a def it
        rejects would make every step fail. */
     return skim_move_check_def(&def->move, "crowd def: move");
@@ -126,7 +130,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(state, n); ALLOC(shape, n); ALLOC(goal, n);
     ALLOC(avoid_pref, 2 * n); ALLOC(avoid_velocity, 2 * n); ALLOC(avoid_top, n); ALLOC(along, n); ALLOC(sense, n); ALLOC(height, n);
     ALLOC(setting, n); ALLOC(layers, n); ALLOC(collides_with, n); ALLOC(support, n);
-    ALLOC(ride, n); ALLOC(shifted, n); ALLOC(squeezed, n);
+    ALLOC(ride, n); ALLOC(shifted, n); ALLOC(squeezed, n); ALLOC(avoid_held, n);
     ALLOC(settings, CROWD_SETTINGS_START); ALLOC(setting_defs, 2 * CROWD_SETTINGS_START); ALLOC(batch_def_of, n); ALLOC(batch_agent, n);
     c->setting_count = 1; /* entry 0, zeroed: the crowd's own */
     c->setting_capacity = CROWD_SETTINGS_START;
@@ -180,7 +184,7 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->avoid_pref, c->avoid_velocity, c->avoid_top, c->along, c->sense, c->height,
                        c->sense_grid.member_block, c->sense_grid.bucket_start, c->sense_grid.key,
                        c->sense_grid.home, c->setting, c->layers, c->collides_with, c->support, c->settings,
-                       c->setting_defs, c->batch_def_of, c->batch_agent, c->ride, c->shifted, c->squeezed, c->seen,
+                       c->setting_defs, c->batch_def_of, c->batch_agent, c->ride, c->shifted, c->squeezed, c->avoid_held, c->seen,
                        c->moved_bodies };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
         free(fields[i]);
@@ -295,6 +299,7 @@ skim_status skim_crowd_add(skim_crowd *c, const skim_agent_def *agent, uint32_t 
     c->body[slot].flags = agent->flags;
     c->state[slot] = SKIM_AGENT_ACTIVE;
     c->ride[slot].body = SKIM_STATIC;
+    c->avoid_held[slot] = 0;
     crowd_publish(c, slot);
     c->count++;
     c->active_dirty = true;
@@ -338,6 +343,7 @@ skim_status skim_crowd_set_velocity(skim_crowd *c, uint32_t id, skim_vec3 desire
         desired.z -= along * c->up[2];
     }
     c->body[slot].desired = desired;
+    c->avoid_held[slot] = 0; /* a new wish is taken at once */
     crowd_goal_clear(c, slot);
     crowd_publish(c, slot);
     return SKIM_OK;

@@ -351,27 +351,12 @@ static bool queued_behind(const skim_crowd *c, uint32_t i, const uint32_t *near,
     return false;
 }
 
-static void avoid_agent(skim_crowd *c, uint32_t i, float dt, crowd_sense_block *block)
+/* Agent i's plan from a velocity across up: at most its top speed, less
+   the margin the broadphase allows for, and the rise its plan had. */
+static void plan_across(skim_crowd *c, uint32_t i, double vx_wanted, double vy_wanted, float dt)
 {
-    uint32_t near[CROWD_AVOID_NEIGHBOURS];
-    uint32_t count = crowd_nearest_neighbours(c, i, block, near);
-    if (count == 0)
-        return; /* the plan stands */
-    const uint32_t slot = c->active[i];
-    const double vel[2] = { c->avoid_velocity[2 * (size_t)i], c->avoid_velocity[2 * (size_t)i + 1] };
-    const double pref[2] = { c->avoid_pref[2 * (size_t)i], c->avoid_pref[2 * (size_t)i + 1] };
-    crowd_orca_input in;
-    gather_neighbours(c, i, near, count, vel, pref, &in);
-    crowd_line lines[CROWD_ORCA_LANES];
-    crowd_orca_lines(&in, count, vel, c->def.avoidance_horizon, dt, lines);
+    double result[2] = { vx_wanted, vy_wanted };
     const double top = c->avoid_top[i];
-
-    double result[2];
-    uint32_t failed = solve_plane(lines, count, top, pref, false, result);
-    if (crowd_goal_keeps_wish(c, slot, failed < count && !queued_behind(c, i, near, count, pref)))
-        return; /* the plan stands: the solver makes room (crowd_targets.c) */
-    if (failed < count)
-        solve_least_violation(lines, count, failed, top, result);
     double speed = sqrt(dot2(result, result)), limit = top * (1.0 - TOP_SHRINK);
     if (speed > limit) {
         result[0] *= limit / speed;
@@ -387,8 +372,43 @@ static void avoid_agent(skim_crowd *c, uint32_t i, float dt, crowd_sense_block *
         q[k] = start[k] + d[k];
 }
 
+/* Agent i plans its avoidance (slot its slot), and notes whether the plan
+   turned it from its wish. */
+static void avoid_agent(skim_crowd *c, uint32_t i, uint32_t slot, float dt, crowd_sense_block *block)
+{
+    c->avoid_held[slot] = 0;
+    uint32_t near[CROWD_AVOID_NEIGHBOURS];
+    uint32_t count = crowd_nearest_neighbours(c, i, block, near);
+    if (count == 0)
+        return; /* the plan stands */
+    const double vel[2] = { c->avoid_velocity[2 * (size_t)i], c->avoid_velocity[2 * (size_t)i + 1] };
+    const double pref[2] = { c->avoid_pref[2 * (size_t)i], c->avoid_pref[2 * (size_t)i + 1] };
+    crowd_orca_input in;
+    gather_neighbours(c, i, near, count, vel, pref, &in);
+    crowd_line lines[CROWD_ORCA_LANES];
+    crowd_orca_lines(&in, count, vel, c->def.avoidance_horizon, dt, lines);
+    const double top = c->avoid_top[i];
+
+    double result[2];
+    uint32_t failed = solve_plane(lines, count, top, pref, false, result);
+    if (crowd_goal_keeps_wish(c, slot, failed < count && !queued_behind(c, i, near, count, pref)))
+        return; /* the plan stands: the solver makes room (crowd_targets.c) */
+    if (failed < count)
+        solve_least_violation(lines, count, failed, top, result);
+    c->avoid_held[slot] = result[0] != pref[0] || result[1] != pref[1];
+    plan_across(c, i, result[0], result[1], dt);
+}
+
 void crowd_avoid(skim_crowd *c, uint32_t n, float dt, team_cursor *cursor)
 {
+    /* Agents take turns by id: agent `id` plans when (id + avoid_turn) is
+       a multiple of the interval, so each step a share of the crowd
+       plans, the same agents whatever the thread count. In between, an
+       agent whose last plan turned it from its wish (it is steering round
+       someone) keeps the velocity across up it last moved at, which is
+       what its neighbours' plans assumed it would do (section 4); any
+       other takes its wish, as a plan that finds no one in the way does. */
+    const uint32_t interval = c->def.avoidance_interval, turn = c->avoid_turn;
     /* In the row-major grid the agents go in its order, a cell's agents
        one after another, so they share the square of cells they search
        (crowd_sense_block); each agent writes only its own plan, so the
@@ -412,8 +432,13 @@ void crowd_avoid(skim_crowd *c, uint32_t n, float dt, team_cursor *cursor)
                velocity) can only be given nothing across up, which its
                plan already has: it is still searched for by others, and
                searches for no one. */
-            if (c->sense[i] > 0.0f && c->avoid_top[i] > 0.0f)
-                avoid_agent(c, i, dt, &block);
+            if (!(c->sense[i] > 0.0f && c->avoid_top[i] > 0.0f))
+                continue;
+            const uint32_t slot = c->active[i];
+            if ((c->id_of[slot] + turn) % interval == 0)
+                avoid_agent(c, i, slot, dt, &block);
+            else if (c->avoid_held[slot])
+                plan_across(c, i, c->avoid_velocity[2 * (size_t)i], c->avoid_velocity[2 * (size_t)i + 1], dt);
         }
     }
     team_wait(phase, chunks);

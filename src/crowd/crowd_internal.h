@@ -71,6 +71,8 @@ struct skim_crowd {
 
     /* ---- moving bodies (crowd_bodies.c) ---- */
     crowd_ride      *ride;           /* per slot */
+    uint8_t         *avoid_held;     /* per slot: its last avoidance plan turned it from its wish (crowd_avoid.c) */
+    uint32_t         avoid_turn;     /* steps taken, modulo def.avoidance_interval: whose turn it is to plan */
     skim_vec3       *shifted;        /* per slot: where the bodies left it, this step, if clear.away */
     uint8_t         *squeezed;       /* per slot: this step, 0 or a crowd_squeeze */
     crowd_seen_body *seen;           /* the last step's bodies, increasing id */
@@ -441,6 +443,8 @@ static inline void crowd_counts_to_offsets(size_t *begin, uint32_t n)
    a miss to memory in a large crowd. Far enough ahead for a miss to come
    back before the agent's turn. */
 #define CROWD_PREFETCH_AHEAD 16
+/* The longest skim_crowd_def.avoidance_interval, in steps. */
+#define CROWD_AVOID_INTERVAL_MAX 16u
 
 /* Agents per chunk of the step's per-agent phases: a few microseconds of
    work (team.h). */

@@ -109,6 +109,7 @@ static void move_slots(skim_crowd *c, uint32_t n, uint32_t m, const uint32_t *fr
     MOVE_RECORDS(uint32_t, c->collides_with);
     MOVE_RECORDS(uint32_t, c->support);
     MOVE_RECORDS(crowd_ride, c->ride);
+    MOVE_RECORDS(uint8_t, c->avoid_held);
     MOVE_RECORDS(uint32_t, c->id_of);
     move_bodies_scratch(c, m, from, scratch);
     /* Who stands on whom is kept by slot: the new one. */

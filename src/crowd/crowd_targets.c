@@ -114,6 +114,7 @@ skim_status skim_crowd_set_path(skim_crowd *c, uint32_t id, const skim_vec3 *way
     goal->best = INFINITY;
     goal->searches = 0;
     goal->searching = false;
+    c->avoid_held[slot] = 0; /* a new wish is taken at once */
     c->state[slot] &= ~(uint32_t)SKIM_AGENT_ARRIVED;
     crowd_publish(c, slot);
     return SKIM_OK;

@@ -88,13 +88,21 @@ static inline void slide_body(skim_world *world, uint32_t body, skim_vec3 positi
     place_body(world, body, position, (skim_quat){ 0, 0, 0, 1 });
 }
 
-static inline skim_crowd *goal_crowd(uint32_t capacity)
+/* A crowd with the default settings, but for its capacity and how often
+   each agent plans its avoidance (skim_crowd_def.avoidance_interval). */
+static inline skim_crowd *goal_crowd_planning_every(uint32_t capacity, uint32_t interval)
 {
     skim_crowd_def def = skim_crowd_def_default();
     def.capacity = capacity;
+    def.avoidance_interval = interval;
     skim_crowd *crowd = NULL;
     cr_assert_eq(skim_crowd_create(&def, &crowd), SKIM_OK, "%s", skim_last_error_message());
     return crowd;
+}
+
+static inline skim_crowd *goal_crowd(uint32_t capacity)
+{
+    return goal_crowd_planning_every(capacity, skim_crowd_def_default().avoidance_interval);
 }
 
 static inline uint32_t goal_agent(skim_crowd *crowd, skim_vec3 at)

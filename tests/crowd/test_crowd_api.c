@@ -24,6 +24,19 @@ Test(crowd_api, bad_definitions)
     def = skim_crowd_def_default();
     def.solver_iterations = 0;
     cr_assert_eq(skim_crowd_create(&def, &crowd), SKIM_ERROR_INVALID_ARGUMENT);
+    const uint32_t intervals[] = { 0, 17, UINT32_MAX };
+    for (size_t k = 0; k < sizeof intervals / sizeof intervals[0]; ++k) {
+        def = skim_crowd_def_default();
+        def.avoidance_interval = intervals[k];
+        cr_assert_eq(skim_crowd_create(&def, &crowd), SKIM_ERROR_INVALID_ARGUMENT, "interval %u taken", intervals[k]);
+        cr_assert(strstr(skim_last_error_message(), "avoidance_interval") != NULL, "%s", skim_last_error_message());
+        cr_assert_null(crowd);
+    }
+    def = skim_crowd_def_default();
+    cr_assert_eq(def.avoidance_interval, 2);
+    def.avoidance_interval = 16;
+    cr_assert_eq(skim_crowd_create(&def, &crowd), SKIM_OK, "%s", skim_last_error_message());
+    skim_crowd_destroy(crowd);
     cr_assert_eq(skim_crowd_create(NULL, &crowd), SKIM_OK);
     cr_assert_eq(skim_crowd_capacity(crowd), 1024);
     skim_crowd_destroy(crowd);

@@ -1,24 +1,28 @@
 /* Agents with goals and avoidance give the same bits for any thread count
    and kernel set: a crowd walking paths through a doorway in both
    directions ends with a pinned hash on 1, 2 and 3 threads, and so do
-   walkers pressing into a field of agents that stand. meson runs
-   this once per kernel set (SKIM_ISA); a set the CPU lacks is skipped. */
+   walkers pressing into a field of agents that stand. Each is pinned with
+   the default avoidance interval, where agents take turns to plan, and
+   with every agent planning every step. meson runs this once per kernel
+   set (SKIM_ISA); a set the CPU lacks is skipped. */
 #include "crowd_scenarios.h"
 
 #include <math.h>
 #include <omp.h>
 #include <string.h>
 
-/* The pinned state after FRAMES frames. */
-#define PINNED_HASH 0xe1e88e2e2aefb56aull
+/* The pinned states after FRAMES frames: agents taking turns to plan
+   (the default), and planning every step. */
+#define PINNED_HASH 0xf1aee96198d51a1cull
+#define PINNED_EVERY_STEP_HASH 0xe1e88e2e2aefb56aull
 enum { SIDE = 60, FRAMES = 480 };
 
 TestSuite(crowd_determinism, .timeout = 240);
 
-static uint64_t doorway_hash(const skim_world *world, int threads)
+static uint64_t doorway_hash(const skim_world *world, int threads, uint32_t interval)
 {
     omp_set_num_threads(threads);
-    skim_crowd *crowd = goal_crowd(2 * SIDE + 2);
+    skim_crowd *crowd = goal_crowd_planning_every(2 * SIDE + 2, interval);
     rng r = { 77 };
     for (int side = 0; side < 2; ++side) {
         float sign = side ? 1.0f : -1.0f;
@@ -49,34 +53,52 @@ static uint64_t doorway_hash(const skim_world *world, int threads)
     return hash;
 }
 
-Test(crowd_determinism, pinned_hash_for_1_2_and_3_threads)
+static skim_world *doorway_world(void)
 {
-    SKIP_UNLESS_BITWISE_KERNELS();
     box_soup soup = { .boxes = 0 };
     soup_add_box(&soup, -1000, -1000, -32, 1000, 1000, 0);
     soup_add_box(&soup, -8, -1000, 0, 8, -50, 128);
     soup_add_box(&soup, -8, 50, 0, 8, 1000, 128);
-    skim_world *world = soup_world(&soup);
+    return soup_world(&soup);
+}
+
+static void expect_doorway_hash(uint32_t interval, uint64_t pinned)
+{
+    skim_world *world = doorway_world();
     for (int threads = 1; threads <= 3; ++threads) {
-        uint64_t hash = doorway_hash(world, threads);
-        printf("%s, %d threads: %016llx\n", skim_isa_name(), threads, (unsigned long long)hash);
-        cr_expect_eq(hash, PINNED_HASH, "%s, %d threads: hash %016llx, pinned %016llx", skim_isa_name(), threads,
-                     (unsigned long long)hash, (unsigned long long)PINNED_HASH);
+        uint64_t hash = doorway_hash(world, threads, interval);
+        printf("%s, %d threads, planning every %u steps: %016llx\n", skim_isa_name(), threads, interval,
+               (unsigned long long)hash);
+        cr_expect_eq(hash, pinned, "%s, %d threads, planning every %u steps: hash %016llx, pinned %016llx",
+                     skim_isa_name(), threads, interval, (unsigned long long)hash, (unsigned long long)pinned);
     }
     skim_world_destroy(world);
+}
+
+Test(crowd_determinism, pinned_hash_for_1_2_and_3_threads)
+{
+    SKIP_UNLESS_BITWISE_KERNELS();
+    expect_doorway_hash(skim_crowd_def_default().avoidance_interval, PINNED_HASH);
+}
+
+Test(crowd_determinism, planning_every_step_pinned_hash_for_1_2_and_3_threads)
+{
+    SKIP_UNLESS_BITWISE_KERNELS();
+    expect_doorway_hash(1, PINNED_EVERY_STEP_HASH);
 }
 
 /* The pinned state of walkers pressing into a field of agents that stand
    (no velocity, no target), which avoidance has nothing to steer: the
    standing agents are found by the walkers' searches and make no search
    of their own, and move only when pushed. */
-#define PINNED_STANDING_HASH 0x6fa569936815f8f1ull
+#define PINNED_STANDING_HASH 0xf7e2a525720d6fc0ull
+#define PINNED_STANDING_EVERY_STEP_HASH 0x6fa569936815f8f1ull
 enum { FIELD = 12, WALKERS = 16, STANDING_FRAMES = 240 };
 
-static uint64_t standing_field_hash(const skim_world *world, int threads)
+static uint64_t standing_field_hash(const skim_world *world, int threads, uint32_t interval)
 {
     omp_set_num_threads(threads);
-    skim_crowd *crowd = goal_crowd(FIELD * FIELD + 2 * WALKERS);
+    skim_crowd *crowd = goal_crowd_planning_every(FIELD * FIELD + 2 * WALKERS, interval);
     rng r = { 91 };
     for (int k = 0; k < FIELD * FIELD; ++k) {
         float x = 72.0f * ((float)(k % FIELD) - 0.5f * FIELD) + (float)rng_uniform(&r, -4, 4);
@@ -113,15 +135,27 @@ static uint64_t standing_field_hash(const skim_world *world, int threads)
     return hash;
 }
 
+static void expect_standing_field_hash(uint32_t interval, uint64_t pinned)
+{
+    skim_world *world = box_world(-1000, -1000, -32, 1000, 1000, 0);
+    for (int threads = 1; threads <= 3; ++threads) {
+        uint64_t hash = standing_field_hash(world, threads, interval);
+        printf("%s, %d threads, planning every %u steps: standing field %016llx\n", skim_isa_name(), threads,
+               interval, (unsigned long long)hash);
+        cr_expect_eq(hash, pinned, "%s, %d threads, planning every %u steps: hash %016llx, pinned %016llx",
+                     skim_isa_name(), threads, interval, (unsigned long long)hash, (unsigned long long)pinned);
+    }
+    skim_world_destroy(world);
+}
+
 Test(crowd_determinism, standing_field_pinned_hash_for_1_2_and_3_threads)
 {
     SKIP_UNLESS_BITWISE_KERNELS();
-    skim_world *world = box_world(-1000, -1000, -32, 1000, 1000, 0);
-    for (int threads = 1; threads <= 3; ++threads) {
-        uint64_t hash = standing_field_hash(world, threads);
-        printf("%s, %d threads: standing field %016llx\n", skim_isa_name(), threads, (unsigned long long)hash);
-        cr_expect_eq(hash, PINNED_STANDING_HASH, "%s, %d threads: hash %016llx, pinned %016llx", skim_isa_name(),
-                     threads, (unsigned long long)hash, (unsigned long long)PINNED_STANDING_HASH);
-    }
-    skim_world_destroy(world);
+    expect_standing_field_hash(skim_crowd_def_default().avoidance_interval, PINNED_STANDING_HASH);
+}
+
+Test(crowd_determinism, standing_field_planning_every_step_pinned_hash_for_1_2_and_3_threads)
+{
+    SKIP_UNLESS_BITWISE_KERNELS();
+    expect_standing_field_hash(1, PINNED_STANDING_EVERY_STEP_HASH);
 }
