@@ -146,7 +146,7 @@ static int compare_doubles(const void *a, const void *b)
 typedef struct figures {
     double seconds, median_ms, mean_ms, max_ms, world_ms, agents_ms;
     float closest;
-    double blocked, shortened;
+    double blocked, shortened, resting; /* per frame */
     uint64_t arrivals, give_ups;   /* with --goals */
     uint32_t agents_arrived;       /* with --goals: agents that reached a goal */
     uint32_t bodies;               /* moving bodies */
@@ -189,6 +189,9 @@ static void print_summary(const options *o, const figures *f)
     if (!o->world_only)
         printf("  held back          %.1f agents per frame kept at their start, %.1f shortened their move\n",
                f->blocked, f->shortened);
+    printf("  resting            %.1f agents per frame stood still on an unchanged floor and took\n"
+           "                     their last world move again\n",
+           f->resting);
     if (f->bodies)
         printf("  moving bodies      %u (lift, door, platform): %u agents riding one at the end;\n"
                "                     %u agents squeezed by a body, %llu agent-steps in all (a squeezed\n"
@@ -234,8 +237,9 @@ static void print_json(const options *o, const figures *f)
         printf("\"goals\":false,");
     printf("\"bodies\":%u,\"riding\":%u,\"agents_squeezed\":%u,\"squeezed_steps\":%llu,", f->bodies, f->riding,
            f->agents_squeezed, (unsigned long long)f->squeezed_steps);
-    printf("\"blocked_per_frame\":%.3f,\"shortened_per_frame\":%.3f,\"state_hash\":\"%016llx\",\"svg\":", f->blocked,
-           f->shortened, (unsigned long long)f->hash);
+    printf("\"blocked_per_frame\":%.3f,\"shortened_per_frame\":%.3f,\"resting_per_frame\":%.3f,"
+           "\"state_hash\":\"%016llx\",\"svg\":",
+           f->blocked, f->shortened, f->resting, (unsigned long long)f->hash);
     if (o->svg)
         tool_print_json_string(stdout, o->svg);
     else
@@ -255,7 +259,7 @@ static int run(const options *o, skim_world *world, skim_crowd *crowd, tool_trai
     const bool progress = isatty(fileno(stderr)) != 0;
     double last_progress = now_seconds(), world_ms = 0.0, agents_ms = 0.0;
     f->closest = INFINITY;
-    f->blocked = f->shortened = 0.0;
+    f->blocked = f->shortened = f->resting = 0.0;
     uint32_t sample = 0;
     for (uint64_t frame = 0; frame < o->frames; ++frame) {
         if (goals)
@@ -295,6 +299,7 @@ static int run(const options *o, skim_world *world, skim_crowd *crowd, tool_trai
             f->closest = stats.closest_gap;
         f->blocked += stats.blocked;
         f->shortened += stats.shortened;
+        f->resting += stats.resting;
         f->squeezed_steps += stats.squeezed;
         if (stats.squeezed) {
             const uint32_t *state = skim_crowd_states(crowd);
@@ -325,6 +330,7 @@ static int run(const options *o, skim_world *world, skim_crowd *crowd, tool_trai
     f->median_ms = frame_ms[o->frames / 2];
     f->max_ms = frame_ms[o->frames - 1];
     f->blocked /= (double)o->frames;
+    f->resting /= (double)o->frames;
     f->shortened /= (double)o->frames;
     f->hash = skim_crowd_hash(crowd);
     for (uint32_t i = 0; i < n; ++i) {

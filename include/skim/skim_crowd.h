@@ -160,6 +160,7 @@ typedef struct skim_crowd_stats {
     double   seconds_world;  /**< seconds in the world moves */
     double   seconds_total;  /**< seconds in the whole step */
     uint32_t squeezed;       /**< agents with SKIM_AGENT_SQUEEZED: pressed between a moving body and static geometry */
+    uint32_t resting;        /**< agents that took their last world move again: standing still on an unchanged world */
 } skim_crowd_stats;
 /** Fills *out with the figures of the last step. */
 SKIM_API skim_status skim_crowd_get_stats(const skim_crowd *crowd, skim_crowd_stats *out);

@@ -131,6 +131,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(avoid_pref, 2 * n); ALLOC(avoid_velocity, 2 * n); ALLOC(avoid_top, n); ALLOC(along, n); ALLOC(sense, n); ALLOC(height, n);
     ALLOC(setting, n); ALLOC(layers, n); ALLOC(collides_with, n); ALLOC(support, n);
     ALLOC(ride, n); ALLOC(shifted, n); ALLOC(squeezed, n); ALLOC(avoid_held, n);
+    ALLOC(rest, n); ALLOC(rest_kept, n);
     ALLOC(settings, CROWD_SETTINGS_START); ALLOC(setting_defs, 2 * CROWD_SETTINGS_START); ALLOC(batch_def_of, n); ALLOC(batch_agent, n);
     c->setting_count = 1; /* entry 0, zeroed: the crowd's own */
     c->setting_capacity = CROWD_SETTINGS_START;
@@ -151,6 +152,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(contact_bound, n); ALLOC(next_contact_bound, n); ALLOC(listed_proj, 3 * n);
     ALLOC(chunk_drift, team_chunks(c->capacity, CROWD_AGENT_CHUNK));
     ALLOC(chunk_standing, team_chunks(c->capacity, CROWD_AGENT_CHUNK));
+    ALLOC(chunk_resting, team_chunks(c->capacity, CROWD_AGENT_CHUNK));
     ALLOC(chunk_stats, team_chunks(c->capacity, CROWD_COMMIT_CHUNK));
 #undef ALLOC
     ok = ok && (c->phases = aligned_alloc(64, TEAM_PHASES * sizeof *c->phases)) != NULL;
@@ -180,11 +182,11 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->batch_displacement, c->batch_result, c->cell,
                        c->bucket_start, c->contacts, c->contact_begin, c->contact_fill, c->bound,
                        c->vbound, c->built_proj, c->contact_bound, c->next_contact_bound, c->listed_proj,
-                       c->chunk_drift, c->chunk_standing, c->half_begin, c->half_other, c->phases, c->chunk_stats,
+                       c->chunk_drift, c->chunk_standing, c->chunk_resting, c->half_begin, c->half_other, c->phases, c->chunk_stats,
                        c->avoid_pref, c->avoid_velocity, c->avoid_top, c->along, c->sense, c->height,
                        c->sense_grid.member_block, c->sense_grid.bucket_start, c->sense_grid.key,
                        c->sense_grid.home, c->setting, c->layers, c->collides_with, c->support, c->settings,
-                       c->setting_defs, c->batch_def_of, c->batch_agent, c->ride, c->shifted, c->squeezed, c->avoid_held, c->seen,
+                       c->setting_defs, c->batch_def_of, c->batch_agent, c->ride, c->shifted, c->squeezed, c->avoid_held, c->rest, c->rest_kept, c->seen,
                        c->moved_bodies };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
         free(fields[i]);
@@ -300,6 +302,7 @@ skim_status skim_crowd_add(skim_crowd *c, const skim_agent_def *agent, uint32_t 
     c->state[slot] = SKIM_AGENT_ACTIVE;
     c->ride[slot].body = SKIM_STATIC;
     c->avoid_held[slot] = 0;
+    c->rest_kept[slot] = 0;
     crowd_publish(c, slot);
     c->count++;
     c->active_dirty = true;

@@ -67,10 +67,24 @@ static void swept_box(const skim_body *body, const double m[3][3], const double 
     }
 }
 
+/* Whether world is the one the last step saw, with the same bodies (each
+   where it stood then, or among the moved ones crowd_bodies_prepare
+   lists). */
+static bool same_world_and_bodies(const skim_world *world, const skim_crowd *c)
+{
+    if (!world || world != c->seen_world || world->bodies.count != c->seen_count)
+        return false;
+    for (uint32_t k = 0; k < c->seen_count; ++k)
+        if (world->bodies.body[k].id != c->seen[k].id)
+            return false;
+    return true;
+}
+
 bool crowd_bodies_prepare(const skim_world *world, skim_crowd *c)
 {
     c->moved_count = 0;
     c->bodies_moved = false;
+    c->world_still = same_world_and_bodies(world, c);
     if (world != c->seen_world) {
         /* Another world: nothing of it was seen, and nobody rides its bodies. */
         c->seen_count = 0;

@@ -75,6 +75,11 @@ struct skim_crowd {
     uint32_t         avoid_turn;     /* steps taken, modulo def.avoidance_interval: whose turn it is to plan */
     skim_vec3       *shifted;        /* per slot: where the bodies left it, this step, if clear.away */
     uint8_t         *squeezed;       /* per slot: this step, 0 or a crowd_squeeze */
+    crowd_rest      *rest;           /* per slot: its last world move, valid when rest_kept */
+    uint8_t         *rest_kept;      /* per slot: its last world move ended where it started */
+    bool             world_still;    /* this step's world and bodies are the last step's, moved or not (crowd_bodies.c) */
+    float            rest_dt;        /* the dt of the last step that moved agents through the world */
+    bool             resting_off;    /* every agent moves (crowd_set_resting, for tests) */
     crowd_seen_body *seen;           /* the last step's bodies, increasing id */
     size_t           seen_capacity;
     uint32_t         seen_count;
@@ -149,6 +154,7 @@ struct skim_crowd {
     float    *chunk_drift;              /* per plan chunk: the farthest an agent got across up
                                            from its start at the build */
     uint32_t *chunk_standing;           /* per chunk of agents: how many stand (crowd_world.c) */
+    uint32_t *chunk_resting;            /* per chunk of agents: how many rest (crowd_world.c) */
     float     list_reach;               /* largest contact bound in the grid plus the largest
                                            drift, when the half lists were last made */
     /* Half lists (crowd_grid.c): agent i's neighbours j > i in index order,
@@ -454,10 +460,12 @@ static inline void crowd_counts_to_offsets(size_t *begin, uint32_t n)
    arrays (standing first, then airborne, each in index order), one batch
    call moving both groups, and the results back to every agent (or, with
    no world, the solver's positions). */
-uint32_t    crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, team_cursor *cursor);
-skim_status crowd_move_world(const skim_world *world, skim_crowd *c, uint32_t n, uint32_t standing,
-                             float dt);
-void        crowd_scatter_world(skim_crowd *c, uint32_t n, bool world, uint32_t standing, float dt,
+crowd_world_groups crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, float dt, team_cursor *cursor);
+skim_status crowd_move_world(const skim_world *world, skim_crowd *c, crowd_world_groups groups, float dt);
+void        crowd_scatter_world(skim_crowd *c, uint32_t n, bool world, crowd_world_groups groups, float dt,
                                 team_cursor *cursor);
+/* Tests: with off, every agent moves through the world every step, none
+   takes its last move again (the results are the same bits). */
+void        crowd_set_resting(skim_crowd *c, bool on);
 
 #endif

@@ -110,6 +110,8 @@ static void move_slots(skim_crowd *c, uint32_t n, uint32_t m, const uint32_t *fr
     MOVE_RECORDS(uint32_t, c->support);
     MOVE_RECORDS(crowd_ride, c->ride);
     MOVE_RECORDS(uint8_t, c->avoid_held);
+    MOVE_RECORDS(crowd_rest, c->rest);
+    MOVE_RECORDS(uint8_t, c->rest_kept);
     MOVE_RECORDS(uint32_t, c->id_of);
     move_bodies_scratch(c, m, from, scratch);
     /* Who stands on whom is kept by slot: the new one. */
@@ -136,7 +138,8 @@ void crowd_slots_follow_order(skim_crowd *c, uint32_t n)
     if (!c->slot_from && !(c->slot_from = malloc(2 * (size_t)c->capacity * sizeof *c->slot_from)))
         return;
     size_t largest = sizeof(skim_move_cache_entry);
-    const size_t sizes[] = { sizeof *c->goal, sizeof *c->body, sizeof *c->ride, sizeof *c->shape };
+    const size_t sizes[] = { sizeof *c->goal, sizeof *c->body, sizeof *c->ride, sizeof *c->shape,
+                             sizeof *c->rest };
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k)
         largest = sizes[k] > largest ? sizes[k] : largest;
     if (!c->slot_scratch && !(c->slot_scratch = malloc((size_t)c->capacity * largest)))

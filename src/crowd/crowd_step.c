@@ -263,10 +263,10 @@ static void publish_agents(skim_crowd *c, team_cursor *cursor)
    the region. lists_valid is what the master read before the region (the
    caller sets it after: nothing in the region writes it). Sets *rebuilt
    when the lists were rebuilt, *refreshed when only the half lists were
-   made again, and *standing to the world move's first group. Returns the
+   made again, and *groups to the world move's groups. Returns the
    solver's buffer (crowd_solve), or UINT32_MAX if out of memory. */
 static uint32_t before_world(skim_crowd *c, uint32_t n, float dt, bool lists_valid, bool world, bool *rebuilt,
-                             bool *refreshed, uint32_t *standing, team_cursor *cursor)
+                             bool *refreshed, crowd_world_groups *groups, team_cursor *cursor)
 {
     const bool agents = c->def.agent_collisions;
     /* Whether the lists still hold is asked of each agent as it is
@@ -306,7 +306,7 @@ static uint32_t before_world(skim_crowd *c, uint32_t n, float dt, bool lists_val
         which = crowd_solve(c, n, cursor);
     }
     if (world)
-        *standing = crowd_gather_world(c, n, which ? c->q_next : c->q, cursor);
+        *groups = crowd_gather_world(c, n, which ? c->q_next : c->q, dt, cursor);
     return which;
 }
 
@@ -355,7 +355,8 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     }
     const bool passive = c->def.move.wait == SKIM_WAIT_PASSIVE;
     /* The bodies' phase and what comes before the world: one region. */
-    uint32_t which = 0, used = 0, standing = 0;
+    uint32_t which = 0, used = 0;
+    crowd_world_groups groups = { 0, 0 };
     bool rebuilt = false, refreshed = false, bodies_done = true;
     const bool lists_valid = c->lists_valid;
 #pragma omp parallel num_threads(threads)
@@ -363,10 +364,10 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
         team_enter_region(passive);
         team_cursor cursor = { c->phases, 0 };
         bool mine_rebuilt = false, mine_refreshed = false;
-        uint32_t mine_standing = 0;
+        crowd_world_groups mine_groups = { 0, 0 };
         const bool go = !bodies_moved || crowd_bodies_phases(c, &cursor, &bodies);
         uint32_t mine = go ? before_world(c, n, dt, lists_valid, world != NULL, &mine_rebuilt, &mine_refreshed,
-                                          &mine_standing, &cursor)
+                                          &mine_groups, &cursor)
                            : 0;
 #ifdef _OPENMP
         if (omp_get_thread_num() == 0)
@@ -377,7 +378,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
             rebuilt = mine_rebuilt;
             refreshed = mine_refreshed;
             used = cursor.at;
-            standing = mine_standing;
+            groups = mine_groups;
         }
         team_leave_region(&c->shared.left);
     }
@@ -401,7 +402,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     c->avoid_turn = (c->avoid_turn + 1) % c->def.avoidance_interval;
     double t1 = crowd_seconds();
     if (world) {
-        skim_status status = crowd_move_world(world, c, n, standing, dt);
+        skim_status status = crowd_move_world(world, c, groups, dt);
         if (status != SKIM_OK) {
             c->bodies_moved = false;
             return status;
@@ -413,7 +414,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     {
         team_enter_region(passive);
         team_cursor cursor = { c->phases, 0 };
-        crowd_scatter_world(c, n, world != NULL, standing, dt, &cursor);
+        crowd_scatter_world(c, n, world != NULL, groups, dt, &cursor);
         uint32_t mine = agents ? crowd_check(c, n, &cursor) : 0;
         finish_agents(c, n, dt, &cursor);
         publish_agents(c, &cursor);
@@ -453,6 +454,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     c->stats.check_rounds = rounds;
     c->stats.arrived = sum.arrived;
     c->stats.squeezed = sum.squeezed;
+    c->stats.resting = world ? n - groups.moving : 0;
     c->stats.closest_gap = agents ? sum.closest : INFINITY;
     /* Everything but the world move counts as the agents' now: the plan
        and the world move's inputs and results share the agents' regions. */

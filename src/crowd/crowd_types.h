@@ -161,6 +161,22 @@ typedef struct crowd_setting {
     uint64_t material_mask;
 } crowd_setting;
 
+/* An agent's last world move (crowd_world.c), kept when it ended where it
+   started: the same move in the same world gives the same result, so the
+   next step takes it again instead of moving the agent. */
+typedef struct crowd_rest {
+    skim_vec3        start, displacement;
+    uint32_t         def_of; /* its move definition, as batch_def_of */
+    skim_move_result result;
+} crowd_rest;
+
+/* How the world move's batch entries are grouped (crowd_world.c):
+   [0, standing) move standing, [standing, moving) airborne, and
+   [moving, n) rest, taking their last move's result. */
+typedef struct crowd_world_groups {
+    uint32_t standing, moving;
+} crowd_world_groups;
+
 /* The body an agent stands on and its transform when the agent was last
    placed on it (crowd_bodies.c); body SKIM_STATIC: none. */
 typedef struct crowd_ride {

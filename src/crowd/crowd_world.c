@@ -8,58 +8,129 @@
 #include <math.h>
 #include <string.h>
 
+/* Moved bodies beyond this many move every agent: each agent that could
+   rest tests its box against every moved body's. */
+#define REST_MOVED_BODIES 64
+
+/* Whether agent i's move from start by displacement may reach a body
+   that moved since the last step: a box around start that holds the
+   move's gather box (move_gather.c: the largest radius times the path in
+   unit space, which is at most the world path over the least radius,
+   plus push-outs, skins and the radius itself, grown by the step height
+   and the snap distance, and by the snap's drop again where it widens),
+   with room to spare, against each moved body's swept box. */
+static bool meets_moved_body(const skim_crowd *c, uint32_t slot, const skim_vec3 *start, const skim_vec3 *d,
+                             float drop)
+{
+    const skim_vec3 r = c->shape[slot].radii;
+    const float largest = r.x > r.y ? (r.x > r.z ? r.x : r.z) : (r.y > r.z ? r.y : r.z);
+    const float least = r.x < r.y ? (r.x < r.z ? r.x : r.z) : (r.y < r.z ? r.y : r.z);
+    const crowd_setting *s = &c->settings[c->setting[slot]];
+    const float step = s->overrides & SKIM_AGENT_SET_STEP_HEIGHT ? s->step_height : c->def.move.step_height;
+    const float snap = s->overrides & SKIM_AGENT_SET_SNAP ? s->snap_distance : c->def.move.snap_distance;
+    const float path = sqrtf(d->x * d->x + d->y * d->y + d->z * d->z) + drop;
+    const float reach = 1.01f * (largest / least * path + 4.0f * largest + 2.0f * step + 3.0f * snap) + 1.0f;
+    const float lo[3] = { start->x - reach, start->y - reach, start->z - reach };
+    const float hi[3] = { start->x + reach, start->y + reach, start->z + reach };
+    for (uint32_t k = 0; k < c->moved_count; ++k) {
+        const crowd_moved_body *m = &c->moved_bodies[k];
+        if (m->lo[0] <= hi[0] && m->hi[0] >= lo[0] && m->lo[1] <= hi[1] && m->hi[1] >= lo[1] &&
+            m->lo[2] <= hi[2] && m->hi[2] >= lo[2])
+            return true;
+    }
+    return false;
+}
+
+/* Whether agent i (slot its slot) rests: its last world move ended where
+   it started, and this one would be the same move (start, displacement,
+   definition, dt) in the same world, with the same bodies, none of those
+   that moved since within its reach. A move is a function of those alone
+   (its results are bitwise the same for any thread count, kernel set and
+   cache), so its result would be the last one again. Compared bit for
+   bit: a -0 where a +0 was moves. */
+static bool rests(const skim_crowd *c, uint32_t i, uint32_t slot, const float *q, bool still, float drop)
+{
+    if (!still || !c->rest_kept[slot])
+        return false;
+    const crowd_rest *r = &c->rest[slot];
+    const float *s = c->start + 3 * (size_t)i, *p = q + 3 * (size_t)i;
+    const skim_vec3 start = { s[0], s[1], s[2] }, displacement = { p[0] - s[0], p[1] - s[1], p[2] - s[2] };
+    return r->def_of == 2 * c->setting[slot] + !c->grounded[i] && memcmp(&r->start, &start, sizeof start) == 0 &&
+           memcmp(&r->displacement, &displacement, sizeof displacement) == 0 &&
+           (!c->bodies_moved || !meets_moved_body(c, slot, &start, &displacement, drop));
+}
+
 /* Phase 3: the world. Standing agents move with Nettle's two-pass gravity
    (one step's fall as the second pass keeps them on the floor and reports
    it) and the crowd's steps and snapping; airborne ones carry their fall in
    the displacement and neither step nor snap. The standing agents come
-   first in the batch arrays, then the airborne ones, each group in index
-   order; one batch call moves both groups, each with its own definition
-   (crowd_move_world). Each chunk of agents counts its standing ones, then
-   puts its agents at their places, which the counts of the chunks before
-   it give: the same places for any thread count. Every thread returns the
-   number of standing agents. */
-uint32_t crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, team_cursor *cursor)
+   first in the batch arrays, then the airborne ones, then those that rest
+   (rests, above: idle agents standing on an unchanged floor), each group
+   in index order; one batch call moves the first two groups, each with
+   its own definition (crowd_move_world). Each chunk of agents counts its
+   standing and resting ones, then puts its agents at their places, which
+   the counts of the chunks before it give: the same places for any thread
+   count. Every thread returns the groups. */
+crowd_world_groups crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, float dt, team_cursor *cursor)
 {
+    const bool still = c->world_still && dt == c->rest_dt && !c->resting_off &&
+                       (!c->bodies_moved || c->moved_count <= REST_MOVED_BODIES);
+    const float drop = c->def.gravity * dt * dt;
     const uint32_t chunks = team_chunks(n, CROWD_AGENT_CHUNK);
     team_phase *phase = team_phase_next(cursor);
     for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
-        uint32_t first, last, standing = 0;
+        uint32_t first, last, standing = 0, resting = 0;
         crowd_chunk_range(k, CROWD_AGENT_CHUNK, n, &first, &last);
-        for (uint32_t i = first; i < last; ++i)
-            standing += c->grounded[i];
+        for (uint32_t i = first; i < last; ++i) {
+            const bool rest = rests(c, i, c->active[i], q, still, drop);
+            resting += rest;
+            standing += c->grounded[i] && !rest;
+        }
         c->chunk_standing[k] = standing;
+        c->chunk_resting[k] = resting;
     }
     team_wait(phase, chunks);
     /* A few hundred counts: each thread adds them up rather than wait for
        one thread to. */
-    uint32_t standing = 0;
-    for (uint32_t k = 0; k < chunks; ++k)
+    uint32_t standing = 0, resting = 0;
+    for (uint32_t k = 0; k < chunks; ++k) {
         standing += c->chunk_standing[k];
-    /* A thread claims chunks in increasing order, so it carries the count
+        resting += c->chunk_resting[k];
+    }
+    const uint32_t moving = n - resting;
+    /* A thread claims chunks in increasing order, so it carries the counts
        of the chunks before its last one forward instead of adding them up
        again for each chunk. */
-    uint32_t counted = 0, standing_before = 0;
+    uint32_t counted = 0, standing_before = 0, resting_before = 0;
     phase = team_phase_next(cursor);
     for (uint32_t k; team_claim(phase, chunks, &k); team_finish(phase)) {
         uint32_t first, last;
         crowd_chunk_range(k, CROWD_AGENT_CHUNK, n, &first, &last);
-        for (; counted < k; ++counted)
+        for (; counted < k; ++counted) {
             standing_before += c->chunk_standing[counted];
-        uint32_t next_standing = standing_before, next_airborne = standing + (first - standing_before);
+            resting_before += c->chunk_resting[counted];
+        }
+        const uint32_t airborne_before = first - resting_before - standing_before;
+        uint32_t next_standing = standing_before, next_airborne = standing + airborne_before,
+                 next_resting = moving + resting_before;
         for (uint32_t i = first; i < last; ++i) {
-            const uint32_t e = c->grounded[i] ? next_standing++ : next_airborne++;
             const uint32_t slot = c->active[i];
+            const bool rest = rests(c, i, slot, q, still, drop);
+            const uint32_t e = rest ? next_resting++ : c->grounded[i] ? next_standing++ : next_airborne++;
             const float *s = c->start + 3 * (size_t)i, *p = q + 3 * (size_t)i;
             c->group_index[e] = i;
-            c->batch_shape[e] = c->shape[slot];
             c->batch_def_of[e] = 2 * c->setting[slot] + !c->grounded[i];
             c->batch_agent[e] = slot;
             c->batch_position[e] = (skim_vec3){ s[0], s[1], s[2] };
             c->batch_displacement[e] = (skim_vec3){ p[0] - s[0], p[1] - s[1], p[2] - s[2] };
+            if (rest)
+                c->batch_result[e] = c->rest[slot].result;
+            else
+                c->batch_shape[e] = c->shape[slot];
         }
     }
     /* No wait: the region ends here. */
-    return standing;
+    return (crowd_world_groups){ standing, moving };
 }
 
 /* The world move of both groups: [0, standing) of the batch arrays with
@@ -69,9 +140,10 @@ uint32_t crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, team_curs
    them is often set aside by the scheduler. Each agent keeps the world's
    leaves near it from step to step in its entry of the crowd's cache (by
    slot): the same results, fewer tree walks. */
-skim_status crowd_move_world(const skim_world *world, skim_crowd *c, uint32_t n, uint32_t standing,
-                             float dt)
+skim_status crowd_move_world(const skim_world *world, skim_crowd *c, crowd_world_groups groups, float dt)
 {
+    const uint32_t n = groups.moving, standing = groups.standing;
+    c->rest_dt = dt;
     if (n == 0)
         return SKIM_OK;
     const skim_kernel_set *kernels = skim_kernels();
@@ -117,15 +189,24 @@ skim_status crowd_move_world(const skim_world *world, skim_crowd *c, uint32_t n,
     return status;
 }
 
-/* The world move's results of batch entry e, agent i. Straight: the world
+/* The world move's results of batch entry e, agent i (moved when moved,
+   else resting). Straight: the world
    neither stopped nor turned it (no wall or ceiling met, across up it
    ended where it was sent, and along up it moved no more than the gravity
    pass drops), so every point between start and end is as free as the
    swept path was. */
-static void take_world_result(skim_crowd *c, uint32_t e, uint32_t i, float drop)
+static void take_world_result(skim_crowd *c, uint32_t e, uint32_t i, float drop, bool moved)
 {
     const skim_move_result *r = &c->batch_result[e];
     c->result[i] = *r;
+    if (moved) {
+        /* Kept for the next step when it ended where it started (rests). */
+        const uint32_t slot = c->batch_agent[e];
+        const bool fixed = memcmp(&r->position, &c->batch_position[e], sizeof r->position) == 0;
+        c->rest_kept[slot] = fixed;
+        if (fixed)
+            c->rest[slot] = (crowd_rest){ c->batch_position[e], c->batch_displacement[e], c->batch_def_of[e], *r };
+    }
     float *w = c->world_end + 3 * (size_t)i;
     w[0] = r->position.x;
     w[1] = r->position.y;
@@ -147,7 +228,7 @@ static void take_world_result(skim_crowd *c, uint32_t e, uint32_t i, float drop)
 
 /* The world's results (or, with no world, the solver's positions: empty
    space) to every agent, and what the check starts from. */
-void crowd_scatter_world(skim_crowd *c, uint32_t n, bool world, uint32_t standing, float dt,
+void crowd_scatter_world(skim_crowd *c, uint32_t n, bool world, crowd_world_groups groups, float dt,
                          team_cursor *cursor)
 {
     const bool agents = c->def.agent_collisions;
@@ -161,7 +242,7 @@ void crowd_scatter_world(skim_crowd *c, uint32_t n, bool world, uint32_t standin
             uint32_t i = e;
             if (world) {
                 i = c->group_index[e];
-                take_world_result(c, e, i, e < standing ? drop : 0.0f);
+                take_world_result(c, e, i, c->grounded[i] ? drop : 0.0f, e < groups.moving);
             } else {
                 for (int a = 0; a < 3; ++a)
                     c->world_end[3 * (size_t)i + a] = c->q[3 * (size_t)i + a];
@@ -178,4 +259,9 @@ void crowd_scatter_world(skim_crowd *c, uint32_t n, bool world, uint32_t standin
         }
     }
     team_wait(phase, chunks);
+}
+
+void crowd_set_resting(skim_crowd *c, bool on)
+{
+    c->resting_off = !on;
 }
