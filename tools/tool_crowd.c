@@ -35,7 +35,7 @@
 typedef struct options {
     const char *scene, *svg;
     uint64_t agents, frames, threads, seed, avoidance_interval;
-    bool json, world_only, goals, no_bodies;
+    bool json, world_only, goals, no_bodies, no_resting;
 } options;
 
 /* The default scene's moving bodies, as this run placed them. */
@@ -83,6 +83,10 @@ static int parse_options(int argc, char **argv, options *o)
         }
         if (strcmp(option, "--goals") == 0) {
             o->goals = true;
+            continue;
+        }
+        if (strcmp(option, "--no-resting") == 0) {
+            o->no_resting = true;
             continue;
         }
         if (strcmp(option, "--no-bodies") == 0) {
@@ -220,11 +224,11 @@ static void print_json(const options *o, const figures *f)
     printf("{\"scene\":");
     tool_print_json_string(stdout, o->scene);
     printf(",\"triangles\":%u,\"agents\":%llu,\"frames\":%llu,\"dt\":%.9g,\"threads\":%d,"
-           "\"agent_collisions\":%s,\"avoidance_interval\":%llu,\"seconds\":%.6f,\"mover_steps_per_second\":%.0f,"
+           "\"agent_collisions\":%s,\"avoidance_interval\":%llu,\"resting\":%s,\"seconds\":%.6f,\"mover_steps_per_second\":%.0f,"
            "\"ms_per_frame_median\":%.4f,\"ms_per_frame_mean\":%.4f,\"ms_per_frame_max\":%.4f,"
            "\"ms_world_mean\":%.4f,\"ms_agents_mean\":%.4f,\"on_floor\":%u,\"in_air\":%u,\"on_agent\":%u,",
            f->triangles, (unsigned long long)o->agents, (unsigned long long)o->frames, FRAME_DT,
-           f->threads, o->world_only ? "false" : "true", (unsigned long long)o->avoidance_interval, f->seconds, steps / f->seconds, f->median_ms,
+           f->threads, o->world_only ? "false" : "true", (unsigned long long)o->avoidance_interval, o->no_resting ? "false" : "true", f->seconds, steps / f->seconds, f->median_ms,
            f->mean_ms, f->max_ms, f->world_ms, f->agents_ms, f->last.on_floor, f->last.in_air, f->last.on_agent);
     if (isinf(f->closest) || o->world_only)
         printf("\"closest_approach\":null,");
@@ -407,6 +411,7 @@ int tool_crowd(int argc, char **argv)
     def.capacity = n;
     def.agent_collisions = !o.world_only;
     def.avoidance_interval = (uint32_t)o.avoidance_interval;
+    def.resting = !o.no_resting;
     if (skim_crowd_create(&def, &crowd) != SKIM_OK) {
         tool_failed("crowd", "cannot make a crowd of %u", n);
         goto done;

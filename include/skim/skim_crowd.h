@@ -31,6 +31,7 @@ typedef struct skim_crowd_def {
     bool          avoidance;         /**< reciprocal velocity obstacles between agents; default true */
     float         avoidance_horizon; /**< seconds, (0, 60]: how far ahead agents avoid each other; default 2 */
     uint32_t      avoidance_interval; /**< steps between an agent's avoidance plans, 1..16, taken in turn by id; default 2 */
+    bool          resting;           /**< an agent standing still on an unchanged world takes its last world move again; default true */
 } skim_crowd_def;
 /** The defaults of every skim_crowd_def field. */
 SKIM_API skim_crowd_def skim_crowd_def_default(void);

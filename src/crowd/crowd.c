@@ -22,6 +22,7 @@ skim_crowd_def skim_crowd_def_default(void)
         .avoidance = true,
         .avoidance_horizon = 2.0f,
         .avoidance_interval = 2,
+        .resting = true,
     };
     def.move.step_height = 18.0f;
     def.move.snap_distance = 18.0f;

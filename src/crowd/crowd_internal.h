@@ -79,7 +79,6 @@ struct skim_crowd {
     uint8_t         *rest_kept;      /* per slot: its last world move ended where it started */
     bool             world_still;    /* this step's world and bodies are the last step's, moved or not (crowd_bodies.c) */
     float            rest_dt;        /* the dt of the last step that moved agents through the world */
-    bool             resting_off;    /* every agent moves (crowd_set_resting, for tests) */
     crowd_seen_body *seen;           /* the last step's bodies, increasing id */
     size_t           seen_capacity;
     uint32_t         seen_count;
@@ -464,8 +463,5 @@ crowd_world_groups crowd_gather_world(skim_crowd *c, uint32_t n, const float *q,
 skim_status crowd_move_world(const skim_world *world, skim_crowd *c, crowd_world_groups groups, float dt);
 void        crowd_scatter_world(skim_crowd *c, uint32_t n, bool world, crowd_world_groups groups, float dt,
                                 team_cursor *cursor);
-/* Tests: with off, every agent moves through the world every step, none
-   takes its last move again (the results are the same bits). */
-void        crowd_set_resting(skim_crowd *c, bool on);
 
 #endif

@@ -73,7 +73,7 @@ static bool rests(const skim_crowd *c, uint32_t i, uint32_t slot, const float *q
    count. Every thread returns the groups. */
 crowd_world_groups crowd_gather_world(skim_crowd *c, uint32_t n, const float *q, float dt, team_cursor *cursor)
 {
-    const bool still = c->world_still && dt == c->rest_dt && !c->resting_off &&
+    const bool still = c->def.resting && c->world_still && dt == c->rest_dt &&
                        (!c->bodies_moved || c->moved_count <= REST_MOVED_BODIES);
     const float drop = c->def.gravity * dt * dt;
     const uint32_t chunks = team_chunks(n, CROWD_AGENT_CHUNK);
@@ -259,9 +259,4 @@ void crowd_scatter_world(skim_crowd *c, uint32_t n, bool world, crowd_world_grou
         }
     }
     team_wait(phase, chunks);
-}
-
-void crowd_set_resting(skim_crowd *c, bool on)
-{
-    c->resting_off = !on;
 }

@@ -34,6 +34,7 @@ Test(crowd_api, bad_definitions)
     }
     def = skim_crowd_def_default();
     cr_assert_eq(def.avoidance_interval, 2);
+    cr_assert(def.resting);
     def.avoidance_interval = 16;
     cr_assert_eq(skim_crowd_create(&def, &crowd), SKIM_OK, "%s", skim_last_error_message());
     skim_crowd_destroy(crowd);

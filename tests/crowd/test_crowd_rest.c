@@ -1,13 +1,11 @@
 /* Agents that stand still on an unchanged floor take their last world
    move again instead of moving (skim_crowd_stats.resting), and nothing
    else changes: two crowds, one resting and one moving every agent every
-   step, are given the same field of standing agents, walkers crossing it,
+   step (skim_crowd_def.resting false), are given the same field of standing agents, walkers crossing it,
    a door sliding at its edge, a lift going up and down, teleports, adds
    and removes, a body added and removed, a change of dt and a change of
    world, and compared after every step. */
 #include "crowd_scenarios.h"
-
-#include "crowd/crowd_internal.h" /* crowd_set_resting */
 
 #include <math.h>
 #include <omp.h>
@@ -85,8 +83,11 @@ static void lockstep(int threads)
                  SKIM_OK);
     cr_assert_eq(lower_door, door_id);
     cr_assert_eq(lower_lift, lift_id);
-    skim_crowd *a = goal_crowd(CAPACITY), *b = goal_crowd(CAPACITY);
-    crowd_set_resting(b, false);
+    skim_crowd_def moving_everyone = skim_crowd_def_default();
+    moving_everyone.capacity = CAPACITY;
+    moving_everyone.resting = false;
+    skim_crowd *a = goal_crowd(CAPACITY), *b = NULL;
+    cr_assert_eq(skim_crowd_create(&moving_everyone, &b), SKIM_OK);
     populate(a);
     populate(b);
     uint64_t rested = 0, rested_after_switch = 0;
