@@ -16,68 +16,9 @@
    sweep's positions alone, in its fixed contact order, so the result does
    not depend on how agents are spread over threads. */
 #include "crowd/crowd_internal.h"
+#include "crowd/crowd_relax.h"
 
-#include <math.h>
 #include <string.h>
-
-/* Jacobi over-relaxation. Plain Jacobi (1.0) propagates a push one
-   neighbour per sweep and leaves a dense, jammed crowd far from solved
-   after 8 sweeps; pushing further than each constraint asks makes up for
-   the neighbours' counter-pushes. Measured on 1,000 agents packed at 62%
-   walking in random directions (agents kept at their start per step, of
-   1,000): 1.0: 349, 1.4: 117, 1.6: 49, 1.8: 29. The overshoot only opens
-   gaps, which the next step closes. */
-#define OVER_RELAXATION 1.8f
-
-/* One Jacobi update of agent i: its position from the previous sweep's
-   positions q, written to next. Returns whether any of its contacts was
-   violated. */
-static bool relax_agent(skim_crowd *c, const float *q, float *next, size_t i)
-{
-    const float *qi = q + 3 * i;
-    const crowd_contact *ct = c->contacts + c->contact_begin[i], *end = c->contacts + c->contact_begin[i + 1];
-    float push[3] = { 0, 0, 0 };
-    uint32_t violated = 0;
-    /* Without a branch on the violation (a quarter to a half of the
-       contacts in a crowd, at random, which the branch predictor cannot
-       learn): a satisfied contact adds a zero, which leaves the sum bitwise
-       as it was (the sum starts at +0 and a sum of floats is -0 only when
-       both terms are). */
-    for (; ct < end; ++ct) {
-        const float *qj = q + 3 * (size_t)ct->other;
-        float gap = (qi[0] - qj[0]) * ct->n[0] + (qi[1] - qj[1]) * ct->n[1] + (qi[2] - qj[2]) * ct->n[2];
-        float v = ct->target - gap;
-        bool violation = v > 0.0f;
-        /* v * 0 or 1, not a select, which GCC compiles to a branch; a
-           satisfied contact then adds -0 or +0, the same nothing. */
-        float s = ct->share * (v * (float)violation);
-        for (int k = 0; k < 3; ++k)
-            push[k] += s * ct->n[k];
-        violated += violation;
-    }
-    if (!violated) {
-        for (int k = 0; k < 3; ++k)
-            next[3 * i + k] = qi[k];
-        return false;
-    }
-    float out[3], offset[3], offset_sq = 0.0f;
-    for (int k = 0; k < 3; ++k) {
-        out[k] = qi[k] + OVER_RELAXATION * push[k];
-        /* How far the pushes have taken it from its plan: limited to the
-           margin the broadphase allowed for. */
-        offset[k] = out[k] - (c->start[3 * i + k] + c->planned[3 * i + k]);
-        offset_sq += offset[k] * offset[k];
-    }
-    float limit = c->margin[i];
-    if (offset_sq > limit * limit) {
-        float scale = limit / sqrtf(offset_sq);
-        for (int k = 0; k < 3; ++k)
-            out[k] = c->start[3 * i + k] + c->planned[3 * i + k] + offset[k] * scale;
-    }
-    for (int k = 0; k < 3; ++k)
-        next[3 * i + k] = out[k];
-    return violated;
-}
 
 /* Marks agent i and its contact partners with stamp, right after the sweep
    moved i (its contacts are still in the cache). Threads may mark one agent
@@ -88,12 +29,13 @@ static void mark_with_partners(skim_crowd *c, uint32_t i, uint32_t stamp)
     /* __atomic_store_n rather than `#pragma omp atomic write`: the same
        relaxed store, but GCC 12 does not count a parameter read only inside
        the pragma as used (-Werror=unused-but-set-parameter). */
+    /* The bounds are read before the first store: GCC reads memory again
+       after each atomic store. */
     uint32_t *mark = c->solver_mark;
+    const crowd_contact *ct = c->contacts + c->contact_begin[i], *end = c->contacts + c->contact_begin[i + 1];
     __atomic_store_n(&mark[i], stamp, __ATOMIC_RELAXED);
-    for (size_t e = c->contact_begin[i]; e < c->contact_begin[i + 1]; ++e) {
-        uint32_t j = c->contacts[e].other;
-        __atomic_store_n(&mark[j], stamp, __ATOMIC_RELAXED);
-    }
+    for (; ct < end; ++ct)
+        __atomic_store_n(&mark[ct->other], stamp, __ATOMIC_RELAXED);
 }
 
 /* Keeps the agents of list[0 .. count) marked with stamp, in order;
@@ -125,7 +67,7 @@ static bool relax_listed(skim_crowd *c, const float *q, float *next, uint32_t fi
     bool violated = false;
     for (uint32_t w = first; w < last; ++w) {
         uint32_t i = c->work[w];
-        bool moved = relax_agent(c, q, next, i);
+        bool moved = crowd_relax_agent(c, q, next, i);
         c->pushed[i] |= moved;
         if (moved)
             mark_with_partners(c, i, stamp);
@@ -159,7 +101,7 @@ uint32_t crowd_solve(skim_crowd *c, uint32_t n, team_cursor *cursor)
     crowd_shared *shared = &c->shared;
     /* The first sweep, from the plan: only the agents in a contact the
        plan violates move (crowd_find_contacts found them, with the test
-       relax_agent makes, and counted the pairs in stats.contacts);
+       crowd_relax_agent makes, and counted the pairs in stats.contacts);
        everyone else stays where it is, so both buffers start as the plan. */
     const uint32_t chunks = team_chunks(n, SWEEP_CHUNK);
     team_phase *phase = team_phase_next(cursor);
@@ -179,7 +121,7 @@ uint32_t crowd_solve(skim_crowd *c, uint32_t n, team_cursor *cursor)
         bool violated = false;
         for (uint32_t i = first; i < last; ++i)
             if (c->pushed[i]) {
-                relax_agent(c, buffers[0], buffers[1], i);
+                crowd_relax_agent(c, buffers[0], buffers[1], i);
                 mark_with_partners(c, i, stamp);
                 violated = true;
             }
