@@ -213,7 +213,7 @@ void crowd_contact_setup(const skim_crowd *c, uint32_t a, uint32_t b, crowd_pair
 
 
 /* Whether the plan already violates the pair's constraint: exactly the
-   test of the solver's first sweep (crowd_solver.c), which gives the same
+   test of the solver's first sweep (crowd_relax.h), which gives the same
    answer from both sides (the offset and the axis are both negated,
    exactly), so that sweep need only visit the agents in such a pair. */
 static uint32_t plan_violates(const float *q, uint32_t i, uint32_t j, const crowd_pair *p)
