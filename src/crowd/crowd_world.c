@@ -8,9 +8,10 @@
 #include <math.h>
 #include <string.h>
 
-/* Moved bodies beyond this many move every agent: each agent that could
-   rest tests its box against every moved body's. */
-#define REST_MOVED_BODIES 64
+/* Moved bodies beyond this many move every agent: an agent that could
+   rest asks the index of their swept boxes (crowd_bodies.c) for one that
+   meets its own, into a bitset of this many bits. */
+#define REST_MOVED_BODIES 4096
 
 /* Whether agent i's move from start by displacement may reach a body
    that moved since the last step: a box around start that holds the
@@ -32,13 +33,8 @@ static bool meets_moved_body(const skim_crowd *c, uint32_t slot, const skim_vec3
     const float reach = 1.01f * (largest / least * path + 4.0f * largest + 2.0f * step + 3.0f * snap) + 1.0f;
     const float lo[3] = { start->x - reach, start->y - reach, start->z - reach };
     const float hi[3] = { start->x + reach, start->y + reach, start->z + reach };
-    for (uint32_t k = 0; k < c->moved_count; ++k) {
-        const crowd_moved_body *m = &c->moved_bodies[k];
-        if (m->lo[0] <= hi[0] && m->hi[0] >= lo[0] && m->lo[1] <= hi[1] && m->hi[1] >= lo[1] &&
-            m->lo[2] <= hi[2] && m->hi[2] >= lo[2])
-            return true;
-    }
-    return false;
+    uint64_t meets[REST_MOVED_BODIES / 64];
+    return skim_box_index_query(&c->moved_boxes, lo, hi, meets) > 0;
 }
 
 /* Whether agent i (slot its slot) rests: its last world move ended where
