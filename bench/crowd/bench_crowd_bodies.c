@@ -79,11 +79,12 @@ static skim_transform slab_at(int k, double t)
                              { 0, 0, 0, 1 } };
 }
 
-static skim_crowd *make_crowd(uint32_t agents, bool resting)
+static skim_crowd *make_crowd(uint32_t agents, bool resting, uint32_t interval)
 {
     skim_crowd_def def = skim_crowd_def_default();
     def.capacity = agents;
     def.resting = resting;
+    def.avoidance_interval = interval;
     skim_crowd *crowd = NULL;
     if (skim_crowd_create(&def, &crowd) != SKIM_OK)
         exit(1);
@@ -112,6 +113,7 @@ int main(int argc, char **argv)
     int threads = 0;
     int only = 0; /* 1: step the moving crowd alone, 2: the frozen one (for a profiler) */
     bool resting = true;
+    uint32_t interval = skim_crowd_def_default().avoidance_interval;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--agents") == 0 && i + 1 < argc)
             agents = (uint32_t)strtoul(argv[++i], NULL, 10);
@@ -126,10 +128,14 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--resting") == 0 && i + 1 < argc &&
                  (strcmp(argv[i + 1], "on") == 0 || strcmp(argv[i + 1], "off") == 0))
             resting = strcmp(argv[++i], "on") == 0;
+        else if (strcmp(argv[i], "--avoidance-interval") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1 &&
+                 atoi(argv[i + 1]) <= 16)
+            interval = (uint32_t)atoi(argv[++i]);
         else
             return bench_usage("bench_crowd_bodies", argv[i],
                                "usage: bench_crowd_bodies [--agents N] [--frames F] [--threads T]"
-                               " [--only moving|frozen] [--resting on|off]\n");
+                               " [--only moving|frozen] [--resting on|off]\n"
+                               "       [--avoidance-interval K]\n");
     }
     if (agents < 1 || frames < 1) {
         fprintf(stderr, "bench_crowd_bodies: --agents and --frames must be at least 1\n");
@@ -155,7 +161,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < SLABS; ++k)
         if (skim_world_add_body(moving_world, slab_shape, slab_at(k, 0.0), &ids[k]) != SKIM_OK)
             return 1;
-    skim_crowd *moving = make_crowd(agents, resting), *still = make_crowd(agents, resting);
+    skim_crowd *moving = make_crowd(agents, resting, interval), *still = make_crowd(agents, resting, interval);
     double *ms_moving = malloc(frames * sizeof(double)), *ms_frozen = malloc(frames * sizeof(double));
     uint64_t random = 12345, squeezed = 0;
     double world_ms[2] = { 0, 0 }, agents_ms[2] = { 0, 0 };

@@ -145,7 +145,7 @@ skim_status skim_crowd_create(const skim_crowd_def *def, skim_crowd **out)
     ALLOC(q_next, 3 * n); ALLOC(final, 3 * n); ALLOC(world_end, 3 * n); ALLOC(lambda, n); ALLOC(lambda_next, n);
     ALLOC(free_path, n); ALLOC(proj, 3 * n); ALLOC(reach, n); ALLOC(vreach, n);
     ALLOC(margin, n); ALLOC(radius, n); ALLOC(inverse_mass, n); ALLOC(leaning, n); ALLOC(pushed, n);
-    ALLOC(grounded, n); ALLOC(check_changed, n); ALLOC(work, n); ALLOC(solver_mark, n); ALLOC(moved, n); ALLOC(check_next, n); ALLOC(check_stamp, n); ALLOC(result, n); ALLOC(group_index, n); ALLOC(batch_shape, n);
+    ALLOC(grounded, n); ALLOC(rest_now, n); ALLOC(check_changed, n); ALLOC(work, n); ALLOC(solver_mark, n); ALLOC(moved, n); ALLOC(check_next, n); ALLOC(check_stamp, n); ALLOC(result, n); ALLOC(group_index, n); ALLOC(batch_shape, n);
     ALLOC(batch_position, n); ALLOC(batch_displacement, n); ALLOC(batch_result, n);
     ALLOC(cell, 2 * n); ALLOC(contact_begin, n + 1); ALLOC(contact_fill, n);
     ok = ok && crowd_reorder_init(c);
@@ -178,7 +178,7 @@ void skim_crowd_destroy(skim_crowd *c)
                        c->position, c->velocity, c->floor_normal, c->state, c->shape, c->body,
                        c->active, c->order, c->order_key, c->start, c->planned, c->q, c->q_next, c->final, c->world_end, c->lambda, c->lambda_next,
                        c->free_path, c->proj, c->reach,
-                       c->vreach, c->margin, c->radius, c->inverse_mass, c->leaning, c->pushed, c->grounded, c->check_changed, c->work, c->solver_mark, c->moved, c->check_next, c->check_stamp,
+                       c->vreach, c->margin, c->radius, c->inverse_mass, c->leaning, c->pushed, c->grounded, c->rest_now, c->check_changed, c->work, c->solver_mark, c->moved, c->check_next, c->check_stamp,
                        c->result, c->group_index, c->batch_shape, c->batch_position,
                        c->batch_displacement, c->batch_result, c->cell,
                        c->bucket_start, c->contacts, c->contact_begin, c->contact_fill, c->bound,

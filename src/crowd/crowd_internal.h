@@ -113,6 +113,7 @@ struct skim_crowd {
     float    *along;         /* its planned displacement along up */
     float    *sense;         /* how far across up it looks for agents to avoid, from its center */
     uint8_t  *pushed, *grounded, *check_changed;
+    uint8_t  *rest_now;      /* it rests this step (crowd_world.c) */
     uint32_t *work;          /* the solver's agents after its first sweep */
     uint32_t *solver_mark;   /* stamp of the sweep after which the agent or a partner moved */
     uint8_t  *moved;         /* the check: in a violated pair this round */

@@ -10,8 +10,12 @@
 
 /* Moved bodies beyond this many move every agent: an agent that could
    rest asks the index of their swept boxes (crowd_bodies.c) for one that
-   meets its own, into a bitset of this many bits. */
+   meets its own, into a bitset of this many bits. Up to
+   REST_LISTED_BODIES it tests each box instead, which costs less than a
+   query (a few hundred instructions for a box as large as an agent's
+   reach). */
 #define REST_MOVED_BODIES 4096
+#define REST_LISTED_BODIES 64
 
 /* Whether agent i's move from start by displacement may reach a body
    that moved since the last step: a box around start that holds the
@@ -33,8 +37,17 @@ static bool meets_moved_body(const skim_crowd *c, uint32_t slot, const skim_vec3
     const float reach = 1.01f * (largest / least * path + 4.0f * largest + 2.0f * step + 3.0f * snap) + 1.0f;
     const float lo[3] = { start->x - reach, start->y - reach, start->z - reach };
     const float hi[3] = { start->x + reach, start->y + reach, start->z + reach };
-    uint64_t meets[REST_MOVED_BODIES / 64];
-    return skim_box_index_query(&c->moved_boxes, lo, hi, meets) > 0;
+    if (c->moved_count > REST_LISTED_BODIES) {
+        uint64_t meets[REST_MOVED_BODIES / 64];
+        return skim_box_index_query(&c->moved_boxes, lo, hi, meets) > 0;
+    }
+    for (uint32_t k = 0; k < c->moved_count; ++k) {
+        const crowd_moved_body *m = &c->moved_bodies[k];
+        if (m->lo[0] <= hi[0] && m->hi[0] >= lo[0] && m->lo[1] <= hi[1] && m->hi[1] >= lo[1] &&
+            m->lo[2] <= hi[2] && m->hi[2] >= lo[2])
+            return true;
+    }
+    return false;
 }
 
 /* Whether agent i (slot its slot) rests: its last world move ended where
@@ -79,6 +92,7 @@ crowd_world_groups crowd_gather_world(skim_crowd *c, uint32_t n, const float *q,
         crowd_chunk_range(k, CROWD_AGENT_CHUNK, n, &first, &last);
         for (uint32_t i = first; i < last; ++i) {
             const bool rest = rests(c, i, c->active[i], q, still, drop);
+            c->rest_now[i] = rest;
             resting += rest;
             standing += c->grounded[i] && !rest;
         }
@@ -111,7 +125,7 @@ crowd_world_groups crowd_gather_world(skim_crowd *c, uint32_t n, const float *q,
                  next_resting = moving + resting_before;
         for (uint32_t i = first; i < last; ++i) {
             const uint32_t slot = c->active[i];
-            const bool rest = rests(c, i, slot, q, still, drop);
+            const bool rest = c->rest_now[i];
             const uint32_t e = rest ? next_resting++ : c->grounded[i] ? next_standing++ : next_airborne++;
             const float *s = c->start + 3 * (size_t)i, *p = q + 3 * (size_t)i;
             c->group_index[e] = i;
