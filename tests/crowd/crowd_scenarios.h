@@ -88,6 +88,26 @@ static inline void slide_body(skim_world *world, uint32_t body, skim_vec3 positi
     place_body(world, body, position, (skim_quat){ 0, 0, 0, 1 });
 }
 
+/* Two crowds stepped alike are the same: hash, positions, velocities and
+   states by id, and what skim_crowd_get_agent says of every agent. */
+static inline void expect_same_crowds(const skim_crowd *a, const skim_crowd *b, uint32_t capacity, int frame)
+{
+    cr_assert_eq(skim_crowd_hash(a), skim_crowd_hash(b), "frame %d: the hashes differ", frame);
+    cr_assert_eq(memcmp(skim_crowd_positions(a), skim_crowd_positions(b), capacity * sizeof(skim_vec3)), 0,
+                 "frame %d: the positions by id differ", frame);
+    cr_assert_eq(memcmp(skim_crowd_velocities(a), skim_crowd_velocities(b), capacity * sizeof(skim_vec3)), 0,
+                 "frame %d: the velocities by id differ", frame);
+    cr_assert_eq(memcmp(skim_crowd_states(a), skim_crowd_states(b), capacity * sizeof(uint32_t)), 0,
+                 "frame %d: the states by id differ", frame);
+    for (uint32_t id = 0; id < capacity; ++id) {
+        skim_agent_info ia, ib;
+        if (skim_crowd_get_agent(a, id, &ia) != SKIM_OK)
+            continue;
+        cr_assert_eq(skim_crowd_get_agent(b, id, &ib), SKIM_OK, "frame %d: agent %u is in one crowd only", frame, id);
+        cr_assert_eq(memcmp(&ia, &ib, sizeof ia), 0, "frame %d: agent %u differs", frame, id);
+    }
+}
+
 /* A crowd with the default settings, but for its capacity and how often
    each agent plans its avoidance (skim_crowd_def.avoidance_interval). */
 static inline skim_crowd *goal_crowd_planning_every(uint32_t capacity, uint32_t interval)
