@@ -67,12 +67,31 @@ static void swept_box(const skim_body *body, const double m[3][3], const double 
     }
 }
 
-/* Whether world is the one the last step saw, with the same bodies (each
-   where it stood then, or among the moved ones crowd_bodies_prepare
+static crowd_world_identity identity_of(const skim_world *world)
+{
+    crowd_world_identity id;
+    memset(&id, 0, sizeof id); /* padding too: identities are compared whole */
+    if (!world)
+        return id;
+    id.storage = world->vertex[0][0];
+    id.triangles = world->triangle_count;
+    id.degenerate = world->degenerate_count;
+    id.bounds_min = world->bounds_min;
+    id.bounds_max = world->bounds_max;
+    id.build_seconds = world->build_seconds;
+    return id;
+}
+
+/* Whether world is the one the last step saw (the same address, and not
+   another made there since: the same identity), with the same bodies
+   (each where it stood then, or among the moved ones crowd_bodies_prepare
    lists). */
 static bool same_world_and_bodies(const skim_world *world, const skim_crowd *c)
 {
     if (!world || world != c->seen_world || world->bodies.count != c->seen_count)
+        return false;
+    const crowd_world_identity now = identity_of(world);
+    if (memcmp(&now, &c->seen_identity, sizeof now) != 0)
         return false;
     for (uint32_t k = 0; k < c->seen_count; ++k)
         if (world->bodies.body[k].id != c->seen[k].id)
@@ -124,6 +143,7 @@ bool crowd_bodies_prepare(const skim_world *world, skim_crowd *c)
 
 bool crowd_bodies_remember(const skim_world *world, skim_crowd *c)
 {
+    c->seen_identity = identity_of(world);
     c->seen_count = 0;
     if (!world || !world->bodies.count)
         return true;

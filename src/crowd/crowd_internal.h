@@ -83,6 +83,7 @@ struct skim_crowd {
     size_t           seen_capacity;
     uint32_t         seen_count;
     const skim_world *seen_world;    /* the world of the last step */
+    crowd_world_identity seen_identity; /* and what told it apart, at the end of that step */
     crowd_moved_body *moved_bodies;  /* bodies moved since, increasing id */
     size_t           moved_capacity;
     skim_box_index   moved_boxes;    /* the boxes they swept, by moved index */

@@ -161,6 +161,16 @@ typedef struct crowd_setting {
     uint64_t material_mask;
 } crowd_setting;
 
+/* What tells a world apart from one made later at the same address
+   (crowd_bodies.c): its triangle counts, bounds, storage and the time its
+   build took. */
+typedef struct crowd_world_identity {
+    const void *storage;
+    uint32_t    triangles, degenerate;
+    skim_vec3   bounds_min, bounds_max;
+    double      build_seconds;
+} crowd_world_identity;
+
 /* An agent's last world move (crowd_world.c), kept when it ended where it
    started: the same move in the same world gives the same result, so the
    next step takes it again instead of moving the agent. */

@@ -7,6 +7,8 @@
    world, and compared after every step. */
 #include "crowd_scenarios.h"
 
+#include "world/world.h" /* a world's contents, swapped under its address */
+
 #include <math.h>
 #include <omp.h>
 
@@ -162,4 +164,45 @@ Test(crowd_rest, an_agent_rests_only_where_no_moved_body_can_reach)
     skim_crowd_destroy(crowd);
     skim_world_destroy(world);
     skim_world_destroy(door);
+}
+
+Test(crowd_rest, a_world_made_again_where_the_last_one_was_is_another_world)
+{
+    /* Agents at rest on a floor; then the world at the same address holds
+       another, its floor 8 units lower, as when a level is destroyed and
+       the next one made takes its memory (here its contents are swapped
+       in, which the allocator cannot be made to do on demand). A resting
+       crowd and one that moves every agent must both see the agents fall. */
+    skim_crowd_def moving_everyone = skim_crowd_def_default();
+    moving_everyone.capacity = 16;
+    moving_everyone.resting = false;
+    skim_crowd *a = goal_crowd(16), *b = NULL;
+    cr_assert_eq(skim_crowd_create(&moving_everyone, &b), SKIM_OK);
+    for (int k = 0; k < 16; ++k) {
+        const skim_vec3 at = { 60.0f * (float)(k % 4), 60.0f * (float)(k / 4), AGENT_R + 0.5f };
+        cr_assert_eq(add_agent(a, at), add_agent(b, at));
+    }
+    skim_world *world = box_world(-500, -500, -32, 500, 500, 0);
+    skim_world *lower = box_world(-500, -500, -40, 500, 500, -8);
+    for (int frame = 0; frame < 60; ++frame) {
+        step_or_fail(world, a, 1.0f / 60.0f);
+        step_or_fail(world, b, 1.0f / 60.0f);
+    }
+    skim_crowd_stats stats;
+    skim_crowd_get_stats(a, &stats);
+    cr_assert_eq(stats.resting, 16u, "only %u of 16 agents rested on the first floor", stats.resting);
+    const float before = skim_crowd_positions(a)[0].z;
+    const skim_world first = *world;
+    *world = *lower;
+    for (int frame = 0; frame < 30; ++frame) {
+        step_or_fail(world, a, 1.0f / 60.0f);
+        step_or_fail(world, b, 1.0f / 60.0f);
+        expect_same_crowds(a, b, 16, frame);
+    }
+    cr_expect_lt(skim_crowd_positions(a)[0].z, before - 7.0f, "the agents did not fall to the new floor");
+    *world = first;
+    skim_crowd_destroy(a);
+    skim_crowd_destroy(b);
+    skim_world_destroy(world);
+    skim_world_destroy(lower);
 }
