@@ -76,7 +76,8 @@ struct skim_crowd {
     skim_vec3       *shifted;        /* per slot: where the bodies left it, this step, if clear.away */
     uint8_t         *squeezed;       /* per slot: this step, 0 or a crowd_squeeze */
     crowd_rest      *rest;           /* per slot: its last world move, valid when rest_kept */
-    uint8_t         *rest_kept;      /* per slot: its last world move ended where it started */
+    uint8_t         *rest_kept;      /* per slot: a crowd_rest_kept */
+    uint32_t         rest_round;     /* steps taken: when agents kept from resting by a body ask again */
     bool             world_still;    /* this step's world and bodies are the last step's, moved or not (crowd_bodies.c) */
     float            rest_dt;        /* the dt of the last step that moved agents through the world */
     crowd_seen_body *seen;           /* the last step's bodies, increasing id */
@@ -114,7 +115,7 @@ struct skim_crowd {
     float    *along;         /* its planned displacement along up */
     float    *sense;         /* how far across up it looks for agents to avoid, from its center */
     uint8_t  *pushed, *grounded, *check_changed;
-    uint8_t  *rest_now;      /* it rests this step (crowd_world.c) */
+    uint8_t  *rest_now;      /* a crowd_rest_now: whether it rests this step (crowd_world.c) */
     uint32_t *work;          /* the solver's agents after its first sweep */
     uint32_t *solver_mark;   /* stamp of the sweep after which the agent or a partner moved */
     uint8_t  *moved;         /* the check: in a violated pair this round */

@@ -400,6 +400,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     if (agents)
         crowd_solve_settle(c, which);
     c->avoid_turn = (c->avoid_turn + 1) % c->def.avoidance_interval;
+    c->rest_round++;
     double t1 = crowd_seconds();
     if (world) {
         skim_status status = crowd_move_world(world, c, groups, dt);

@@ -180,6 +180,20 @@ typedef struct crowd_rest {
     skim_move_result result;
 } crowd_rest;
 
+/* What an agent's rest record holds (crowd_world.c). */
+enum crowd_rest_kept {
+    CROWD_REST_NONE = 0,    /* nothing: its last move did not end where it started */
+    CROWD_REST_KEPT = 1,    /* its last move, which ended where it started */
+    CROWD_REST_BY_BODY = 2, /* the same, but a moved body was within its reach last time */
+};
+
+/* Whether an agent rests this step (crowd_world.c). */
+enum crowd_rest_now {
+    CROWD_MOVES = 0,
+    CROWD_RESTS = 1,
+    CROWD_MOVES_BY_BODY = 2, /* it would have rested but for a moved body (or could not ask this step) */
+};
+
 /* How the world move's batch entries are grouped (crowd_world.c):
    [0, standing) move standing, [standing, moving) airborne, and
    [moving, n) rest, taking their last move's result. */

@@ -18,12 +18,18 @@
 #define REST_LISTED_BODIES 64
 
 /* Whether agent i's move from start by displacement may reach a body
-   that moved since the last step: a box around start that holds the
-   move's gather box (move_gather.c: the largest radius times the path in
-   unit space, which is at most the world path over the least radius,
-   plus push-outs, skins and the radius itself, grown by the step height
-   and the snap distance, and by the snap's drop again where it widens),
-   with room to spare, against each moved body's swept box. */
+   that moved since the last step: a box around start that holds every
+   box the move gathers in (move_gather.c), against each moved body's
+   swept box. On every side that box reaches the largest radius times
+   the unit-space path (at most the world path over the least radius),
+   push-outs (an eighth) and four skins (a quarter each at most), plus the
+   radius itself; along up the larger of the step height and the snap
+   distance, and the snap distance down; and where the snap widens it,
+   the largest radius times the snap's drop in unit space (the snap
+   distance over the least radius and two skins) stretched by at most 4
+   (1 / sin of the slope limit, held to 4). So, with room to spare: the
+   radii's ratio times the path and four snap distances, 4.5 radii, the
+   step height and two snap distances. */
 static bool meets_moved_body(const skim_crowd *c, uint32_t slot, const skim_vec3 *start, const skim_vec3 *d,
                              float drop)
 {
@@ -34,7 +40,7 @@ static bool meets_moved_body(const skim_crowd *c, uint32_t slot, const skim_vec3
     const float step = s->overrides & SKIM_AGENT_SET_STEP_HEIGHT ? s->step_height : c->def.move.step_height;
     const float snap = s->overrides & SKIM_AGENT_SET_SNAP ? s->snap_distance : c->def.move.snap_distance;
     const float path = sqrtf(d->x * d->x + d->y * d->y + d->z * d->z) + drop;
-    const float reach = 1.01f * (largest / least * path + 4.0f * largest + 2.0f * step + 3.0f * snap) + 1.0f;
+    const float reach = 1.01f * (largest / least * (path + 4.0f * snap) + 4.5f * largest + step + 2.0f * snap) + 1.0f;
     const float lo[3] = { start->x - reach, start->y - reach, start->z - reach };
     const float hi[3] = { start->x + reach, start->y + reach, start->z + reach };
     if (c->moved_count > REST_LISTED_BODIES) {
@@ -50,23 +56,34 @@ static bool meets_moved_body(const skim_crowd *c, uint32_t slot, const skim_vec3
     return false;
 }
 
+/* An agent a moved body kept from resting asks again only every this
+   many steps (in turns by id): a door or lift it stands by goes on moving
+   most of the time, and each ask tests the moved bodies' boxes. Moving
+   an agent that could have rested changes nothing but the time taken. */
+#define REST_RETRY_STEPS 8u
+
 /* Whether agent i (slot its slot) rests: its last world move ended where
    it started, and this one would be the same move (start, displacement,
    definition, dt) in the same world, with the same bodies, none of those
    that moved since within its reach. A move is a function of those alone
    (its results are bitwise the same for any thread count, kernel set and
    cache), so its result would be the last one again. Compared bit for
-   bit: a -0 where a +0 was moves. */
-static bool rests(const skim_crowd *c, uint32_t i, uint32_t slot, const float *q, bool still, float drop)
+   bit: a -0 where a +0 was moves. Returns a crowd_rest_now. */
+static uint8_t rests(const skim_crowd *c, uint32_t i, uint32_t slot, const float *q, bool still, float drop)
 {
-    if (!still || !c->rest_kept[slot])
-        return false;
+    if (!still || c->rest_kept[slot] == CROWD_REST_NONE)
+        return CROWD_MOVES;
     const crowd_rest *r = &c->rest[slot];
     const float *s = c->start + 3 * (size_t)i, *p = q + 3 * (size_t)i;
     const skim_vec3 start = { s[0], s[1], s[2] }, displacement = { p[0] - s[0], p[1] - s[1], p[2] - s[2] };
-    return r->def_of == 2 * c->setting[slot] + !c->grounded[i] && memcmp(&r->start, &start, sizeof start) == 0 &&
-           memcmp(&r->displacement, &displacement, sizeof displacement) == 0 &&
-           (!c->bodies_moved || !meets_moved_body(c, slot, &start, &displacement, drop));
+    if (r->def_of != 2 * c->setting[slot] + !c->grounded[i] || memcmp(&r->start, &start, sizeof start) != 0 ||
+        memcmp(&r->displacement, &displacement, sizeof displacement) != 0)
+        return CROWD_MOVES;
+    if (!c->bodies_moved)
+        return CROWD_RESTS;
+    if (c->rest_kept[slot] == CROWD_REST_BY_BODY && (c->id_of[slot] + c->rest_round) % REST_RETRY_STEPS != 0)
+        return CROWD_MOVES_BY_BODY;
+    return meets_moved_body(c, slot, &start, &displacement, drop) ? CROWD_MOVES_BY_BODY : CROWD_RESTS;
 }
 
 /* Phase 3: the world. Standing agents move with Nettle's two-pass gravity
@@ -91,8 +108,12 @@ crowd_world_groups crowd_gather_world(skim_crowd *c, uint32_t n, const float *q,
         uint32_t first, last, standing = 0, resting = 0;
         crowd_chunk_range(k, CROWD_AGENT_CHUNK, n, &first, &last);
         for (uint32_t i = first; i < last; ++i) {
-            const bool rest = rests(c, i, c->active[i], q, still, drop);
-            c->rest_now[i] = rest;
+            const uint32_t slot = c->active[i];
+            const uint8_t now = rests(c, i, slot, q, still, drop);
+            const bool rest = now == CROWD_RESTS;
+            c->rest_now[i] = now;
+            if (rest) /* asked again and no body near: it asks every step again */
+                c->rest_kept[slot] = CROWD_REST_KEPT;
             resting += rest;
             standing += c->grounded[i] && !rest;
         }
@@ -125,7 +146,7 @@ crowd_world_groups crowd_gather_world(skim_crowd *c, uint32_t n, const float *q,
                  next_resting = moving + resting_before;
         for (uint32_t i = first; i < last; ++i) {
             const uint32_t slot = c->active[i];
-            const bool rest = c->rest_now[i];
+            const bool rest = c->rest_now[i] == CROWD_RESTS;
             const uint32_t e = rest ? next_resting++ : c->grounded[i] ? next_standing++ : next_airborne++;
             const float *s = c->start + 3 * (size_t)i, *p = q + 3 * (size_t)i;
             c->group_index[e] = i;
@@ -213,7 +234,9 @@ static void take_world_result(skim_crowd *c, uint32_t e, uint32_t i, float drop,
         /* Kept for the next step when it ended where it started (rests). */
         const uint32_t slot = c->batch_agent[e];
         const bool fixed = memcmp(&r->position, &c->batch_position[e], sizeof r->position) == 0;
-        c->rest_kept[slot] = fixed;
+        c->rest_kept[slot] = !fixed                                    ? CROWD_REST_NONE
+                             : c->rest_now[i] == CROWD_MOVES_BY_BODY ? CROWD_REST_BY_BODY
+                                                                       : CROWD_REST_KEPT;
         if (fixed)
             c->rest[slot] = (crowd_rest){ c->batch_position[e], c->batch_displacement[e], c->batch_def_of[e], *r };
     }
