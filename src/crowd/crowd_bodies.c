@@ -287,11 +287,6 @@ static skim_status push(const skim_world *statics, const skim_crowd *c, uint32_t
 /* Most moved bodies an agent's search marks in a bitset on the stack. */
 #define MARKED_BODIES 4096
 
-static bool boxes_meet(const float lo[3], const float hi[3], const float a[3], const float b[3])
-{
-    return lo[0] <= b[0] && hi[0] >= a[0] && lo[1] <= b[1] && hi[1] >= a[1] && lo[2] <= b[2] && hi[2] >= a[2];
-}
-
 /* How many agents standing on each other a body's carry goes up through. */
 #define STACK_DEPTH 8
 
@@ -390,7 +385,7 @@ static skim_status shift_agent(const skim_world *world, const skim_world *static
         }
         const crowd_moved_body *m = &c->moved_bodies[k];
         const bool listed = marked && (meets[k / 64] >> (k % 64) & 1u);
-        if (!(listed || ((grown || !marked) && boxes_meet(m->lo, m->hi, lo, hi))) || m->body->id == carried_by)
+        if (!(listed || ((grown || !marked) && crowd_boxes_meet(m->lo, m->hi, lo, hi))) || m->body->id == carried_by)
             continue;
         skim_status status = push(statics, c, id, m, x0, x, &squeezed, &moves);
         if (status != SKIM_OK)

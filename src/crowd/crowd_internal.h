@@ -369,6 +369,12 @@ uint32_t crowd_check(skim_crowd *crowd, uint32_t n, team_cursor *cursor);
    gap of its pairs with a higher index (crowd_check.c). */
 uint8_t crowd_stands_on_agent(const skim_crowd *crowd, uint32_t i, float *closest, uint32_t *under);
 /* Whether agents (slots) a and b collide and avoid each other (layers). */
+/* Whether the boxes [lo, hi] and [a, b] meet (touching counts). */
+static inline bool crowd_boxes_meet(const float lo[3], const float hi[3], const float a[3], const float b[3])
+{
+    return lo[0] <= b[0] && hi[0] >= a[0] && lo[1] <= b[1] && hi[1] >= a[1] && lo[2] <= b[2] && hi[2] >= a[2];
+}
+
 static inline bool crowd_layers_meet(const skim_crowd *c, uint32_t a, uint32_t b)
 {
     return (c->layers[a] & c->collides_with[b]) && (c->layers[b] & c->collides_with[a]);

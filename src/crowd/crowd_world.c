@@ -47,12 +47,9 @@ static bool meets_moved_body(const skim_crowd *c, uint32_t slot, const skim_vec3
         uint64_t meets[REST_MOVED_BODIES / 64];
         return skim_box_index_query(&c->moved_boxes, lo, hi, meets) > 0;
     }
-    for (uint32_t k = 0; k < c->moved_count; ++k) {
-        const crowd_moved_body *m = &c->moved_bodies[k];
-        if (m->lo[0] <= hi[0] && m->hi[0] >= lo[0] && m->lo[1] <= hi[1] && m->hi[1] >= lo[1] &&
-            m->lo[2] <= hi[2] && m->hi[2] >= lo[2])
+    for (uint32_t k = 0; k < c->moved_count; ++k)
+        if (crowd_boxes_meet(c->moved_bodies[k].lo, c->moved_bodies[k].hi, lo, hi))
             return true;
-    }
     return false;
 }
 

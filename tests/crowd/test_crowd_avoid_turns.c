@@ -34,14 +34,9 @@ static float apart(const float a[2], const float b[2])
 }
 
 /* Two agents walking head on, A (id 0) along +x and B (id 1) along -x a
-   little to the side, planning every `interval` steps. For each odd step
-   (not A's turn when the interval is 2) that follows a step where A was
-   turned from its wish, and in which nothing pushed A, the change of A's
-   velocity over that step: its largest (max_kept_change) and how many
-   such steps there were (kept_steps). */
-static void head_on(uint32_t interval, float *max_kept_change, int *kept_steps)
+   little to the side, planning every `interval` steps. */
+static skim_crowd *head_on_pair(uint32_t interval)
 {
-    skim_world *world = flat_floor();
     skim_crowd *crowd = goal_crowd_planning_every(2, interval);
     uint32_t a = goal_agent(crowd, (skim_vec3){ -300, 0, AGENT_R + 1.0f });
     uint32_t b = goal_agent(crowd, (skim_vec3){ 300, -4, AGENT_R + 1.0f });
@@ -49,6 +44,19 @@ static void head_on(uint32_t interval, float *max_kept_change, int *kept_steps)
     cr_assert_eq(b, 1);
     cr_assert_eq(skim_crowd_set_velocity(crowd, a, (skim_vec3){ WALK, 0, 0 }), SKIM_OK);
     cr_assert_eq(skim_crowd_set_velocity(crowd, b, (skim_vec3){ -WALK, 0, 0 }), SKIM_OK);
+    return crowd;
+}
+
+/* The head-on pair planning every `interval` steps. For each odd step
+   (not A's turn when the interval is 2) that follows a step where A was
+   turned from its wish, and in which nothing pushed A, the change of A's
+   velocity over that step: its largest (max_kept_change) and how many
+   such steps there were (kept_steps). */
+static void head_on(uint32_t interval, float *max_kept_change, int *kept_steps)
+{
+    skim_world *world = flat_floor();
+    skim_crowd *crowd = head_on_pair(interval);
+    const uint32_t a = 0;
     const float wish[2] = { WALK, 0 };
     float last[2] = { 0, 0 };
     bool turned = false;
@@ -115,11 +123,8 @@ Test(crowd_avoid_turns, a_new_wish_is_taken_at_once_between_plans)
     }
     skim_crowd_destroy(lone);
 
-    skim_crowd *pair = goal_crowd_planning_every(2, 2);
-    uint32_t a = goal_agent(pair, (skim_vec3){ -300, 0, AGENT_R + 1.0f });
-    uint32_t b = goal_agent(pair, (skim_vec3){ 300, -4, AGENT_R + 1.0f });
-    cr_assert_eq(skim_crowd_set_velocity(pair, a, (skim_vec3){ WALK, 0, 0 }), SKIM_OK);
-    cr_assert_eq(skim_crowd_set_velocity(pair, b, (skim_vec3){ -WALK, 0, 0 }), SKIM_OK);
+    skim_crowd *pair = head_on_pair(2);
+    const uint32_t a = 0;
     bool tried = false;
     for (uint32_t step = 0; step < FRAMES && !tried; ++step) {
         float before[2];

@@ -62,15 +62,19 @@ static skim_world *doorway_world(void)
     return soup_world(&soup);
 }
 
-static void expect_doorway_hash(uint32_t interval, uint64_t pinned)
+/* A scenario's end state on 1, 2 and 3 threads against its pin; takes world. */
+typedef uint64_t (*scenario_hash)(const skim_world *world, int threads, uint32_t interval);
+
+static void expect_pinned(const char *scenario, skim_world *world, scenario_hash run, uint32_t interval,
+                          uint64_t pinned)
 {
-    skim_world *world = doorway_world();
     for (int threads = 1; threads <= 3; ++threads) {
-        uint64_t hash = doorway_hash(world, threads, interval);
-        printf("%s, %d threads, planning every %u steps: %016llx\n", skim_isa_name(), threads, interval,
-               (unsigned long long)hash);
-        cr_expect_eq(hash, pinned, "%s, %d threads, planning every %u steps: hash %016llx, pinned %016llx",
-                     skim_isa_name(), threads, interval, (unsigned long long)hash, (unsigned long long)pinned);
+        uint64_t hash = run(world, threads, interval);
+        printf("%s, %d threads, planning every %u steps: %s %016llx\n", skim_isa_name(), threads, interval,
+               scenario, (unsigned long long)hash);
+        cr_expect_eq(hash, pinned, "%s, %d threads, planning every %u steps: %s hash %016llx, pinned %016llx",
+                     skim_isa_name(), threads, interval, scenario, (unsigned long long)hash,
+                     (unsigned long long)pinned);
     }
     skim_world_destroy(world);
 }
@@ -78,13 +82,13 @@ static void expect_doorway_hash(uint32_t interval, uint64_t pinned)
 Test(crowd_determinism, pinned_hash_for_1_2_and_3_threads)
 {
     SKIP_UNLESS_BITWISE_KERNELS();
-    expect_doorway_hash(skim_crowd_def_default().avoidance_interval, PINNED_HASH);
+    expect_pinned("doorway", doorway_world(), doorway_hash, skim_crowd_def_default().avoidance_interval, PINNED_HASH);
 }
 
 Test(crowd_determinism, planning_every_step_pinned_hash_for_1_2_and_3_threads)
 {
     SKIP_UNLESS_BITWISE_KERNELS();
-    expect_doorway_hash(1, PINNED_EVERY_STEP_HASH);
+    expect_pinned("doorway", doorway_world(), doorway_hash, 1, PINNED_EVERY_STEP_HASH);
 }
 
 /* The pinned state of walkers pressing into a field of agents that stand
@@ -135,27 +139,16 @@ static uint64_t standing_field_hash(const skim_world *world, int threads, uint32
     return hash;
 }
 
-static void expect_standing_field_hash(uint32_t interval, uint64_t pinned)
-{
-    skim_world *world = box_world(-1000, -1000, -32, 1000, 1000, 0);
-    for (int threads = 1; threads <= 3; ++threads) {
-        uint64_t hash = standing_field_hash(world, threads, interval);
-        printf("%s, %d threads, planning every %u steps: standing field %016llx\n", skim_isa_name(), threads,
-               interval, (unsigned long long)hash);
-        cr_expect_eq(hash, pinned, "%s, %d threads, planning every %u steps: hash %016llx, pinned %016llx",
-                     skim_isa_name(), threads, interval, (unsigned long long)hash, (unsigned long long)pinned);
-    }
-    skim_world_destroy(world);
-}
-
 Test(crowd_determinism, standing_field_pinned_hash_for_1_2_and_3_threads)
 {
     SKIP_UNLESS_BITWISE_KERNELS();
-    expect_standing_field_hash(skim_crowd_def_default().avoidance_interval, PINNED_STANDING_HASH);
+    expect_pinned("standing field", box_world(-1000, -1000, -32, 1000, 1000, 0), standing_field_hash,
+                  skim_crowd_def_default().avoidance_interval, PINNED_STANDING_HASH);
 }
 
 Test(crowd_determinism, standing_field_planning_every_step_pinned_hash_for_1_2_and_3_threads)
 {
     SKIP_UNLESS_BITWISE_KERNELS();
-    expect_standing_field_hash(1, PINNED_STANDING_EVERY_STEP_HASH);
+    expect_pinned("standing field", box_world(-1000, -1000, -32, 1000, 1000, 0), standing_field_hash, 1,
+                  PINNED_STANDING_EVERY_STEP_HASH);
 }
