@@ -1,4 +1,4 @@
-/* The circle and door scenarios through DetourCrowd (Recast/Detour) and
+/* The circle, door and level scenarios through DetourCrowd (Recast/Detour) and
    skim's crowd in the same run: the same agents (radius 16, 320 units/s),
    the same goals, the navmesh built by Recast from the scenario's own
    triangles. DetourCrowd plans its own path to each goal; skim's agents
@@ -6,11 +6,14 @@
    (crowd_measure.c): arrivals, worst overlap, ms per update. One JSON line
    per engine, then one with the ratios.
 
-   usage: bench_crowd_detour [--scenario circle|door] [--agents N[,N...]]
-                             [--threads T] [--steer target|velocity]
+   usage: bench_crowd_detour [--scenario circle|door|level] [--agents N[,N...]]
+                             [--scene NAME] [--threads T] [--steer target|velocity]
                              [--avoidance on|off] [--seed S] [--quiet]
    (--threads, --steer, --avoidance: skim's run, as bench_crowd's; threads
-   default 1: DetourCrowd runs on one.) */
+   default 1: DetourCrowd runs on one. level: a real level from
+   SKIM_SCENES_DIR, oa_dm1 unless --scene names another, all its spots
+   unless --agents; exit 77, a skip, when the level is not there. It runs
+   only when asked for.) */
 #include "crowd_goals.h"
 
 #include <recastnavigation/DetourCrowd.h>
@@ -147,8 +150,9 @@ dtNavMesh *build_navmesh(const crowd_scenario &s)
 /* Every agent to its goal (the scenario's last waypoint) through
    DetourCrowd with its default avoidance settings and every steering
    option the Recast sample turns on. */
-bool run_detour(const crowd_scenario &s, bool progress, crowd_result &r)
+bool run_detour(const crowd_scenario &s, bool progress, crowd_result &r, uint32_t &off_navmesh)
 {
+    off_navmesh = 0;
     std::memset(&r, 0, sizeof r);
     r.engine = "detour";
     r.steer = "navmesh";
@@ -184,12 +188,21 @@ bool run_detour(const crowd_scenario &s, bool progress, crowd_result &r)
         to_detour(s.starts[i], start);
         start[1] -= SCENARIO_RADIUS + 1.0f; /* Detour's agents stand on their feet */
         ok = crowd->addAgent(start, &ap) == (int)i;
+        if (!ok || !s.way_count[i])
+            continue; /* no goal: it stands, as skim's agent does */
         to_detour(s.way[(size_t)i * SCENARIO_MAX_WAY + s.way_count[i] - 1], goal);
         goal[1] -= SCENARIO_RADIUS + 1.0f;
         dtPolyRef ref = 0;
-        ok = ok && dtStatusSucceed(query->findNearestPoly(goal, crowd->getQueryHalfExtents(), crowd->getFilter(0),
-                                                          &ref, nearest)) &&
-             ref && crowd->requestMoveTarget((int)i, ref, nearest);
+        bool found = dtStatusSucceed(query->findNearestPoly(goal, crowd->getQueryHalfExtents(), crowd->getFilter(0),
+                                                            &ref, nearest)) && ref;
+        if (!found) {
+            /* Recast left no walkable polygon there (a ledge narrower than
+               the agent, say): DetourCrowd cannot take this goal, and the
+               agent stands and counts as not arrived. */
+            off_navmesh++;
+            continue;
+        }
+        ok = crowd->requestMoveTarget((int)i, ref, nearest);
     }
     const uint32_t most = (uint32_t)std::ceil(s.time_limit / frame_dt);
     std::vector<double> ms, cpu_ms;
@@ -235,8 +248,9 @@ bool run_detour(const crowd_scenario &s, bool progress, crowd_result &r)
 
 int usage()
 {
-    std::fprintf(stderr, "usage: bench_crowd_detour [--scenario circle|door] [--agents N[,N...]] [--threads T]\n"
-                         "                          [--steer target|velocity] [--avoidance on|off] [--seed S] [--quiet]\n");
+    std::fprintf(stderr, "usage: bench_crowd_detour [--scenario circle|door|level] [--agents N[,N...]] [--scene NAME]\n"
+                         "                          [--threads T] [--steer target|velocity] [--avoidance on|off]\n"
+                         "                          [--seed S] [--quiet]\n");
     return 2;
 }
 
@@ -244,7 +258,7 @@ int usage()
 
 int main(int argc, char **argv)
 {
-    const char *scenario = nullptr;
+    const char *scenario = nullptr, *scene = "oa_dm1";
     std::vector<uint32_t> counts;
     crowd_goals_options o = { 1, STEER_TARGET, true, skim_crowd_def_default().avoidance_interval, true };
     uint64_t seed = 1;
@@ -254,8 +268,11 @@ int main(int argc, char **argv)
             o.progress = false;
         else if (!v)
             return usage();
-        else if (std::strcmp(argv[i], "--scenario") == 0 && (!std::strcmp(v, "circle") || !std::strcmp(v, "door")))
+        else if (std::strcmp(argv[i], "--scenario") == 0 &&
+                 (!std::strcmp(v, "circle") || !std::strcmp(v, "door") || !std::strcmp(v, "level")))
             scenario = v, ++i;
+        else if (std::strcmp(argv[i], "--scene") == 0)
+            scene = v, ++i;
         else if (std::strcmp(argv[i], "--agents") == 0) {
             for (char *end = nullptr; *v; v = *end ? end + 1 : end) {
                 unsigned long n = std::strtoul(v, &end, 10);
@@ -283,24 +300,35 @@ int main(int argc, char **argv)
     if (!scenario || !std::strcmp(scenario, "door"))
         for (uint32_t n : counts.empty() ? std::vector<uint32_t>{ 200 } : counts)
             jobs.push_back({ "door", n });
+    if (scenario && !std::strcmp(scenario, "level"))
+        for (uint32_t n : counts.empty() ? std::vector<uint32_t>{ 0 } : counts)
+            jobs.push_back({ "level", n }); /* 0: every spot */
     for (const job &j : jobs) {
         crowd_scenario s;
+        bool missing = false;
         bool built = !std::strcmp(j.scenario, "circle") ? scenario_circle(j.agents, seed, &s)
-                                                         : scenario_door(j.agents, seed, &s);
+                     : !std::strcmp(j.scenario, "door") ? scenario_door(j.agents, seed, &s)
+                                                        : scenario_level(scene, j.agents, seed, &s, &missing);
+        if (missing) {
+            std::fprintf(stderr, "bench_crowd_detour: skipped: no level %s.obj (set SKIM_SCENES_DIR)\n", scene);
+            return 77;
+        }
         crowd_result detour, skim;
-        if (!built || !run_detour(s, o.progress, detour) || !crowd_goals_run(&s, &o, &skim)) {
+        uint32_t off_navmesh = 0;
+        if (!built || !run_detour(s, o.progress, detour, off_navmesh) || !crowd_goals_run(&s, &o, &skim)) {
             scenario_free(&s);
             return 1;
         }
         crowd_print(&s, &detour);
         crowd_print(&s, &skim);
         std::printf("{\"bench\":\"crowd_vs_detour\",\"scenario\":\"%s\",\"agents\":%u,\"threads\":%d,"
-                    "\"skim_steer\":\"%s\",\"skim_avoidance\":%s,"
+                    "\"skim_steer\":\"%s\",\"skim_avoidance\":%s,\"goals_off_detour_navmesh\":%u,"
                     "\"arrived_percent_skim\":%.2f,\"arrived_percent_detour\":%.2f,"
                     "\"worst_overlap_skim\":%.4f,\"worst_overlap_detour\":%.4f,"
                     "\"ms_per_frame_skim\":%.4f,\"ms_per_frame_detour\":%.4f,\"time_ratio_skim_over_detour\":%.3f,"
                     "\"cpu_ms_per_frame_skim\":%.4f,\"cpu_ms_per_frame_detour\":%.4f,\"cpu_ratio_skim_over_detour\":%.3f}\n",
-                    s.name, s.agents, o.threads, skim.steer, o.avoidance ? "true" : "false", skim.arrived_percent, detour.arrived_percent, skim.worst_overlap,
+                    s.name, s.agents, o.threads, skim.steer, o.avoidance ? "true" : "false", off_navmesh,
+                    skim.arrived_percent, detour.arrived_percent, skim.worst_overlap,
                     detour.worst_overlap, skim.ms_median, detour.ms_median,
                     detour.ms_median > 0.0 ? skim.ms_median / detour.ms_median : 0.0, skim.cpu_ms_median,
                     detour.cpu_ms_median, detour.cpu_ms_median > 0.0 ? skim.cpu_ms_median / detour.cpu_ms_median : 0.0);
