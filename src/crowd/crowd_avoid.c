@@ -15,8 +15,9 @@
    half-planes leave nothing (a dense crowd), the velocity that violates
    them least is taken instead: a 3D linear program reduced to 2D over the
    violated lines (section 5.2); an agent with a target keeps its wish
-   instead unless it is queued behind someone going its way
-   (queued_behind, crowd_goal_keeps_wish in crowd_targets.c). Against a stream
+   instead unless it is queued behind someone going its way, or has been
+   stuck a while where others cross its way (queued_behind,
+   crossing_neighbours, crowd_goal_keeps_wish in crowd_targets.c). Against a stream
    coming the other way an agent takes the greater share of the effort
    (against_stream).
 
@@ -55,6 +56,9 @@
    within acos(0.95), 18 degrees, of one's own way: one is queued behind it. */
 #define QUEUE_AHEAD_COSINE 0.7
 #define QUEUE_SAME_WAY_COSINE 0.95
+/* A neighbour whose wish is within acos(0.7), 46 degrees, of square to
+   one's own crosses one's way. */
+#define CROSSING_COSINE 0.7
 
 #define LP_EPSILON 1e-9
 
@@ -351,6 +355,21 @@ static bool queued_behind(const skim_crowd *c, uint32_t i, const uint32_t *near,
     return false;
 }
 
+/* How many of agent i's neighbours wish to cross its way (within
+   CROSSING_COSINE of square to its wish): the streams it is caught in
+   come from more sides than ahead and behind (crowd_goal_keeps_wish). */
+static uint32_t crossing_neighbours(const skim_crowd *c, const uint32_t *near, uint32_t count, const double pref[2])
+{
+    uint32_t crossing = 0;
+    const double pref_sq = dot2(pref, pref);
+    for (uint32_t k = 0; k < count; ++k) {
+        const double other[2] = { c->avoid_pref[2 * (size_t)near[k]], c->avoid_pref[2 * (size_t)near[k] + 1] };
+        const double other_sq = dot2(other, other);
+        crossing += other_sq > 0.0 && fabs(dot2(other, pref)) < CROSSING_COSINE * sqrt(other_sq * pref_sq);
+    }
+    return crossing;
+}
+
 /* Agent i's plan from a velocity across up: at most its top speed, less
    the margin the broadphase allows for, and the rise its plan had. */
 static void plan_across(skim_crowd *c, uint32_t i, double vx_wanted, double vy_wanted, float dt)
@@ -391,7 +410,8 @@ static void avoid_agent(skim_crowd *c, uint32_t i, uint32_t slot, float dt, crow
 
     double result[2];
     uint32_t failed = solve_plane(lines, count, top, pref, false, result);
-    if (crowd_goal_keeps_wish(c, slot, failed < count && !queued_behind(c, i, near, count, pref)))
+    const bool infeasible = failed < count && !queued_behind(c, i, near, count, pref);
+    if (crowd_goal_keeps_wish(c, slot, infeasible, infeasible ? crossing_neighbours(c, near, count, pref) : 0))
         return; /* the plan stands: the solver makes room (crowd_targets.c) */
     if (failed < count)
         solve_least_violation(lines, count, failed, top, result);

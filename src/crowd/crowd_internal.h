@@ -401,8 +401,9 @@ bool crowd_goal_after_move(skim_crowd *crowd, uint32_t slot, const float f[3]);
 void crowd_goal_clear(skim_crowd *crowd, uint32_t slot);
 /* Whether agent slot keeps the velocity it wishes rather than the one
    avoidance picks: while it steps aside, or when its half-planes leave
-   nothing (infeasible); the solver then makes room. */
-bool crowd_goal_keeps_wish(const skim_crowd *crowd, uint32_t slot, bool infeasible);
+   nothing (infeasible) and it is not caught where others cross its way
+   (crossing: how many of its neighbours do); the solver then makes room. */
+bool crowd_goal_keeps_wish(const skim_crowd *crowd, uint32_t slot, bool infeasible, uint32_t crossing);
 
 /* Avoidance (crowd_avoid.c). In plan: agent i (slot) wants v (3D) and
    moves rise along up: its preferred and last velocities, top speed and

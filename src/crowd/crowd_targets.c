@@ -20,7 +20,9 @@
    the solver slide it along those in the way; the same convention as
    avoidance's passing side (crowd_avoid.c), so two agents stuck face to
    face step the same way round and pass. One held by a wall alone
-   searches along the wall for its end instead (start_aside). Each agent
+   searches along the wall for its end instead (start_aside). One stuck
+   half as long among others crossing its way stops pressing on toward its
+   goal until then (crowd_goal_keeps_wish). Each agent
    decides from its own progress and what it met in the last step, so the
    step stays independent of order and threads. */
 #include "crowd/crowd_internal.h"
@@ -46,6 +48,15 @@
 #define STUCK_PROGRESS 0.5f
 #define STUCK_SECONDS 1.0f
 #define ASIDE_SECONDS 1.0f
+/* Where streams cross from several sides (goals on the far sides of a
+   room, say), agents that press on toward their goals pack into a block
+   that drains only at its edges. Stuck for YIELD_SECONDS among at least
+   CROSSING_LEAST neighbours whose ways cross its own, an agent stops
+   pressing and takes the velocity that violates its half-planes least,
+   which lets the block's agents slip past each other; until its step
+   aside, which it still takes at STUCK_SECONDS. */
+#define YIELD_SECONDS 0.5f
+#define CROSSING_LEAST 3u
 /* The longest step of a search along a wall: ASIDE_SECONDS times
    2^(SEARCHES_MOST - 1). */
 #define SEARCHES_MOST 6u
@@ -255,13 +266,18 @@ void crowd_steer(skim_crowd *c, uint32_t slot, const float start[3], float dt)
     c->body[slot].desired = (skim_vec3){ v[0], v[1], v[2] };
 }
 
-bool crowd_goal_keeps_wish(const skim_crowd *c, uint32_t slot, bool infeasible)
+bool crowd_goal_keeps_wish(const skim_crowd *c, uint32_t slot, bool infeasible, uint32_t crossing)
 {
     /* Only agents with somewhere to go: their stepping aside is what
        unlocks a crowd that pushes; agents steered by velocity keep the
        least violation (crowd_avoid.c). */
     const crowd_goal *goal = &c->goal[slot];
-    return goal->count > 0 && !goal->arrived && (infeasible || goal->aside > 0.0f);
+    if (goal->count == 0 || goal->arrived)
+        return false;
+    if (goal->aside > 0.0f)
+        return true;
+    /* Caught where streams cross: pressing on only packs the block. */
+    return infeasible && !(goal->stuck >= YIELD_SECONDS && crossing >= CROSSING_LEAST);
 }
 
 /* Whether an agent at f has passed its next waypoint (not the last). */
