@@ -292,6 +292,18 @@ static inline double search_radius(const crowd_sense_grid *g, const nearest *bes
     return radius + RING_SLACK * (1.0 + radius);
 }
 
+/* Copies the grid's members [from, from + CROWD_MEMBER_LANES) into the
+   block's [to, to + CROWD_MEMBER_LANES). */
+static inline void copy_members(const crowd_sense_grid *g, uint32_t from, crowd_sense_block *b, uint32_t to)
+{
+    simde_mm_storeu_ps(b->x + to, simde_mm_loadu_ps(g->x + from));
+    simde_mm_storeu_ps(b->y + to, simde_mm_loadu_ps(g->y + from));
+    simde_mm_storeu_ps(b->z + to, simde_mm_loadu_ps(g->z + from));
+    simde_mm_storeu_ps(b->sense + to, simde_mm_loadu_ps(g->sense + from));
+    simde_mm_storeu_ps(b->height + to, simde_mm_loadu_ps(g->height + from));
+    simde_mm_storeu_si128((simde__m128i *)(b->agent + to), simde_mm_loadu_si128((const simde__m128i *)(g->agent + from)));
+}
+
 /* Gathers the members of the square of nine cells around (cx, cy) (dense
    layout) into the block, the centre row first: they are the nearest to
    the agents of the centre cell, and the ten found first bound the rest
@@ -309,16 +321,15 @@ static void gather_square(const crowd_sense_grid *g, int32_t cx, int32_t cy, cro
         count += square_row(g, cx, rows[r], &first[r], &last[r]);
     if (count > CROWD_BLOCK_MEMBERS)
         return;
+    /* A row's run is copied four members at a time, its last group
+       spilling up to three past it into the grid's padding or the next
+       row's place, which the next row or the padding below overwrites. */
     uint32_t at = 0;
-    for (int r = 0; r < 3; ++r)
-        for (uint32_t m = first[r]; m < last[r]; ++m, ++at) {
-            b->x[at] = g->x[m];
-            b->y[at] = g->y[m];
-            b->z[at] = g->z[m];
-            b->sense[at] = g->sense[m];
-            b->height[at] = g->height[m];
-            b->agent[at] = g->agent[m];
-        }
+    for (int r = 0; r < 3; ++r) {
+        for (uint32_t m = first[r]; m < last[r]; m += CROWD_MEMBER_LANES)
+            copy_members(g, m, b, at + (m - first[r]));
+        at += last[r] - first[r];
+    }
     /* What a test of the last members reads past them: defined, never kept. */
     for (uint32_t m = at; m < at + CROWD_MEMBER_PADDING; ++m)
         b->x[m] = b->y[m] = b->z[m] = b->sense[m] = b->height[m] = 0.0f;
