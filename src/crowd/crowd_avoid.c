@@ -72,6 +72,18 @@ static double dot2(const double a[2], const double b[2])
     return a[0] * b[0] + a[1] * b[1];
 }
 
+/* fminf and fmaxf as x86-64's libm computes them (as lesser and greater
+   below), without the call into libm: bitwise the same answer. */
+static inline float lesser_float(float x, float y)
+{
+    return x < y || y != y ? x : y;
+}
+
+static inline float greater_float(float x, float y)
+{
+    return x > y || y != y ? x : y;
+}
+
 float crowd_avoid_plan(skim_crowd *c, uint32_t i, uint32_t slot, const float v[3], float rise, float dt)
 {
     float *pref = c->avoid_pref + 2 * (size_t)i, *vel = c->avoid_velocity + 2 * (size_t)i;
@@ -84,12 +96,12 @@ float crowd_avoid_plan(skim_crowd *c, uint32_t i, uint32_t slot, const float v[3
        while it slows down or stands at its point. */
     float top = sqrtf(pref[0] * pref[0] + pref[1] * pref[1]);
     if (c->goal[slot].count)
-        top = fmaxf(top, c->goal[slot].speed);
+        top = greater_float(top, c->goal[slot].speed);
     c->avoid_top[i] = top;
     c->height[i] = c->body[slot].half_height;
     c->along[i] = (v[0] * c->up[0] + v[1] * c->up[1] + v[2] * c->up[2]) * dt + rise;
     const float r = c->body[slot].radius;
-    c->sense[i] = r + fminf(top * c->def.avoidance_horizon, SENSE_RADII * r);
+    c->sense[i] = r + lesser_float(top * c->def.avoidance_horizon, SENSE_RADII * r);
     float across = top * dt;
     return sqrtf(across * across + c->along[i] * c->along[i]);
 }
