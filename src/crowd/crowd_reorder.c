@@ -70,22 +70,25 @@ void crowd_reorder_release(skim_crowd *c)
     }
 }
 
-/* Agents [first, last) of one array: to[k] = from[order[k]]. memcpy of a
-   constant size is a plain move; the switch is the same for every agent,
-   so GCC makes one loop per case. */
+/* Agents [first, last) of one array: to[k] = from[order[k]], elements of
+   size bytes. Inlined with size a constant, memcpy of it is a plain move. */
+static inline __attribute__((always_inline)) void gather_sized(char *to, const char *from, size_t size,
+                                                               const uint32_t *order, uint32_t first, uint32_t last)
+{
+    for (size_t k = first; k < last; ++k)
+        memcpy(to + k * size, from + (size_t)order[k] * size, size);
+}
+
+/* One loop per element size, chosen once per chunk: a switch inside the
+   loop, which GCC 12 keeps there, cost half of the gather's instructions
+   (callgrind). */
 static void gather(void *to, const void *from, size_t size, const uint32_t *order, uint32_t first, uint32_t last)
 {
-    const char *source = from;
-    char *target = to;
-    for (size_t k = first; k < last; ++k) {
-        const char *a = source + (size_t)order[k] * size;
-        char *b = target + k * size;
-        switch (size) {
-        case 1: *(uint8_t *)b = *(const uint8_t *)a; break;
-        case 4: memcpy(b, a, 4); break;
-        case 8: memcpy(b, a, 8); break;
-        default: memcpy(b, a, 12); break;
-        }
+    switch (size) {
+    case 1: gather_sized(to, from, 1, order, first, last); break;
+    case 4: gather_sized(to, from, 4, order, first, last); break;
+    case 8: gather_sized(to, from, 8, order, first, last); break;
+    default: gather_sized(to, from, 12, order, first, last); break;
     }
 }
 
