@@ -235,26 +235,52 @@ static inline uint32_t bounds_overlap_four(const skim_crowd *c, uint32_t i, uint
     return (uint32_t)simde_mm_movemask_ps(simde_mm_and_ps(across, along));
 }
 
+/* For each set of passed lanes (bit k for lane k): the passed lanes in
+   order, then zeros; and how many passed. */
+static const uint32_t passed_lanes[16][4] __attribute__((aligned(16))) = {
+    { 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 2, 0, 0, 0 }, { 0, 2, 0, 0 },
+    { 1, 2, 0, 0 }, { 0, 1, 2, 0 }, { 3, 0, 0, 0 }, { 0, 3, 0, 0 }, { 1, 3, 0, 0 }, { 0, 1, 3, 0 },
+    { 2, 3, 0, 0 }, { 0, 2, 3, 0 }, { 1, 2, 3, 0 }, { 0, 1, 2, 3 }
+};
+static const uint8_t passed_count[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+
+/* Keeps j + lane for the lanes set in passed, after the count items kept
+   so far, with one store of four (the lanes past the kept ones are
+   written and left for the next to overwrite: the buffer has room for
+   three more than the run); returns the new count. No branch on the test
+   (a third of the tests pass, at random). */
+static inline size_t keep_passed(uint32_t *items, size_t count, uint32_t j, uint32_t passed)
+{
+    const simde__m128i lanes = simde_mm_load_si128((const simde__m128i *)passed_lanes[passed]);
+    simde_mm_storeu_si128((simde__m128i *)(items + count), simde_mm_add_epi32(simde_mm_set1_epi32((int)j), lanes));
+    return count + passed_count[passed];
+}
+
 /* Tests agent i against the agents [first, last). */
 static bool test_run(const skim_crowd *c, uint32_t i, uint32_t first, uint32_t last, crowd_index_buffer *out)
 {
-    /* Room for every agent of the run first, then no branch on the test
-       (a third of the tests pass, at random): each agent is written and
-       kept only if it passed. Four agents are tested at once (a run is
-       consecutive indices, so their fields are four in a row). */
+    /* Room for every agent of the run first (the call only when it grows:
+       an agent tests a few short runs). Four agents are tested at once (a
+       run is consecutive indices, so their fields are four in a row). */
     if (last <= first)
         return true;
-    if (!crowd_reserve((void **)&out->items, &out->capacity, out->count + (last - first), sizeof *out->items))
+    const size_t room = out->count + (last - first) + 3;
+    if (room > out->capacity && !crowd_reserve((void **)&out->items, &out->capacity, room, sizeof *out->items))
         return false;
     uint32_t *items = out->items;
     size_t count = out->count;
     uint32_t j = first;
-    for (; last - j >= 4; j += 4) {
-        const uint32_t passed = bounds_overlap_four(c, i, j);
-        for (uint32_t lane = 0; lane < 4; ++lane) {
-            items[count] = j + lane;
-            count += (passed >> lane) & 1u;
-        }
+    for (; last - j >= 4; j += 4)
+        count = keep_passed(items, count, j, bounds_overlap_four(c, i, j));
+    if (j < last && last >= 4) {
+        /* The rest of the run, under four, as the last lanes of the four
+           agents that end it: the lanes before j, agents that exist but
+           are not in the run, are tested and dropped. Runs are short (a
+           row clipped to the search disc), and one at a time their ends
+           cost a fifth of the search (callgrind). */
+        const uint32_t from = last - 4;
+        count = keep_passed(items, count, j, bounds_overlap_four(c, i, from) >> (j - from));
+        j = last;
     }
     for (; j < last; ++j) {
         items[count] = j;
