@@ -161,11 +161,21 @@ static inline bool surely_apart(const float *final, const float *radius, uint32_
     return along_n - l1 * fabsf(nu) - radii - 1e-5f * (l1 + radii) >= g;
 }
 
-/* Whether agent i ends on another's head: a vertical contact from above
-   (n is exactly up), touching within twice the skin. On the way, lowers
-   *closest to the gap of each of its pairs with a higher index that may be
-   below it: only those are measured in double, so the result is the same
-   exact minimum in any order, so for any thread count. */
+/* Whether agent i, ending at separation along its contact ct's axis n
+   (nu its product with up), ends on the other's head: a vertical contact
+   from above (n is exactly up), touching within twice the skin. */
+static inline bool on_head(const skim_crowd *c, uint32_t i, const crowd_contact *ct, float nu)
+{
+    return nu > 0.5f && separation(c, i, ct) <= (double)ct->target * (1.0 + c->def.agent_skin) + 1e-3;
+}
+
+/* Whether agent i ends on another's head (on_head with any partner, the
+   first in contact order named in *under). On the way, lowers *closest
+   to the gap of each of its pairs with a higher index that may be below
+   it: only those are measured in double, so the result is the same exact
+   minimum in any order, so for any thread count. Its contacts hold its
+   lower partners first, then the higher ones, which alone need the gap:
+   two loops, with no test of the partner's index. */
 uint8_t crowd_stands_on_agent(const skim_crowd *c, uint32_t i, float *closest, uint32_t *under)
 {
     /* In locals: the stores through closest and under could otherwise be
@@ -173,12 +183,21 @@ uint8_t crowd_stands_on_agent(const skim_crowd *c, uint32_t i, float *closest, u
     const float up[3] = { c->up[0], c->up[1], c->up[2] };
     const float *final = c->final, *radius = c->radius;
     const crowd_contact *ct = c->contacts + c->contact_begin[i], *end = c->contacts + c->contact_begin[i + 1];
+    const crowd_contact *higher = ct + c->contact_fill[i];
     float nearest = *closest;
     uint32_t below = UINT32_MAX;
     uint8_t standing = 0;
+    for (; ct < higher; ++ct) {
+        const float nu = ct->n[0] * up[0] + ct->n[1] * up[1] + ct->n[2] * up[2];
+        if (on_head(c, i, ct, nu)) {
+            if (!standing)
+                below = c->active[ct->other];
+            standing = 1;
+        }
+    }
     for (; ct < end; ++ct) {
         const float nu = ct->n[0] * up[0] + ct->n[1] * up[1] + ct->n[2] * up[2];
-        if (ct->other > i && !surely_apart(final, radius, i, ct, nu, nearest)) {
+        if (!surely_apart(final, radius, i, ct, nu, nearest)) {
             float error, estimate = cylinder_gap_estimate(c, i, ct->other, &error);
             if (estimate - error < nearest) {
                 float gap = (float)cylinder_gap(c, i, ct->other);
@@ -186,7 +205,7 @@ uint8_t crowd_stands_on_agent(const skim_crowd *c, uint32_t i, float *closest, u
                     nearest = gap;
             }
         }
-        if (nu > 0.5f && separation(c, i, ct) <= (double)ct->target * (1.0 + c->def.agent_skin) + 1e-3) {
+        if (on_head(c, i, ct, nu)) {
             if (!standing)
                 below = c->active[ct->other];
             standing = 1;
