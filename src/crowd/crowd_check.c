@@ -11,8 +11,11 @@
    keeps the largest part that fits, and only an agent the world turned
    (a wall, a step) must go all the way back. */
 #include "crowd/crowd_internal.h"
+#include "crowd/crowd_lanes.h"
 
+#include <assert.h>
 #include <math.h>
+#include <stddef.h>
 
 static double dot3d(const double a[3], const float b[3])
 {
@@ -315,24 +318,65 @@ static uint32_t rounds_alone(skim_crowd *c, uint32_t *const lists[2], uint32_t r
     }
 }
 
-/* Marks the agents of the failing pairs of near-pair chunk k (in
-   crowd_find_contacts' buffers, every pair once, from its lower side) with
-   FAILED; whether it found one. Threads may mark one agent at once, always
-   with the same value: relaxed atomic stores. */
+/* A near pair's (n[0], n[1], n[2], target). */
+static inline simde__m128 n_and_target(const crowd_near_pair *near)
+{
+    static_assert(offsetof(crowd_pair, target) == 3 * sizeof(float), "n and the target are read as one vector");
+    return simde_mm_loadu_ps((const float *)(const void *)&near->pair);
+}
+
+/* Which of the pairs near[0 .. 4) surely hold (bit k for near + k):
+   holds_along's float test, each lane doing its float operations in their
+   order. */
+static inline int four_surely_hold(const float *final, const crowd_near_pair *near)
+{
+    const uint32_t a[4] = { near[0].a, near[1].a, near[2].a, near[3].a };
+    const uint32_t b[4] = { near[0].b, near[1].b, near[2].b, near[3].b };
+    simde__m128 n_target[4];
+    crowd_rows_to_columns(n_and_target(near), n_and_target(near + 1), n_and_target(near + 2), n_and_target(near + 3),
+                          n_target);
+    const simde__m128 allowed = simde_mm_setr_ps(near[0].pair.allowed, near[1].pair.allowed, near[2].pair.allowed,
+                                                 near[3].pair.allowed);
+    simde__m128 quick = simde_mm_setzero_ps();
+    for (int k = 0; k < 3; ++k) {
+        const simde__m128 d = simde_mm_sub_ps(crowd_four_of(final + k, 3, a), crowd_four_of(final + k, 3, b));
+        const simde__m128 term = simde_mm_mul_ps(d, n_target[k]);
+        quick = k == 0 ? term : simde_mm_add_ps(quick, term);
+    }
+    const simde__m128 abs_target = simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), n_target[3]);
+    const simde__m128 bound = simde_mm_add_ps(allowed, simde_mm_mul_ps(simde_mm_set1_ps(1e-4f), abs_target));
+    return simde_mm_movemask_ps(simde_mm_cmpge_ps(quick, bound));
+}
+
+/* Marks the agents of a near pair that fails with FAILED; whether it
+   fails. Threads may mark one agent at once, always with the same value:
+   relaxed atomic stores. */
 #define FAILED UINT32_MAX /* never a round's stamp */
+static bool mark_failing(skim_crowd *c, const crowd_near_pair *near)
+{
+    const crowd_pair *p = &near->pair;
+    if (holds_along(c, near->a, near->b, p->n, p->allowed, p->target))
+        return false;
+    __atomic_store_n(&c->check_stamp[near->a], FAILED, __ATOMIC_RELAXED);
+    __atomic_store_n(&c->check_stamp[near->b], FAILED, __ATOMIC_RELAXED);
+    return true;
+}
+
+/* Marks the agents of the failing pairs of near-pair chunk k (in
+   crowd_find_contacts' buffers, every pair once, from its lower side);
+   whether it found one. Four pairs at a time are tested in float, and
+   only those that test does not settle (a few) go through holds_along. */
 static bool mark_failing_pairs(skim_crowd *c, uint32_t k)
 {
     const crowd_near_pair *near = c->near_buffers[k].items, *end = near + c->near_buffers[k].count;
-    uint32_t *stamp = c->check_stamp;
+    const float *final = c->final;
     bool any = false;
-    for (; near < end; ++near) {
-        const crowd_pair *p = &near->pair;
-        if (holds_along(c, near->a, near->b, p->n, p->allowed, p->target))
-            continue;
-        __atomic_store_n(&stamp[near->a], FAILED, __ATOMIC_RELAXED);
-        __atomic_store_n(&stamp[near->b], FAILED, __ATOMIC_RELAXED);
-        any = true;
-    }
+    for (; end - near >= 4; near += 4)
+        for (int unsure = ~four_surely_hold(final, near) & 15, lane = 0; unsure; unsure >>= 1, ++lane)
+            if (unsure & 1)
+                any |= mark_failing(c, near + lane);
+    for (; near < end; ++near)
+        any |= mark_failing(c, near);
     return any;
 }
 

@@ -35,6 +35,7 @@
    then the higher), whatever the thread count, side by side in memory,
    and nobody ever searches another agent's list. */
 #include "crowd/crowd_internal.h"
+#include "crowd/crowd_lanes.h"
 
 #include <assert.h>
 #include <math.h>
@@ -80,14 +81,6 @@ typedef struct agent_reach {
     simde__m128 x, y, z, reach, vreach;
 } agent_reach;
 
-/* field[stride * j[k]] in lane k. */
-static inline simde__m128 four_of(const float *field, size_t stride, const uint32_t *j)
-{
-    return simde_mm_movelh_ps(
-        simde_mm_unpacklo_ps(simde_mm_load_ss(field + stride * j[0]), simde_mm_load_ss(field + stride * j[1])),
-        simde_mm_unpacklo_ps(simde_mm_load_ss(field + stride * j[2]), simde_mm_load_ss(field + stride * j[3])));
-}
-
 /* Agent j's projected start across up, x and y in the low half. */
 static inline simde__m128 xy_of(const float *proj, uint32_t j)
 {
@@ -103,12 +96,12 @@ static inline int four_reaches_overlap(const float *proj, const float *reach, co
     const simde__m128 xy23 = simde_mm_unpacklo_ps(xy_of(proj, j[2]), xy_of(proj, j[3]));
     const simde__m128 dx = simde_mm_sub_ps(self->x, simde_mm_movelh_ps(xy01, xy23));
     const simde__m128 dy = simde_mm_sub_ps(self->y, simde_mm_movehl_ps(xy23, xy01));
-    const simde__m128 dz = simde_mm_sub_ps(self->z, four_of(proj + 2, 3, j));
-    const simde__m128 r = simde_mm_add_ps(self->reach, four_of(reach, 1, j));
+    const simde__m128 dz = simde_mm_sub_ps(self->z, crowd_four_of(proj + 2, 3, j));
+    const simde__m128 r = simde_mm_add_ps(self->reach, crowd_four_of(reach, 1, j));
     const simde__m128 across = simde_mm_cmple_ps(simde_mm_add_ps(simde_mm_mul_ps(dx, dx), simde_mm_mul_ps(dy, dy)),
                                                  simde_mm_mul_ps(r, r));
     const simde__m128 along = simde_mm_cmple_ps(simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), dz),
-                                                simde_mm_add_ps(self->vreach, four_of(vreach, 1, j)));
+                                                simde_mm_add_ps(self->vreach, crowd_four_of(vreach, 1, j)));
     return simde_mm_movemask_ps(simde_mm_and_ps(across, along));
 }
 
