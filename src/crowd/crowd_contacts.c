@@ -44,11 +44,61 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Agents i .. i + 4 of crowd_check_lists at once, each lane doing its
+   float operations in their order (sqrtf is the correctly rounded square
+   root, as sqrtps): the next contact bounds stored, and into *order_bad,
+   *contacts_bad and *farthest (lane by lane) whether an agent outgrew a
+   bound and how far it got across up from its start at the build. */
+static inline void check_four(skim_crowd *c, uint32_t i, simde__m128 *order_bad, simde__m128 *contacts_bad,
+                              simde__m128 *farthest)
+{
+    const simde__m128 reach = simde_mm_loadu_ps(c->reach + i);
+    simde_mm_storeu_ps(c->next_contact_bound + i,
+                       simde_mm_add_ps(reach, simde_mm_mul_ps(simde_mm_set1_ps(CROWD_CONTACT_SKIN),
+                                                              simde_mm_loadu_ps(c->radius + i))));
+    simde__m128 px, py, bx, by, lx, ly;
+    crowd_columns_xy(c->proj + 3 * (size_t)i, &px, &py);
+    crowd_columns_xy(c->built_proj + 3 * (size_t)i, &bx, &by);
+    crowd_columns_xy(c->listed_proj + 3 * (size_t)i, &lx, &ly);
+    const simde__m128 dx = simde_mm_sub_ps(px, bx), dy = simde_mm_sub_ps(py, by);
+    const simde__m128 dz = simde_mm_andnot_ps(
+        simde_mm_set1_ps(-0.0f),
+        simde_mm_sub_ps(crowd_column_z(c->proj + 3 * (size_t)i), crowd_column_z(c->built_proj + 3 * (size_t)i)));
+    const simde__m128 across = simde_mm_sqrt_ps(simde_mm_add_ps(simde_mm_mul_ps(dx, dx), simde_mm_mul_ps(dy, dy)));
+    *order_bad = simde_mm_or_ps(
+        *order_bad,
+        simde_mm_or_ps(simde_mm_cmpgt_ps(simde_mm_add_ps(reach, across), simde_mm_loadu_ps(c->bound + i)),
+                       simde_mm_cmpgt_ps(simde_mm_add_ps(simde_mm_loadu_ps(c->vreach + i), dz),
+                                         simde_mm_loadu_ps(c->vbound + i))));
+    const simde__m128 further = simde_mm_cmpgt_ps(across, *farthest);
+    *farthest = simde_mm_or_ps(simde_mm_and_ps(further, across), simde_mm_andnot_ps(further, *farthest));
+    const simde__m128 ex = simde_mm_sub_ps(px, lx), ey = simde_mm_sub_ps(py, ly);
+    const simde__m128 since = simde_mm_sqrt_ps(simde_mm_add_ps(simde_mm_mul_ps(ex, ex), simde_mm_mul_ps(ey, ey)));
+    *contacts_bad = simde_mm_or_ps(*contacts_bad, simde_mm_cmpgt_ps(simde_mm_add_ps(reach, since),
+                                                                    simde_mm_loadu_ps(c->contact_bound + i)));
+}
+
 uint32_t crowd_check_lists(skim_crowd *c, uint32_t first, uint32_t last, bool valid, float *drift)
 {
     bool order = true, contacts = true;
     float farthest = 0.0f;
-    for (uint32_t i = first; i < last; ++i) {
+    uint32_t i = first;
+    if (valid) {
+        /* Four agents at a time while four are left (each reads twelve
+           floats of its three-float arrays from its own start), then one
+           at a time; the farthest of the lanes is taken as the loop below
+           takes it, which for numbers is the largest whatever the order. */
+        simde__m128 order_bad = simde_mm_setzero_ps(), contacts_bad = order_bad, far = order_bad;
+        for (; last - i >= 4; i += 4)
+            check_four(c, i, &order_bad, &contacts_bad, &far);
+        order = !simde_mm_movemask_ps(order_bad);
+        contacts = !simde_mm_movemask_ps(contacts_bad);
+        float lanes[4];
+        simde_mm_storeu_ps(lanes, far);
+        for (int k = 0; k < 4; ++k)
+            farthest = lanes[k] > farthest ? lanes[k] : farthest;
+    }
+    for (; i < last; ++i) {
         c->next_contact_bound[i] = c->reach[i] + CROWD_CONTACT_SKIN * c->radius[i];
         if (!valid)
             continue;

@@ -39,6 +39,7 @@
    count: the renumbering is a stable counting sort from the old order, and
    each agent's list is built by one thread, into its chunk's buffer. */
 #include "crowd/crowd_internal.h"
+#include "crowd/crowd_lanes.h"
 
 #include <math.h>
 #include <simde/x86/sse2.h>
@@ -196,33 +197,14 @@ static skim_status renumber(skim_crowd *c, uint32_t n, size_t buckets)
     return SKIM_OK;
 }
 
-/* Three floats of each of four agents in a row, (x0 y0 z0 x1) (y1 z1 x2
-   y2) (z2 x3 y3 z3), as columns: the first two, or the third alone. */
-static inline void columns_xy(const float *p, simde__m128 *x, simde__m128 *y)
-{
-    const simde__m128 v0 = simde_mm_loadu_ps(p), v1 = simde_mm_loadu_ps(p + 4), v2 = simde_mm_loadu_ps(p + 8);
-    const simde__m128 x23 = simde_mm_shuffle_ps(v1, v2, SIMDE_MM_SHUFFLE(1, 1, 2, 2));
-    *x = simde_mm_shuffle_ps(v0, x23, SIMDE_MM_SHUFFLE(2, 0, 3, 0));
-    const simde__m128 y01 = simde_mm_shuffle_ps(v0, v1, SIMDE_MM_SHUFFLE(0, 0, 1, 1));
-    const simde__m128 y23 = simde_mm_shuffle_ps(v1, v2, SIMDE_MM_SHUFFLE(2, 2, 3, 3));
-    *y = simde_mm_shuffle_ps(y01, y23, SIMDE_MM_SHUFFLE(2, 0, 2, 0));
-}
-
-static inline simde__m128 column_z(const float *p)
-{
-    const simde__m128 v0 = simde_mm_loadu_ps(p), v1 = simde_mm_loadu_ps(p + 4), v2 = simde_mm_loadu_ps(p + 8);
-    const simde__m128 z01 = simde_mm_shuffle_ps(v0, v1, SIMDE_MM_SHUFFLE(1, 1, 2, 2));
-    return simde_mm_shuffle_ps(z01, v2, SIMDE_MM_SHUFFLE(3, 0, 2, 0));
-}
-
 /* bounds_overlap(c, i, j + lane) for the four agents from j, a bit per
    lane: each lane does the scalar test's float operations in its order. */
 static inline uint32_t bounds_overlap_four(const skim_crowd *c, uint32_t i, uint32_t j)
 {
     const float *a = c->proj + 3 * (size_t)i;
     simde__m128 x, y;
-    columns_xy(c->proj + 3 * (size_t)j, &x, &y);
-    const simde__m128 z = column_z(c->built_proj + 3 * (size_t)j);
+    crowd_columns_xy(c->proj + 3 * (size_t)j, &x, &y);
+    const simde__m128 z = crowd_column_z(c->built_proj + 3 * (size_t)j);
     const simde__m128 dx = simde_mm_sub_ps(simde_mm_set1_ps(a[0]), x);
     const simde__m128 dy = simde_mm_sub_ps(simde_mm_set1_ps(a[1]), y);
     const simde__m128 dz = simde_mm_sub_ps(simde_mm_set1_ps(c->built_proj[3 * (size_t)i + 2]), z);
