@@ -40,6 +40,7 @@ SKIM_API skim_crowd_def skim_crowd_def_default(void);
 enum {
     SKIM_AGENT_NO_GRAVITY = 1u, /**< flies: gravity does not act on it */
     SKIM_AGENT_GHOST = 2u,      /**< passes through other agents (still collides with the world) */
+    SKIM_AGENT_STAYS_ON_FLOOR = 4u, /**< never walks off a drop deeper than its snap distance (docs/crowd.md) */
 };
 
 /** skim_agent_def.overrides bits: which of the agent's own move settings replace the crowd's. */
@@ -57,7 +58,7 @@ typedef struct skim_agent_def {
     float          radius;       /**< cylinder radius against agents, world units, >= 0; 0 = just holds the shape */
     float          half_height;  /**< cylinder half height, world units, >= 0; 0 = the shape's half extent along up */
     float          inverse_mass; /**< share of a push it takes, >= 0; 0 = cannot be pushed; default 1 */
-    uint32_t       flags;        /**< SKIM_AGENT_NO_GRAVITY, SKIM_AGENT_GHOST; default 0 */
+    uint32_t       flags;        /**< SKIM_AGENT_NO_GRAVITY, SKIM_AGENT_GHOST, SKIM_AGENT_STAYS_ON_FLOOR; default 0 */
     uint32_t       overrides;    /**< SKIM_AGENT_SET_* bits; default 0 = the crowd's move settings */
     float          step_height;       /**< world units, >= 0; with SKIM_AGENT_SET_STEP_HEIGHT */
     float          max_slope_degrees; /**< degrees, (0, 90); with SKIM_AGENT_SET_SLOPE */

@@ -272,7 +272,7 @@ skim_status skim_crowd_add(skim_crowd *c, const skim_agent_def *agent, uint32_t 
     if (!isfinite(agent->inverse_mass) || agent->inverse_mass < 0.0f)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT,
                          "skim_crowd_add: inverse_mass must be finite and >= 0");
-    if (agent->flags & ~(uint32_t)(SKIM_AGENT_NO_GRAVITY | SKIM_AGENT_GHOST))
+    if (agent->flags & ~(uint32_t)(SKIM_AGENT_NO_GRAVITY | SKIM_AGENT_GHOST | SKIM_AGENT_STAYS_ON_FLOOR))
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_crowd_add: unknown flags 0x%x",
                          agent->flags);
     status = crowd_check_agent_settings(agent);

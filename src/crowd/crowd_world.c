@@ -223,6 +223,16 @@ skim_status crowd_move_world(const skim_world *world, skim_crowd *c, crowd_world
    ended where it was sent, and along up it moved no more than the gravity
    pass drops), so every point between start and end is as free as the
    swept path was. */
+/* Whether agent i, standing on a floor at the step's start and flagged
+   SKIM_AGENT_STAYS_ON_FLOOR, would end its move r with no floor under it:
+   it walked (or was pushed) off a drop deeper than its snap distance. A
+   jump has left the floor before the move, so it is not held. */
+static bool walks_off_floor(const skim_crowd *c, uint32_t i, const skim_move_result *r)
+{
+    return c->grounded[i] && (c->body[c->active[i]].flags & SKIM_AGENT_STAYS_ON_FLOOR) &&
+           !(r->touched & SKIM_TOUCH_FLOOR);
+}
+
 static void take_world_result(skim_crowd *c, uint32_t e, uint32_t i, float drop, bool moved)
 {
     const skim_move_result *r = &c->batch_result[e];
@@ -238,10 +248,22 @@ static void take_world_result(skim_crowd *c, uint32_t e, uint32_t i, float drop,
             c->rest[slot] = (crowd_rest){ c->batch_position[e], c->batch_displacement[e], c->batch_def_of[e], *r };
     }
     float *w = c->world_end + 3 * (size_t)i;
+    const float *q = c->q + 3 * (size_t)i, *s = c->start + 3 * (size_t)i;
+    if (walks_off_floor(c, i, r)) {
+        /* Kept at its start, on the floor it stood on, as if a wall stood
+           at the edge: a stuck agent with a target then searches along it
+           (crowd_targets.c). The check treats it as one the world turned. */
+        w[0] = s[0], w[1] = s[1], w[2] = s[2];
+        c->result[i].position = (skim_vec3){ s[0], s[1], s[2] };
+        c->result[i].touched = r->touched | SKIM_TOUCH_FLOOR | SKIM_TOUCH_WALL;
+        c->result[i].floor_normal = c->floor_normal[c->active[i]];
+        c->result[i].floor_body = c->ride[c->active[i]].body;
+        c->free_path[i] = 0;
+        return;
+    }
     w[0] = r->position.x;
     w[1] = r->position.y;
     w[2] = r->position.z;
-    const float *q = c->q + 3 * (size_t)i, *s = c->start + 3 * (size_t)i;
     float off[3] = { w[0] - q[0], w[1] - q[1], w[2] - q[2] };
     float along = off[0] * c->up[0] + off[1] * c->up[1] + off[2] * c->up[2];
     float across_sq = 0.0f;
