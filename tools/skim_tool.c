@@ -24,7 +24,7 @@ static const command_help command_helps[] = {
     { "crowd",
       "  crowd [--scene default|terrain|FILE] [--agents N] [--frames F] [--threads T] [--seed S]\n"
       "        [--svg FILE] [--json] [--world-only] [--goals] [--no-bodies]\n"
-      "        [--avoidance-interval K] [--no-resting]\n"
+      "        [--avoidance-interval K] [--no-resting] [--stay-on-floor]\n"
       "      Run N wandering agents (spheres of radius 16 walking at 320/s, turning every\n"
       "      second, now and then jumping) for F frames of 1/60 s, and print agents,\n"
       "      frames, mover-steps/s, time per frame, agents on the floor and in the air,\n"
@@ -38,8 +38,10 @@ static const command_help command_helps[] = {
       "      agents (the summary counts riders and squeezed agents); --no-bodies leaves\n"
       "      them out. --avoidance-interval K has each agent plan its avoidance every K\n"
       "      steps (1..16, the crowd's default 2); --no-resting moves every agent through\n"
-      "      the world every step, even one standing still. Defaults: default scene,\n"
-      "      1000 agents, 300 frames, OpenMP's thread count; --seed defaults to 1.\n" },
+      "      the world every step, even one standing still; --stay-on-floor keeps every\n"
+      "      agent from walking or being pushed off a ledge (SKIM_AGENT_STAYS_ON_FLOOR).\n"
+      "      Defaults: default scene, 1000 agents, 300 frames, OpenMP's thread count;\n"
+      "      --seed defaults to 1.\n" },
     { "bake",
       "  bake MESH -o FILE\n"
       "      Build the BVH of MESH (default or an .obj file) and save it to FILE.\n" },

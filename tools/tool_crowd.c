@@ -35,7 +35,7 @@
 typedef struct options {
     const char *scene, *svg;
     uint64_t agents, frames, threads, seed, avoidance_interval;
-    bool json, world_only, goals, no_bodies, no_resting;
+    bool json, world_only, goals, no_bodies, no_resting, stay_on_floor;
 } options;
 
 /* The default scene's moving bodies, as this run placed them. */
@@ -87,6 +87,10 @@ static int parse_options(int argc, char **argv, options *o)
         }
         if (strcmp(option, "--no-resting") == 0) {
             o->no_resting = true;
+            continue;
+        }
+        if (strcmp(option, "--stay-on-floor") == 0) {
+            o->stay_on_floor = true;
             continue;
         }
         if (strcmp(option, "--no-bodies") == 0) {
@@ -224,11 +228,12 @@ static void print_json(const options *o, const figures *f)
     printf("{\"scene\":");
     tool_print_json_string(stdout, o->scene);
     printf(",\"triangles\":%u,\"agents\":%llu,\"frames\":%llu,\"dt\":%.9g,\"threads\":%d,"
-           "\"agent_collisions\":%s,\"avoidance_interval\":%llu,\"resting\":%s,\"seconds\":%.6f,\"mover_steps_per_second\":%.0f,"
+           "\"agent_collisions\":%s,\"avoidance_interval\":%llu,\"resting\":%s,\"stay_on_floor\":%s,\"seconds\":%.6f,\"mover_steps_per_second\":%.0f,"
            "\"ms_per_frame_median\":%.4f,\"ms_per_frame_mean\":%.4f,\"ms_per_frame_max\":%.4f,"
            "\"ms_world_mean\":%.4f,\"ms_agents_mean\":%.4f,\"on_floor\":%u,\"in_air\":%u,\"on_agent\":%u,",
            f->triangles, (unsigned long long)o->agents, (unsigned long long)o->frames, FRAME_DT,
-           f->threads, o->world_only ? "false" : "true", (unsigned long long)o->avoidance_interval, o->no_resting ? "false" : "true", f->seconds, steps / f->seconds, f->median_ms,
+           f->threads, o->world_only ? "false" : "true", (unsigned long long)o->avoidance_interval, o->no_resting ? "false" : "true",
+           o->stay_on_floor ? "true" : "false", f->seconds, steps / f->seconds, f->median_ms,
            f->mean_ms, f->max_ms, f->world_ms, f->agents_ms, f->last.on_floor, f->last.in_air, f->last.on_agent);
     if (isinf(f->closest) || o->world_only)
         printf("\"closest_approach\":null,");
@@ -419,6 +424,8 @@ int tool_crowd(int argc, char **argv)
     for (uint32_t i = 0; i < n; ++i) {
         skim_agent_def agent = skim_agent_def_default();
         agent.position = spots[i];
+        if (o.stay_on_floor)
+            agent.flags |= SKIM_AGENT_STAYS_ON_FLOOR;
         uint32_t id;
         if (skim_crowd_add(crowd, &agent, &id) != SKIM_OK) {
             tool_failed("crowd", "cannot add agent %u", i);
