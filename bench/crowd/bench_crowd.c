@@ -15,8 +15,10 @@
           bench_crowd --scenario circle|door|level [--agents N[,N...]]
                       [--threads 1|2] [--scene NAME[,NAME...]]
                       [--steer target|velocity] [--avoidance on|off] [--avoidance-interval K]
-                      [--seed S] [--quiet]
-   Exit 77 (a skip) when the level scenario finds no level. */
+                      [--stay-on-floor on|off] [--seed S] [--quiet]
+   --stay-on-floor on flags the level's agents SKIM_AGENT_STAYS_ON_FLOOR,
+   when their goals are picked too. Exit 77 (a skip) when the level
+   scenario finds no level. */
 #include "crowd_goals.h"
 #include "crowd_wander.h"
 
@@ -35,6 +37,7 @@ typedef struct goals_cli {
     int scene_count;
     int threads; /* 0 = 1 and 2 */
     uint64_t seed;
+    uint32_t agent_flags; /* --stay-on-floor on: SKIM_AGENT_STAYS_ON_FLOOR (the level scenario) */
     crowd_goals_options run;
 } goals_cli;
 
@@ -44,7 +47,7 @@ static int usage(void)
                     "[--only plaza|default AGENTS on|off] [--frames F]\n"
                     "       bench_crowd --scenario circle|door|level [--agents N[,N...]] [--threads 1|2]\n"
                     "                   [--scene NAME[,NAME...]] [--steer target|velocity] [--avoidance on|off]\n"
-                    "                   [--avoidance-interval K]\n"
+                    "                   [--avoidance-interval K] [--stay-on-floor on|off]\n"
                     "                   [--seed S] [--quiet]\n");
     return 2;
 }
@@ -97,6 +100,8 @@ static int parse(int argc, char **argv, goals_cli *c)
             c->threads = atoi(v);
         else if (strcmp(o, "--steer") == 0 && (strcmp(v, "target") == 0 || strcmp(v, "velocity") == 0))
             c->run.steer = strcmp(v, "target") == 0 ? STEER_TARGET : STEER_VELOCITY;
+        else if (strcmp(o, "--stay-on-floor") == 0 && (strcmp(v, "on") == 0 || strcmp(v, "off") == 0))
+            c->agent_flags = strcmp(v, "on") == 0 ? SKIM_AGENT_STAYS_ON_FLOOR : 0;
         else if (strcmp(o, "--avoidance") == 0 && (strcmp(v, "on") == 0 || strcmp(v, "off") == 0))
             c->run.avoidance = strcmp(v, "on") == 0;
         else if (strcmp(o, "--avoidance-interval") == 0 && atoi(v) >= 1 && atoi(v) <= 16)
@@ -118,7 +123,7 @@ static int build(const goals_cli *c, const char *scene, uint32_t agents, crowd_s
     else if (strcmp(c->scenario, "door") == 0)
         ok = scenario_door(agents, c->seed, s);
     else
-        ok = scenario_level(scene, agents, c->seed, s, &missing);
+        ok = scenario_level(scene, agents, c->seed, c->agent_flags, s, &missing);
     if (missing) {
         fprintf(stderr, "bench_crowd: skipped: no level %s.obj (set SKIM_SCENES_DIR)\n", scene);
         return 77;

@@ -308,7 +308,7 @@ int main(int argc, char **argv)
         bool missing = false;
         bool built = !std::strcmp(j.scenario, "circle") ? scenario_circle(j.agents, seed, &s)
                      : !std::strcmp(j.scenario, "door") ? scenario_door(j.agents, seed, &s)
-                                                        : scenario_level(scene, j.agents, seed, &s, &missing);
+                                                        : scenario_level(scene, j.agents, seed, 0, &s, &missing);
         if (missing) {
             std::fprintf(stderr, "bench_crowd_detour: skipped: no level %s.obj (set SKIM_SCENES_DIR)\n", scene);
             return 77;

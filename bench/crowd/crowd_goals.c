@@ -68,6 +68,7 @@ static skim_crowd *make_crowd(const crowd_scenario *s, const crowd_goals_options
     for (uint32_t i = 0; i < s->agents; ++i) {
         skim_agent_def a = skim_agent_def_default();
         a.position = s->starts[i];
+        a.flags = s->agent_flags;
         uint32_t id;
         if (skim_crowd_add(crowd, &a, &id) != SKIM_OK || id != i) {
             skim_crowd_destroy(crowd);

@@ -55,6 +55,7 @@ static bool try_goals(crowd_scenario *s, const uint32_t *candidate, const skim_v
     for (uint32_t i = 0; i < s->agents; ++i) {
         skim_agent_def a = skim_agent_def_default();
         a.position = s->starts[i];
+        a.flags = s->agent_flags;
         uint32_t id;
         if (skim_crowd_add(crowd, &a, &id) != SKIM_OK) {
             skim_crowd_destroy(crowd);
@@ -135,9 +136,11 @@ static bool level_agents(crowd_scenario *s, uint32_t agents, uint64_t seed)
     return ok;
 }
 
-bool scenario_level(const char *scene, uint32_t agents, uint64_t seed, crowd_scenario *s, bool *missing)
+bool scenario_level(const char *scene, uint32_t agents, uint64_t seed, uint32_t agent_flags, crowd_scenario *s,
+                    bool *missing)
 {
     memset(s, 0, sizeof *s);
+    s->agent_flags = agent_flags;
     *missing = false;
     snprintf(s->name, sizeof s->name, "level_%s", scene);
     const char *dir = getenv("SKIM_SCENES_DIR");

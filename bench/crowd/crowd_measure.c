@@ -136,13 +136,13 @@ void crowd_tracker_summary(const crowd_tracker *t, crowd_result *r)
 void crowd_print(const crowd_scenario *s, const crowd_result *r)
 {
     printf("{\"bench\":\"crowd_goals\",\"scenario\":\"%s\",\"engine\":\"%s\",\"steer\":\"%s\",\"agents\":%u,"
-           "\"walkers\":%u,\"threads\":%d,\"avoidance\":%s,\"avoidance_interval\":%u,\"time_limit_s\":%.3f,\"frames\":%u,\"seconds\":%.3f,"
+           "\"walkers\":%u,\"threads\":%d,\"avoidance\":%s,\"avoidance_interval\":%u,\"agent_flags\":%u,\"time_limit_s\":%.3f,\"frames\":%u,\"seconds\":%.3f,"
            "\"arrived_percent\":%.2f,\"arrival_ratio_median\":%.3f,\"arrival_ratio_worst\":%.3f,"
            "\"worst_overlap\":%.4f,\"ms_per_frame_median\":%.4f,\"ms_per_frame_mean\":%.4f,"
            "\"cpu_ms_per_frame_median\":%.4f,\"ms_agents_median\":%.4f,\"ms_world_median\":%.4f,\"check_rounds_mean\":%.3f,"
            "\"state_hash\":\"%016llx\",\"kernel_set\":\"%s\",\"load_1min\":%.2f}\n",
            s->name, r->engine, r->steer, s->agents, scenario_walkers(s), r->threads, r->avoidance ? "true" : "false",
-           r->avoidance_interval, s->time_limit, r->frames, r->seconds, r->arrived_percent, r->ratio_median, r->ratio_worst,
+           r->avoidance_interval, s->agent_flags, s->time_limit, r->frames, r->seconds, r->arrived_percent, r->ratio_median, r->ratio_worst,
            r->worst_overlap, r->ms_median, r->ms_mean, r->cpu_ms_median, r->ms_agents_median, r->ms_world_median,
            r->check_rounds_mean, (unsigned long long)r->hash, skim_isa_name(), bench_load_average());
     fflush(stdout);

@@ -31,6 +31,7 @@ typedef struct crowd_scenario {
     uint8_t   *way_count;     /* agents: 1..SCENARIO_MAX_WAY */
     double    *straight_seconds; /* agents: the way's length / SCENARIO_SPEED */
     double     time_limit;    /* seconds the run may take: what the scenario's target allows */
+    uint32_t   agent_flags;   /* skim_agent_def.flags of every agent (the level: also when its goals are picked) */
     skim_world *world;        /* made from the triangles (or the level's own) */
 } crowd_scenario;
 
@@ -44,8 +45,11 @@ bool scenario_door(uint32_t agents, uint64_t seed, crowd_scenario *out);
    placement `skim crowd` allows) on the level SCENE.obj from
    SKIM_SCENES_DIR, each with a goal a lone agent reaches walking straight
    at it; agents with no such goal stand (way_count 0) and are not counted.
-   Returns false with *missing set when the level is not there. Limit: 20 s. */
-bool scenario_level(const char *scene, uint32_t agents, uint64_t seed, crowd_scenario *out, bool *missing);
+   Returns false with *missing set when the level is not there. Limit: 20 s.
+   Every agent, the lone walkers too, has agent_flags
+   (SKIM_AGENT_STAYS_ON_FLOOR: goals below a ledge are then out of reach). */
+bool scenario_level(const char *scene, uint32_t agents, uint64_t seed, uint32_t agent_flags, crowd_scenario *out,
+                    bool *missing);
 void scenario_free(crowd_scenario *scenario);
 
 /* The world made from the scenario's triangles; false with a message. */
