@@ -7,13 +7,15 @@
    per engine, then one with the ratios.
 
    usage: bench_crowd_detour [--scenario circle|door|level] [--agents N[,N...]]
-                             [--scene NAME] [--threads T] [--steer target|velocity]
-                             [--avoidance on|off] [--seed S] [--quiet]
+                             [--scene NAME] [--stay-on-floor on|off] [--threads T]
+                             [--steer target|velocity] [--avoidance on|off] [--seed S] [--quiet]
    (--threads, --steer, --avoidance: skim's run, as bench_crowd's; threads
    default 1: DetourCrowd runs on one. level: a real level from
    SKIM_SCENES_DIR, oa_dm1 unless --scene names another, all its spots
    unless --agents; exit 77, a skip, when the level is not there. It runs
-   only when asked for.) */
+   only when asked for. --stay-on-floor on flags skim's agents
+   SKIM_AGENT_STAYS_ON_FLOOR, as DetourCrowd's keep to their navmesh; the
+   level's goals are then picked with the flag too.) */
 #include "crowd_goals.h"
 
 #include <recastnavigation/DetourCrowd.h>
@@ -249,8 +251,8 @@ bool run_detour(const crowd_scenario &s, bool progress, crowd_result &r, uint32_
 int usage()
 {
     std::fprintf(stderr, "usage: bench_crowd_detour [--scenario circle|door|level] [--agents N[,N...]] [--scene NAME]\n"
-                         "                          [--threads T] [--steer target|velocity] [--avoidance on|off]\n"
-                         "                          [--seed S] [--quiet]\n");
+                         "                          [--stay-on-floor on|off] [--threads T] [--steer target|velocity]\n"
+                         "                          [--avoidance on|off] [--seed S] [--quiet]\n");
     return 2;
 }
 
@@ -262,6 +264,7 @@ int main(int argc, char **argv)
     std::vector<uint32_t> counts;
     crowd_goals_options o = { 1, STEER_TARGET, true, skim_crowd_def_default().avoidance_interval, true };
     uint64_t seed = 1;
+    uint32_t agent_flags = 0;
     for (int i = 1; i < argc; ++i) {
         const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
         if (std::strcmp(argv[i], "--quiet") == 0)
@@ -273,6 +276,8 @@ int main(int argc, char **argv)
             scenario = v, ++i;
         else if (std::strcmp(argv[i], "--scene") == 0)
             scene = v, ++i;
+        else if (std::strcmp(argv[i], "--stay-on-floor") == 0 && (!std::strcmp(v, "on") || !std::strcmp(v, "off")))
+            agent_flags = !std::strcmp(v, "on") ? SKIM_AGENT_STAYS_ON_FLOOR : 0, ++i;
         else if (std::strcmp(argv[i], "--agents") == 0) {
             for (char *end = nullptr; *v; v = *end ? end + 1 : end) {
                 unsigned long n = std::strtoul(v, &end, 10);
@@ -308,7 +313,7 @@ int main(int argc, char **argv)
         bool missing = false;
         bool built = !std::strcmp(j.scenario, "circle") ? scenario_circle(j.agents, seed, &s)
                      : !std::strcmp(j.scenario, "door") ? scenario_door(j.agents, seed, &s)
-                                                        : scenario_level(scene, j.agents, seed, 0, &s, &missing);
+                                                        : scenario_level(scene, j.agents, seed, agent_flags, &s, &missing);
         if (missing) {
             std::fprintf(stderr, "bench_crowd_detour: skipped: no level %s.obj (set SKIM_SCENES_DIR)\n", scene);
             return 77;
