@@ -217,12 +217,6 @@ skim_status crowd_move_world(const skim_world *world, skim_crowd *c, crowd_world
     return status;
 }
 
-/* The world move's results of batch entry e, agent i (moved when moved,
-   else resting). Straight: the world
-   neither stopped nor turned it (no wall or ceiling met, across up it
-   ended where it was sent, and along up it moved no more than the gravity
-   pass drops), so every point between start and end is as free as the
-   swept path was. */
 /* Whether agent i, standing on a floor at the step's start and flagged
    SKIM_AGENT_STAYS_ON_FLOOR, would end its move r with no floor under it:
    it walked (or was pushed) off a drop deeper than its snap distance. A
@@ -233,6 +227,12 @@ static bool walks_off_floor(const skim_crowd *c, uint32_t i, const skim_move_res
            !(r->touched & SKIM_TOUCH_FLOOR);
 }
 
+/* The world move's results of batch entry e, agent i (moved when moved,
+   else resting). Straight: the world
+   neither stopped nor turned it (no wall or ceiling met, across up it
+   ended where it was sent, and along up it moved no more than the gravity
+   pass drops), so every point between start and end is as free as the
+   swept path was. */
 static void take_world_result(skim_crowd *c, uint32_t e, uint32_t i, float drop, bool moved)
 {
     const skim_move_result *r = &c->batch_result[e];
