@@ -409,7 +409,7 @@ static void avoid_agent(skim_crowd *c, uint32_t i, uint32_t slot, float dt, crow
 {
     c->avoid_held[slot] = 0;
     uint32_t near[CROWD_AVOID_NEIGHBOURS];
-    uint32_t count = crowd_nearest_neighbours(c, i, block, near);
+    uint32_t count = crowd_goal_makes_room(c, i, slot, near, crowd_nearest_neighbours(c, i, block, near));
     if (count == 0)
         return; /* the plan stands */
     const double vel[2] = { c->avoid_velocity[2 * (size_t)i], c->avoid_velocity[2 * (size_t)i + 1] };

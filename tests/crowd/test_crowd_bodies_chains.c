@@ -91,10 +91,11 @@ Test(crowd_bodies_chains, a_door_closing_on_a_row_of_agents_overlaps_the_door_no
 
 /* A platform 192 x 192 x 16 glides along +x at 175 units/s (as the default
    scene's) with four riders on it into 25 agents placed in a triangular
-   lattice 1 unit apart, all crowding toward one point, and stops 64 units
-   short of a wall beyond them: the riders are carried into the crowd's
-   cylinders and the platform's side presses the agents in its way into
-   the ones behind, across its motion as well as along it. */
+   lattice 1 unit apart, all crowding toward a point 100 units short of a
+   wall beyond them, and stops 64 units short of that wall: the riders are
+   carried into the crowd's cylinders and the platform's side presses the
+   agents in its way into the ones behind, across its motion as well as
+   along it, and against the wall (about 40 agent-steps squeezed). */
 Test(crowd_bodies_chains, a_platform_carrying_riders_into_a_standing_crowd_overlaps_no_two)
 {
     box_soup soup = { .boxes = 0 };
@@ -117,7 +118,7 @@ Test(crowd_bodies_chains, a_platform_carrying_riders_into_a_standing_crowd_overl
     for (int k = 0; k < SIDE * SIDE; ++k) {
         uint32_t id = goal_agent(crowd, (skim_vec3){ 33.0f * (float)(k % SIDE) + 16.5f * (float)(k / SIDE % 2),
                                                      -66.0f + 28.58f * (float)(k / SIDE), AGENT_R + 0.5f });
-        skim_crowd_set_target(crowd, id, (skim_vec3){ 66.0f, 0.0f, AGENT_R }, 150.0f, 0.0f);
+        skim_crowd_set_target(crowd, id, (skim_vec3){ 160.0f, 0.0f, AGENT_R }, 150.0f, 0.0f);
     }
     for (int frame = 0; frame < 20; ++frame)
         step_or_fail(world, crowd, DT);
