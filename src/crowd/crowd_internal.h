@@ -404,9 +404,10 @@ void crowd_goal_clear(skim_crowd *crowd, uint32_t slot);
    nothing (infeasible) and it is not caught where others cross its way
    (crossing: how many of its neighbours do); the solver then makes room. */
 bool crowd_goal_keeps_wish(const skim_crowd *crowd, uint32_t slot, bool infeasible, uint32_t crossing);
-/* Agent i (slot) on its last stretch does not avoid the idle neighbours
-   (wishing for nothing) that stand on its point: drops them from near,
-   keeping the others' order, and returns how many are left. */
+/* Agent i (slot) does not avoid the idle neighbours (wishing for
+   nothing) that stand on its point, or in its way once it is stuck:
+   drops them from near, keeping the others' order, and returns how many
+   are left. */
 uint32_t crowd_goal_makes_room(const skim_crowd *crowd, uint32_t i, uint32_t slot, uint32_t *near, uint32_t count);
 
 /* Avoidance (crowd_avoid.c). In plan: agent i (slot) wants v (3D) and

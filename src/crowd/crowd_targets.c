@@ -22,9 +22,9 @@
    face step the same way round and pass. One held by a wall alone
    searches along the wall for its end instead (start_aside). One stuck
    half as long among others crossing its way stops pressing on toward its
-   goal until then (crowd_goal_keeps_wish). Agents that stand idle on
-   another's point are pushed aside rather than avoided
-   (crowd_goal_makes_room). Each agent
+   goal until then (crowd_goal_keeps_wish), and pushes aside the idle
+   agents in its way rather than avoid them, as it does those standing on
+   its point (crowd_goal_makes_room). Each agent
    decides from its own progress and what it met in the last step, so the
    step stays independent of order and threads. */
 #include "crowd/crowd_internal.h"
@@ -59,6 +59,9 @@
    aside, which it still takes at STUCK_SECONDS. */
 #define YIELD_SECONDS 0.5f
 #define CROSSING_LEAST 3u
+/* Stuck as long, it pushes aside the idle agents within about 46 degrees
+   of its way (crowd_goal_makes_room). */
+#define IDLE_AHEAD_COSINE 0.7f
 /* The longest step of a search along a wall: ASIDE_SECONDS times
    2^(SEARCHES_MOST - 1). */
 #define SEARCHES_MOST 6u
@@ -282,37 +285,49 @@ bool crowd_goal_keeps_wish(const skim_crowd *c, uint32_t slot, bool infeasible, 
     return infeasible && !(goal->stuck >= YIELD_SECONDS && crossing >= CROSSING_LEAST);
 }
 
-/* Idle agents make room at a point. A walker whose point is taken by an
-   agent that wishes for nothing (one without a target, or one that has
-   arrived at its own) would otherwise stop short of it for good: its
-   half-plane against a standing neighbour keeps it from walking into it,
-   and the standing one, whose velocity is nothing, sees nobody coming
-   and stays (the reciprocity of van den Berg, Guy, Lin, Manocha,
-   "Reciprocal n-Body Collision Avoidance", section 4, assumes both move).
-   So on its last stretch a walker leaves out of its avoidance the idle
-   neighbours within its radius, theirs and its arrival distance of its
-   point (those that can keep it from arriving) and walks on into them,
-   and the solver pushes them aside as a walker does anyone who does not
-   make way. Walkers are still avoided, so two with the same point queue
-   rather than shove. */
+/* Idle agents make room. A walker whose point is taken by an agent that
+   wishes for nothing (one without a target, or one that has arrived at
+   its own) would otherwise stop short of it for good: its half-plane
+   against a standing neighbour keeps it from walking in, and the
+   standing one, whose velocity is nothing, sees nobody coming and stays
+   (the reciprocity of van den Berg, Guy, Lin, Manocha, "Reciprocal
+   n-Body Collision Avoidance", section 4, assumes both move). The same
+   holds a walker in front of a standing crowd it cannot go round. So a
+   walker leaves out of its avoidance, and walks on into, the idle
+   neighbours
+   - within its radius, theirs and its arrival distance of its last
+     point, on its last stretch (those that can keep it from arriving);
+   - within IDLE_AHEAD_COSINE of the way to its waypoint, once it has
+     been stuck for YIELD_SECONDS;
+   and the solver pushes them aside. Walkers are still avoided, so two
+   with the same point queue rather than shove. */
 uint32_t crowd_goal_makes_room(const skim_crowd *c, uint32_t i, uint32_t slot, uint32_t *near, uint32_t count)
 {
     const crowd_goal *goal = &c->goal[slot];
-    if (goal->count == 0 || goal->arrived || goal->next + 1 != goal->count)
+    if (goal->count == 0 || goal->arrived)
+        return count;
+    const bool last = goal->next + 1 == goal->count, stuck = goal->stuck >= YIELD_SECONDS;
+    if (!last && !stuck)
         return count;
     const skim_vec3 point = goal->points[goal->next];
     const float at[3] = { point.x, point.y, point.z };
+    const float *pi = c->proj + 3 * (size_t)i;
     const float px = at[0] * c->axis1[0] + at[1] * c->axis1[1] + at[2] * c->axis1[2];
     const float py = at[0] * c->axis2[0] + at[1] * c->axis2[1] + at[2] * c->axis2[2];
     const float pz = at[0] * c->up[0] + at[1] * c->up[1] + at[2] * c->up[2];
+    const float wx = px - pi[0], wy = py - pi[1], way_sq = wx * wx + wy * wy;
     uint32_t kept = 0;
     for (uint32_t k = 0; k < count; ++k) {
         const uint32_t j = near[k];
         const float *pj = c->proj + 3 * (size_t)j, *wish = c->avoid_pref + 2 * (size_t)j;
         const float dx = pj[0] - px, dy = pj[1] - py, reach = c->radius[i] + c->radius[j] + goal->arrival;
+        const float ox = pj[0] - pi[0], oy = pj[1] - pi[1], ahead = wx * ox + wy * oy;
         const bool idle = wish[0] == 0.0f && wish[1] == 0.0f;
-        const bool on_point = dx * dx + dy * dy < reach * reach && fabsf(pj[2] - pz) < c->height[i] + c->height[j];
-        if (!(idle && on_point))
+        const bool on_point = last && dx * dx + dy * dy < reach * reach &&
+                              fabsf(pj[2] - pz) < c->height[i] + c->height[j];
+        const bool in_way = stuck && ahead > 0.0f &&
+                            ahead * ahead > IDLE_AHEAD_COSINE * IDLE_AHEAD_COSINE * way_sq * (ox * ox + oy * oy);
+        if (!(idle && (on_point || in_way)))
             near[kept++] = j;
     }
     return kept;

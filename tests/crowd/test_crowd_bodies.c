@@ -338,7 +338,7 @@ static uint64_t moving_bodies_hash(int threads)
     return hash;
 }
 
-#define PINNED_BODIES_HASH 0x028f0eb6ac59ae32ull
+#define PINNED_BODIES_HASH 0x203c3be1f3e9c59bull
 
 Test(crowd_bodies, agents_among_moving_bodies_end_with_a_pinned_hash_for_1_2_and_3_threads)
 {
