@@ -54,8 +54,10 @@ void tool_goals_free(tool_goals *g)
 }
 
 /* Walkable in a straight line: the agent's sphere, a step up, sweeps to
-   the goal without meeting anything, and there is floor within a step
-   below a quarter, half and three quarters of the way. */
+   the goal without meeting anything, and a sphere dropped at every
+   radius along the way finds floor no more than a step below the line
+   between the two ends: a ledge or a gap on the way, which the sweep
+   above passes over, is no straight walk. */
 static bool straight_walk(const skim_world *world, skim_vec3 from, skim_vec3 to)
 {
     const skim_ellipsoid shape = { { TOOL_AGENT_RADIUS, TOOL_AGENT_RADIUS, TOOL_AGENT_RADIUS }, { 0, 0, 0, 1 } };
@@ -64,11 +66,13 @@ static bool straight_walk(const skim_world *world, skim_vec3 from, skim_vec3 to)
     skim_hit hit;
     if (skim_sweep(world, &shape, start, across, NULL, &hit) != SKIM_OK || hit.hit)
         return false;
-    for (int k = 1; k <= 3; ++k) {
-        float f = 0.25f * (float)k;
+    const int probes = (int)ceilf(sqrtf(across.x * across.x + across.y * across.y) / TOOL_AGENT_RADIUS);
+    const skim_vec3 down = { 0, 0, -(z - fminf(from.z, to.z) + 2.0f * GOAL_CLIMB) };
+    for (int k = 1; k < probes; ++k) {
+        float f = (float)k / (float)probes, line = from.z + f * (to.z - from.z);
         skim_vec3 above = { from.x + f * across.x, from.y + f * across.y, z };
-        skim_vec3 down = { 0, 0, -(z - fminf(from.z, to.z) + 2.0f * GOAL_CLIMB) };
-        if (skim_sweep(world, &shape, above, down, NULL, &hit) != SKIM_OK || !hit.hit || hit.normal.z < 0.7f)
+        if (skim_sweep(world, &shape, above, down, NULL, &hit) != SKIM_OK || !hit.hit || hit.normal.z < 0.7f ||
+            z + hit.t * down.z < line - GOAL_CLIMB)
             return false;
     }
     return true;
