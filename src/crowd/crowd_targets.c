@@ -301,6 +301,13 @@ bool crowd_goal_keeps_wish(const skim_crowd *c, uint32_t slot, bool infeasible, 
      been stuck for YIELD_SECONDS;
    and the solver pushes them aside. Walkers are still avoided, so two
    with the same point queue rather than shove. */
+/* Agent j wishes for nothing: it stands, or has arrived. */
+static inline bool idle(const skim_crowd *c, uint32_t j)
+{
+    const float *wish = c->avoid_pref + 2 * (size_t)j;
+    return wish[0] == 0.0f && wish[1] == 0.0f;
+}
+
 uint32_t crowd_goal_makes_room(const skim_crowd *c, uint32_t i, uint32_t slot, uint32_t *near, uint32_t count)
 {
     const crowd_goal *goal = &c->goal[slot];
@@ -309,6 +316,12 @@ uint32_t crowd_goal_makes_room(const skim_crowd *c, uint32_t i, uint32_t slot, u
     const bool last = goal->next + 1 == goal->count, stuck = goal->stuck >= YIELD_SECONDS;
     if (!last && !stuck)
         return count;
+    /* Most neighbours walk: find the first idle one before any geometry. */
+    uint32_t first = 0;
+    while (first < count && !idle(c, near[first]))
+        ++first;
+    if (first == count)
+        return count;
     const skim_vec3 point = goal->points[goal->next];
     const float at[3] = { point.x, point.y, point.z };
     const float *pi = c->proj + 3 * (size_t)i;
@@ -316,19 +329,21 @@ uint32_t crowd_goal_makes_room(const skim_crowd *c, uint32_t i, uint32_t slot, u
     const float py = at[0] * c->axis2[0] + at[1] * c->axis2[1] + at[2] * c->axis2[2];
     const float pz = at[0] * c->up[0] + at[1] * c->up[1] + at[2] * c->up[2];
     const float wx = px - pi[0], wy = py - pi[1], way_sq = wx * wx + wy * wy;
-    uint32_t kept = 0;
-    for (uint32_t k = 0; k < count; ++k) {
+    uint32_t kept = first;
+    for (uint32_t k = first; k < count; ++k) {
         const uint32_t j = near[k];
-        const float *pj = c->proj + 3 * (size_t)j, *wish = c->avoid_pref + 2 * (size_t)j;
-        const float dx = pj[0] - px, dy = pj[1] - py, reach = c->radius[i] + c->radius[j] + goal->arrival;
-        const float ox = pj[0] - pi[0], oy = pj[1] - pi[1], ahead = wx * ox + wy * oy;
-        const bool idle = wish[0] == 0.0f && wish[1] == 0.0f;
-        const bool on_point = last && dx * dx + dy * dy < reach * reach &&
-                              fabsf(pj[2] - pz) < c->height[i] + c->height[j];
-        const bool in_way = stuck && ahead > 0.0f &&
-                            ahead * ahead > IDLE_AHEAD_COSINE * IDLE_AHEAD_COSINE * way_sq * (ox * ox + oy * oy);
-        if (!(idle && (on_point || in_way)))
-            near[kept++] = j;
+        if (idle(c, j)) {
+            const float *pj = c->proj + 3 * (size_t)j;
+            const float dx = pj[0] - px, dy = pj[1] - py, reach = c->radius[i] + c->radius[j] + goal->arrival;
+            const float ox = pj[0] - pi[0], oy = pj[1] - pi[1], ahead = wx * ox + wy * oy;
+            const bool on_point = last && dx * dx + dy * dy < reach * reach &&
+                                  fabsf(pj[2] - pz) < c->height[i] + c->height[j];
+            const bool in_way = stuck && ahead > 0.0f &&
+                                ahead * ahead > IDLE_AHEAD_COSINE * IDLE_AHEAD_COSINE * way_sq * (ox * ox + oy * oy);
+            if (on_point || in_way)
+                continue;
+        }
+        near[kept++] = j;
     }
     return kept;
 }
