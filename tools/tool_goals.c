@@ -13,6 +13,11 @@
 #define GOAL_CLIMB 18.0f    /* the crowd's step height: goals no higher or lower than a step */
 #define GOAL_TRIES 16       /* candidates per pick */
 #define RETRY_SECONDS 1.0   /* an agent with no reachable goal stands this long before looking again */
+/* An agent gives up on a goal it has not reached in GIVE_UP_TIMES its
+   straight-line time and GIVE_UP_SECONDS: avoidance in a packed level
+   takes a median five to seven times as long (docs/crowd.md). */
+#define GIVE_UP_TIMES 8.0
+#define GIVE_UP_SECONDS 2.0
 /* The state bit the crowd reserves for an agent squeezed between others. */
 #define AGENT_SQUEEZED 64u
 
@@ -118,7 +123,7 @@ void tool_goals_update(tool_goals *g, const skim_world *world, skim_crowd *crowd
         }
         float dx = goal.x - p[i].x, dy = goal.y - p[i].y;
         g->goal[i] = goal;
-        g->deadline[i] = seconds + 2.0 * sqrt((double)dx * dx + (double)dy * dy) / g->speed + 1.0;
+        g->deadline[i] = seconds + GIVE_UP_TIMES * sqrt((double)dx * dx + (double)dy * dy) / g->speed + GIVE_UP_SECONDS;
         skim_crowd_set_target(crowd, i, goal, g->speed, g->arrival);
     }
 }
