@@ -270,6 +270,17 @@ static inline lanes pair_from(float a, float b)
     return simde_mm_set_pd((double)b, (double)a);
 }
 
+/* The first two floats at a (lane 0) and at b (lane 1), in double: the
+   first into *first, the second into *second. One load of both floats of
+   each, where pair_from takes a load and a conversion a float. */
+static inline void pairs_from_two(const float *a, const float *b, lanes *first, lanes *second)
+{
+    const simde__m128 both = simde_mm_unpacklo_ps(simde_mm_castsi128_ps(simde_mm_loadl_epi64((const simde__m128i *)a)),
+                                                  simde_mm_castsi128_ps(simde_mm_loadl_epi64((const simde__m128i *)b)));
+    *first = simde_mm_cvtps_pd(both);
+    *second = simde_mm_cvtps_pd(simde_mm_movehl_ps(both, both));
+}
+
 #define ADD simde_mm_add_pd
 #define SUB simde_mm_sub_pd
 #define MUL simde_mm_mul_pd
@@ -312,11 +323,15 @@ static void gather_neighbours(const skim_crowd *c, uint32_t i, const uint32_t *n
         const float *p0 = c->proj + 3 * (size_t)j0, *p1 = c->proj + 3 * (size_t)j1;
         const float *v0 = c->avoid_velocity + 2 * (size_t)j0, *v1 = c->avoid_velocity + 2 * (size_t)j1;
         const float *w0 = c->avoid_pref + 2 * (size_t)j0, *w1 = c->avoid_pref + 2 * (size_t)j1;
-        const lanes rpx = SUB(pair_from(p0[0], p1[0]), pix), rpy = SUB(pair_from(p0[1], p1[1]), piy);
+        lanes px, py, vx, vy, otherx, othery;
+        pairs_from_two(p0, p1, &px, &py);
+        pairs_from_two(v0, v1, &vx, &vy);
+        pairs_from_two(w0, w1, &otherx, &othery);
+        const lanes rpx = SUB(px, pix), rpy = SUB(py, piy);
         simde_mm_storeu_pd(in->rel_pos_x + k, rpx);
         simde_mm_storeu_pd(in->rel_pos_y + k, rpy);
-        simde_mm_storeu_pd(in->rel_vel_x + k, SUB(velx, pair_from(v0[0], v1[0])));
-        simde_mm_storeu_pd(in->rel_vel_y + k, SUB(vely, pair_from(v0[1], v1[1])));
+        simde_mm_storeu_pd(in->rel_vel_x + k, SUB(velx, vx));
+        simde_mm_storeu_pd(in->rel_vel_y + k, SUB(vely, vy));
 
         const lanes mass_j = pair_from(c->inverse_mass[j0], c->inverse_mass[j1]), sum = ADD(mass_i, mass_j);
         const lanes still = simde_mm_cmpeq_pd(pair_from(c->avoid_top[j0], c->avoid_top[j1]), zero);
@@ -328,7 +343,6 @@ static void gather_neighbours(const skim_crowd *c, uint32_t i, const uint32_t *n
         const lanes kept = greater_lanes(touching, MUL(dist, simde_mm_set1_pd(1.0 - 1e-3)));
         simde_mm_storeu_pd(in->combined + k, lesser_lanes(MUL(touching, skin), kept));
 
-        const lanes otherx = pair_from(w0[0], w1[0]), othery = pair_from(w0[1], w1[1]);
         const lanes other_pref = ADD(MUL(otherx, prefx), MUL(othery, prefy));
         const lanes other_sq = ADD(MUL(otherx, otherx), MUL(othery, othery));
         const lanes coming = simde_mm_cmplt_pd(
