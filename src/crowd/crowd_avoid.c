@@ -167,8 +167,15 @@ static bool solve_on_line(const crowd_line *lines, uint32_t k, double top, const
         }
         const lanes t = simde_mm_set_sd(numerator / denominator);
         const lanes upper = simde_mm_cmpge_sd(simde_mm_set_sd(denominator), simde_mm_setzero_pd());
-        high = pick(upper, lesser_lanes(high, t), high);
-        low = pick(upper, low, greater_lanes(low, t));
+        /* high = upper ? lesser(high, t) : high and low = upper ? low :
+           greater(low, t), each as one mask of when the bound is kept:
+           lesser keeps high when high < t or t is not a number, greater
+           keeps low when low > t or t is not a number. */
+        const lanes not_number = simde_mm_cmpunord_sd(t, t);
+        const lanes keep_high = simde_mm_or_pd(simde_mm_cmplt_sd(high, t), not_number);
+        const lanes keep_low = simde_mm_or_pd(upper, simde_mm_or_pd(simde_mm_cmplt_sd(t, low), not_number));
+        high = pick(simde_mm_andnot_pd(keep_high, upper), t, high);
+        low = pick(keep_low, low, t);
         if (simde_mm_comigt_sd(low, high))
             return false;
     }
