@@ -142,8 +142,13 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
         g->sense[m] = c->sense[i];
         g->height[m] = c->height[i];
         g->agent[m] = i;
-        g->member_cell[2 * (size_t)m] = g->home[2 * (size_t)i];
-        g->member_cell[2 * (size_t)m + 1] = g->home[2 * (size_t)i + 1];
+        /* Only the hashed layout's buckets hold other cells, which the
+           search tells apart by the member's cell: in the row-major one
+           it would be one more column written at random a member. */
+        if (!g->dense) {
+            g->member_cell[2 * (size_t)m] = g->home[2 * (size_t)i];
+            g->member_cell[2 * (size_t)m + 1] = g->home[2 * (size_t)i + 1];
+        }
     }
     for (size_t b = buckets; b > 0; --b)
         start[b] = start[b - 1];
