@@ -67,8 +67,8 @@ static inline __attribute__((always_inline)) void test_few_members(const searche
 /* The same, CROWD_MEMBER_LANES at a time, each lane computing exactly
    what the loop over the members does (the same float operations in the
    same order), so the same members are kept with the same keys. */
-static inline void test_columns(const searcher *s, const member_columns *g, uint32_t first, uint32_t last,
-                                nearest *best)
+static inline __attribute__((always_inline)) void test_columns(const searcher *s, const member_columns *g,
+                                                                uint32_t first, uint32_t last, nearest *best)
 {
     const skim_crowd *c = s->crowd;
     if (last - first < CROWD_MEMBER_LANES) {
@@ -77,6 +77,12 @@ static inline void test_columns(const searcher *s, const member_columns *g, uint
     }
     const simde__m128 x = s->x, y = s->y, z = s->z, sense = s->sense, height = s->height;
     const simde__m128 sign = simde_mm_set1_ps(-0.0f);
+    /* The agent itself fails with the far and the apart, by its index (the
+       padding's index is no agent's); whether layers are asked is read
+       once, where keep's stores might have been to it as far as the
+       compiler knows. */
+    const simde__m128i self = simde_mm_set1_epi32((int)s->i);
+    const bool layered = c->layered;
     for (uint32_t base = first; base < last; base += CROWD_MEMBER_LANES) {
         simde__m128 dx = simde_mm_sub_ps(simde_mm_loadu_ps(g->x + base), x);
         simde__m128 dy = simde_mm_sub_ps(simde_mm_loadu_ps(g->y + base), y);
@@ -89,16 +95,18 @@ static inline void test_columns(const searcher *s, const member_columns *g, uint
             far = simde_mm_or_ps(far, simde_mm_cmpgt_ps(d, simde_mm_set1_ps(key_distance(best->key[CROWD_AVOID_NEIGHBOURS - 1]))));
         simde__m128 apart = simde_mm_cmpge_ps(simde_mm_andnot_ps(sign, dz),
                                               simde_mm_add_ps(height, simde_mm_loadu_ps(g->height + base)));
+        const simde__m128 own = simde_mm_castsi128_ps(
+            simde_mm_cmpeq_epi32(simde_mm_loadu_si128((const simde__m128i *)(g->agent + base)), self));
         const uint32_t lanes =
             last - base < CROWD_MEMBER_LANES ? (1u << (last - base)) - 1 : (1u << CROWD_MEMBER_LANES) - 1;
-        uint32_t pass = ~(uint32_t)simde_mm_movemask_ps(simde_mm_or_ps(far, apart)) & lanes;
+        uint32_t pass = ~(uint32_t)simde_mm_movemask_ps(simde_mm_or_ps(simde_mm_or_ps(far, apart), own)) & lanes;
         if (!pass)
             continue;
         float distance[CROWD_MEMBER_LANES];
         simde_mm_storeu_ps(distance, d);
         for (; pass; pass &= pass - 1) {
             const uint32_t lane = (uint32_t)__builtin_ctz(pass), j = g->agent[base + lane];
-            if (may_avoid(c, s->i, j))
+            if (!layered || crowd_layers_meet(c, c->active[s->i], c->active[j]))
                 keep(best, distance[lane], j);
         }
     }
@@ -331,8 +339,10 @@ static void gather_square(const crowd_sense_grid *g, int32_t cx, int32_t cy, cro
         at += last[r] - first[r];
     }
     /* What a test of the last members reads past them: defined, never kept. */
-    for (uint32_t m = at; m < at + CROWD_MEMBER_PADDING; ++m)
+    for (uint32_t m = at; m < at + CROWD_MEMBER_PADDING; ++m) {
         b->x[m] = b->y[m] = b->z[m] = b->sense[m] = b->height[m] = 0.0f;
+        b->agent[m] = UINT32_MAX;
+    }
     b->count = count;
     b->held = true;
 }

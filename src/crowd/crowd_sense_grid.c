@@ -156,8 +156,10 @@ static bool build_grid(skim_crowd *c, uint32_t n, uint32_t chunks)
     g->count = buckets ? start[buckets] : 0;
     /* What a test of the last members reads past them: defined, and never
        kept (the test masks it off). */
-    for (uint32_t m = g->count; m < g->count + CROWD_MEMBER_PADDING; ++m)
+    for (uint32_t m = g->count; m < g->count + CROWD_MEMBER_PADDING; ++m) {
         g->x[m] = g->y[m] = g->z[m] = g->sense[m] = g->height[m] = 0.0f;
+        g->agent[m] = UINT32_MAX;
+    }
     g->per_occupied = occupied ? (double)g->count / (double)occupied : 0.0;
     return true;
 }
