@@ -1,7 +1,9 @@
 /* Idle agents make room: a walker does not stop short of a point an idle
    agent (no target, or arrived at its own) stands on, nor stand for good
    before idle agents that fill its way; it pushes them aside. Walkers are
-   still avoided: two with the same point do not shove each other off it. */
+   still avoided: two with the same point do not shove each other off it.
+   A group sent to one point with an arrival distance as wide as it needs
+   all arrives and settles. */
 #include "crowd_scenarios.h"
 
 #include <math.h>
@@ -95,6 +97,40 @@ Test(crowd_room, walkers_with_one_point_both_arrive)
     printf("second walker %s after %d frames\n", frames > 0 ? "arrived" : "did not arrive", frames);
     cr_expect_gt(frames, 0, "the second walker never arrived at the point the first stands on");
     cr_expect(state[first] & SKIM_AGENT_ARRIVED, "the first walker lost its arrival");
+    skim_crowd_destroy(crowd);
+    skim_world_destroy(world);
+}
+
+/* A rally: 100 agents from a ring around one point, all sent to it with an
+   arrival distance of about their radius times the square root of their
+   number (docs/crowd.md): all arrive and then stand still. */
+Test(crowd_room, a_group_sent_to_one_point_with_a_wide_arrival_all_arrive_and_stand)
+{
+    enum { GROUP = 100 };
+    skim_world *world = box_world(-2000, -2000, -32, 2000, 2000, 0);
+    skim_crowd *crowd = goal_crowd(GROUP);
+    const skim_vec3 point = { 0, 0, AGENT_R + 0.5f };
+    for (int k = 0; k < GROUP; ++k) {
+        float angle = 6.2831853f * (float)k / GROUP, r = 600.0f + 40.0f * (float)(k % 5);
+        uint32_t id = goal_agent(crowd, (skim_vec3){ r * cosf(angle), r * sinf(angle), AGENT_R + 0.5f });
+        cr_assert_eq(skim_crowd_set_target(crowd, id, point, SPEED, 170.0f), SKIM_OK);
+    }
+    skim_crowd_stats stats = { 0 };
+    int frame = 0;
+    for (; frame < 900 && stats.arrived < GROUP; ++frame) {
+        step_or_fail(world, crowd, DT);
+        skim_crowd_get_stats(crowd, &stats);
+    }
+    printf("rally of %d: %u arrived after %d frames\n", GROUP, stats.arrived, frame);
+    cr_expect_eq(stats.arrived, (uint32_t)GROUP, "only %u of %d arrived in 15 s", stats.arrived, GROUP);
+    for (int settle = 0; settle < 120; ++settle)
+        step_or_fail(world, crowd, DT);
+    const skim_vec3 *v = skim_crowd_velocities(crowd);
+    float fastest = 0.0f;
+    for (int k = 0; k < GROUP; ++k)
+        fastest = fmaxf(fastest, hypotf(v[k].x, v[k].y));
+    cr_expect_lt(fastest, 1.0f, "two seconds after the last arrival an agent still moves at %.2f units/s",
+                 (double)fastest);
     skim_crowd_destroy(crowd);
     skim_world_destroy(world);
 }
