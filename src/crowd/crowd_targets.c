@@ -285,6 +285,13 @@ bool crowd_goal_keeps_wish(const skim_crowd *c, uint32_t slot, bool infeasible, 
     return infeasible && !(goal->stuck >= YIELD_SECONDS && crossing >= CROSSING_LEAST);
 }
 
+/* Agent j wishes for nothing: it stands, or has arrived. */
+static inline bool idle(const skim_crowd *c, uint32_t j)
+{
+    const float *wish = c->avoid_pref + 2 * (size_t)j;
+    return wish[0] == 0.0f && wish[1] == 0.0f;
+}
+
 /* Idle agents make room. A walker whose point is taken by an agent that
    wishes for nothing (one without a target, or one that has arrived at
    its own) would otherwise stop short of it for good: its half-plane
@@ -301,13 +308,6 @@ bool crowd_goal_keeps_wish(const skim_crowd *c, uint32_t slot, bool infeasible, 
      been stuck for YIELD_SECONDS;
    and the solver pushes them aside. Walkers are still avoided, so two
    with the same point queue rather than shove. */
-/* Agent j wishes for nothing: it stands, or has arrived. */
-static inline bool idle(const skim_crowd *c, uint32_t j)
-{
-    const float *wish = c->avoid_pref + 2 * (size_t)j;
-    return wish[0] == 0.0f && wish[1] == 0.0f;
-}
-
 uint32_t crowd_goal_makes_room(const skim_crowd *c, uint32_t i, uint32_t slot, uint32_t *near, uint32_t count)
 {
     const crowd_goal *goal = &c->goal[slot];
