@@ -17,7 +17,7 @@
    violated lines (section 5.2); an agent with a target keeps its wish
    instead unless it is queued behind someone going its way, or has been
    stuck a while where others cross its way (queued_behind,
-   crossing_neighbours, crowd_goal_keeps_wish in crowd_targets.c). Against a stream
+   gather_neighbours, crowd_goal_keeps_wish in crowd_targets.c). Against a stream
    coming the other way an agent takes the greater share of the effort
    (against_stream).
 
@@ -311,9 +311,13 @@ static inline void pairs_from_two(const float *a, const float *b, lanes *first, 
    Avoidance aims for the gap the solver leaves (the skin). A pair already
    inside it but not touching keeps its distance rather than being driven
    apart at once (section 5.3's case for colliding agents), which would
-   make a dense crowd tremble. */
-static void gather_neighbours(const skim_crowd *c, uint32_t i, const uint32_t *near, uint32_t count,
-                              const double vel[2], const double pref[2], crowd_orca_input *in)
+   make a dense crowd tremble.
+
+   Returns how many of the neighbours wish to cross agent i's way (within
+   CROSSING_COSINE of square to its wish): the streams it is caught in
+   come from more sides than ahead and behind (crowd_goal_keeps_wish). */
+static uint32_t gather_neighbours(const skim_crowd *c, uint32_t i, const uint32_t *near, uint32_t count,
+                                  const double vel[2], const double pref[2], crowd_orca_input *in)
 {
     const float *pi = c->proj + 3 * (size_t)i;
     const lanes pix = simde_mm_set1_pd(pi[0]), piy = simde_mm_set1_pd(pi[1]);
@@ -323,7 +327,7 @@ static void gather_neighbours(const skim_crowd *c, uint32_t i, const uint32_t *n
     const lanes pref_sq_lanes = simde_mm_set1_pd(pref_sq), zero = simde_mm_setzero_pd();
     const lanes mass_i = simde_mm_set1_pd(c->inverse_mass[i]), radius_i = simde_mm_set1_pd(c->radius[i]);
     const lanes skin = simde_mm_set1_pd(1.0 + c->def.agent_skin);
-    uint32_t oncoming = 0, with = 0, against = 0;
+    uint32_t oncoming = 0, with = 0, against = 0, crossing = 0;
     for (uint32_t k = 0; k < count; k += 2) {
         const uint32_t j0 = near[k], j1 = k + 1 < count ? near[k + 1] : j0;
         const unsigned valid = k + 1 < count ? 3u : 1u;
@@ -352,8 +356,13 @@ static void gather_neighbours(const skim_crowd *c, uint32_t i, const uint32_t *n
 
         const lanes other_pref = ADD(MUL(otherx, prefx), MUL(othery, prefy));
         const lanes other_sq = ADD(MUL(otherx, otherx), MUL(othery, othery));
-        const lanes coming = simde_mm_cmplt_pd(
-            other_pref, MUL(simde_mm_set1_pd(ONCOMING_COSINE), simde_mm_sqrt_pd(MUL(pref_sq_lanes, other_sq))));
+        const lanes width = simde_mm_sqrt_pd(MUL(pref_sq_lanes, other_sq));
+        const lanes coming = simde_mm_cmplt_pd(other_pref, MUL(simde_mm_set1_pd(ONCOMING_COSINE), width));
+        const lanes crosses = simde_mm_and_pd(
+            simde_mm_cmpgt_pd(other_sq, zero),
+            simde_mm_cmplt_pd(simde_mm_andnot_pd(simde_mm_set1_pd(-0.0), other_pref),
+                              MUL(simde_mm_set1_pd(CROSSING_COSINE), width)));
+        const unsigned crossing_bits = (unsigned)simde_mm_movemask_pd(crosses) & valid;
         const lanes ahead = simde_mm_cmpgt_pd(ADD(MUL(rpx, prefx), MUL(rpy, prefy)), zero);
         const unsigned coming_bits = (unsigned)simde_mm_movemask_pd(coming) & valid;
         const unsigned against_bits = coming_bits & (unsigned)simde_mm_movemask_pd(ahead);
@@ -361,11 +370,13 @@ static void gather_neighbours(const skim_crowd *c, uint32_t i, const uint32_t *n
         oncoming |= coming_bits << k;
         against += (against_bits & 1u) + (against_bits >> 1);
         with += (with_bits & 1u) + (with_bits >> 1);
+        crossing += (crossing_bits & 1u) + (crossing_bits >> 1);
     }
     if (pref_sq > 0.0 && against > 0 && OUTNUMBERED * (double)with > (double)against)
         for (uint32_t k = 0; k < count; ++k)
             if (oncoming >> k & 1u && in->share[k] > 0.0)
                 in->share[k] = greater(in->share[k], AGAINST_SHARE);
+    return crossing;
 }
 
 /* Whether agent i walks behind a neighbour going its way: one within
@@ -386,21 +397,6 @@ static bool queued_behind(const skim_crowd *c, uint32_t i, const uint32_t *near,
             return true;
     }
     return false;
-}
-
-/* How many of agent i's neighbours wish to cross its way (within
-   CROSSING_COSINE of square to its wish): the streams it is caught in
-   come from more sides than ahead and behind (crowd_goal_keeps_wish). */
-static uint32_t crossing_neighbours(const skim_crowd *c, const uint32_t *near, uint32_t count, const double pref[2])
-{
-    uint32_t crossing = 0;
-    const double pref_sq = dot2(pref, pref);
-    for (uint32_t k = 0; k < count; ++k) {
-        const double other[2] = { c->avoid_pref[2 * (size_t)near[k]], c->avoid_pref[2 * (size_t)near[k] + 1] };
-        const double other_sq = dot2(other, other);
-        crossing += other_sq > 0.0 && fabs(dot2(other, pref)) < CROSSING_COSINE * sqrt(other_sq * pref_sq);
-    }
-    return crossing;
 }
 
 /* Agent i's plan from a velocity across up: at most its top speed, less
@@ -436,7 +432,7 @@ static void avoid_agent(skim_crowd *c, uint32_t i, uint32_t slot, float dt, crow
     const double vel[2] = { c->avoid_velocity[2 * (size_t)i], c->avoid_velocity[2 * (size_t)i + 1] };
     const double pref[2] = { c->avoid_pref[2 * (size_t)i], c->avoid_pref[2 * (size_t)i + 1] };
     crowd_orca_input in;
-    gather_neighbours(c, i, near, count, vel, pref, &in);
+    const uint32_t crossing = gather_neighbours(c, i, near, count, vel, pref, &in);
     crowd_line lines[CROWD_ORCA_LANES];
     crowd_orca_lines(&in, count, vel, c->def.avoidance_horizon, dt, lines);
     const double top = c->avoid_top[i];
@@ -444,7 +440,7 @@ static void avoid_agent(skim_crowd *c, uint32_t i, uint32_t slot, float dt, crow
     double result[2];
     uint32_t failed = solve_plane(lines, count, top, pref, false, result);
     const bool infeasible = failed < count && !queued_behind(c, i, near, count, pref);
-    if (crowd_goal_keeps_wish(c, slot, infeasible, infeasible ? crossing_neighbours(c, near, count, pref) : 0))
+    if (crowd_goal_keeps_wish(c, slot, infeasible, crossing))
         return; /* the plan stands: the solver makes room (crowd_targets.c) */
     if (failed < count)
         solve_least_violation(lines, count, failed, top, result);
