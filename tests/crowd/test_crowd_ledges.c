@@ -115,6 +115,8 @@ Test(crowd_ledges, a_flagged_agent_walks_down_a_step_within_its_snap_distance_an
     cr_expect_lt(fabsf(p[stepper].z - (54.0f + AGENT_R)), 2.0f, "the agent is not on the lower step (z %g)",
                  (double)p[stepper].z);
     run(world, crowd, 60);
+    /* The positions are valid until the crowd changes: read them again. */
+    p = skim_crowd_positions(crowd);
     cr_expect_lt(p[jumper].z, AGENT_R + 1.0f, "the jumping agent did not come down beyond the ledge (z %g)",
                  (double)p[jumper].z);
     skim_crowd_destroy(crowd);
