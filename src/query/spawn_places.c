@@ -55,8 +55,16 @@ static uint32_t probe_column(const spawn_grid *g, long column, float *height)
     const float x = g->lo[0] + g->r + 2.0f + g->spacing * (float)(column % g->nx);
     const float y = g->lo[1] + g->r + 2.0f + g->spacing * (float)(column / g->nx);
     uint32_t count = 0;
+    /* Where the sweep that found the last spot kept stopped the shape's
+       centre: a start above it lies on that sweep's free path, so its own
+       sweep down could only meet the same floor again, within rounding,
+       and that spot would be seen (below). Those layers are skipped: on
+       open ground most layers start above the one floor. */
+    float met = INFINITY;
     for (int layer = 0; layer < g->layers && count < g->per_column; ++layer) {
         const float start_h = g->hi[2] + g->r + 2.0f - g->layer_step * (float)layer;
+        if (start_h > met + 1.0f)
+            continue;
         const skim_vec3 start = grid_point(g, x, y, start_h);
         skim_hit hit;
         /* A start inside or touching geometry is no place to stand. */
@@ -72,8 +80,10 @@ static uint32_t probe_column(const spawn_grid *g, long column, float *height)
         bool seen = false;
         for (uint32_t k = 0; k < count; ++k)
             seen |= fabsf(height[k] - h) < 2.0f * g->r + 2.0f;
-        if (!seen)
+        if (!seen) {
             height[count++] = h;
+            met = h - 1.0f;
+        }
     }
     return count;
 }
