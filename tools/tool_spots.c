@@ -6,18 +6,31 @@
 
 #include <stdlib.h>
 
+/* Spots the first search has room for. */
+#define TOOL_SPOTS_FIRST_ROOM (1u << 18)
+
 skim_vec3 *tool_find_spots(const skim_world *world, uint32_t *spot_count)
 {
     const skim_ellipsoid shape = { { TOOL_AGENT_RADIUS, TOOL_AGENT_RADIUS, TOOL_AGENT_RADIUS },
                                    { 0, 0, 0, 1 } };
     *spot_count = 0;
-    uint32_t count = 0;
-    if (skim_find_spawn_places(world, &shape, NULL, NULL, 0, &count) != SKIM_OK)
-        return NULL;
-    skim_vec3 *spots = malloc((count ? count : 1) * sizeof *spots);
-    if (!spots || skim_find_spawn_places(world, &shape, NULL, spots, count, &count) != SKIM_OK) {
+    /* One search with room for most levels' spots (a few MB), a second
+       only when there are more: on a large world the search takes
+       seconds, and asking for the count first would take them twice. */
+    uint32_t capacity = TOOL_SPOTS_FIRST_ROOM, count = 0;
+    skim_vec3 *spots = malloc(capacity * sizeof *spots);
+    if (!spots || skim_find_spawn_places(world, &shape, NULL, spots, capacity, &count) != SKIM_OK) {
         free(spots);
         return NULL;
+    }
+    if (count > capacity) {
+        free(spots);
+        capacity = count;
+        spots = malloc(capacity * sizeof *spots);
+        if (!spots || skim_find_spawn_places(world, &shape, NULL, spots, capacity, &count) != SKIM_OK) {
+            free(spots);
+            return NULL;
+        }
     }
     *spot_count = count;
     return spots;
