@@ -165,6 +165,8 @@ typedef struct figures {
     uint64_t hash;
     int threads;
     uint32_t triangles;
+    uint32_t spots;                /* standing spots the scene has */
+    double spots_seconds;          /* the search for them */
 } figures;
 
 static void print_summary(const options *o, const figures *f)
@@ -172,7 +174,8 @@ static void print_summary(const options *o, const figures *f)
     double steps = (double)o->agents * (double)o->frames;
     printf("skim crowd on %s (%u triangles), %d thread%s%s\n", o->scene, f->triangles, f->threads,
            f->threads == 1 ? "" : "s", o->world_only ? ", agent-agent collisions off" : "");
-    printf("  agents             %llu\n", (unsigned long long)o->agents);
+    printf("  agents             %llu of %u standing spots (found in %.2f s)\n", (unsigned long long)o->agents,
+           f->spots, f->spots_seconds);
     printf("  frames             %llu of 1/60 s\n", (unsigned long long)o->frames);
     printf("  mover-steps/s      %.0f\n", steps / f->seconds);
     printf("  time per frame     %.2f ms median, %.2f ms mean, %.2f ms worst  (world %.2f ms, agents %.2f ms)\n",
@@ -230,11 +233,13 @@ static void print_json(const options *o, const figures *f)
     printf(",\"triangles\":%u,\"agents\":%llu,\"frames\":%llu,\"dt\":%.9g,\"threads\":%d,"
            "\"agent_collisions\":%s,\"avoidance_interval\":%llu,\"resting\":%s,\"stay_on_floor\":%s,\"seconds\":%.6f,\"mover_steps_per_second\":%.0f,"
            "\"ms_per_frame_median\":%.4f,\"ms_per_frame_mean\":%.4f,\"ms_per_frame_max\":%.4f,"
-           "\"ms_world_mean\":%.4f,\"ms_agents_mean\":%.4f,\"on_floor\":%u,\"in_air\":%u,\"on_agent\":%u,",
+           "\"ms_world_mean\":%.4f,\"ms_agents_mean\":%.4f,\"on_floor\":%u,\"in_air\":%u,\"on_agent\":%u,"
+           "\"spots\":%u,\"spots_seconds\":%.3f,",
            f->triangles, (unsigned long long)o->agents, (unsigned long long)o->frames, FRAME_DT,
            f->threads, o->world_only ? "false" : "true", (unsigned long long)o->avoidance_interval, o->no_resting ? "false" : "true",
            o->stay_on_floor ? "true" : "false", f->seconds, steps / f->seconds, f->median_ms,
-           f->mean_ms, f->max_ms, f->world_ms, f->agents_ms, f->last.on_floor, f->last.in_air, f->last.on_agent);
+           f->mean_ms, f->max_ms, f->world_ms, f->agents_ms, f->last.on_floor, f->last.in_air, f->last.on_agent,
+           f->spots, f->spots_seconds);
     if (isinf(f->closest) || o->world_only)
         printf("\"closest_approach\":null,");
     else
@@ -395,7 +400,17 @@ int tool_crowd(int argc, char **argv)
     }
     /* Every free spot, shuffled by the seed; the first n are used. */
     uint32_t available = 0;
+    const bool progress = isatty(fileno(stderr)) != 0;
+    if (progress) {
+        fprintf(stderr, "  finding standing spots in '%s'...", o.scene);
+        fflush(stderr);
+    }
+    const double search_start = now_seconds();
     spots = tool_find_spots(scene.world, &available);
+    f.spots = available;
+    f.spots_seconds = now_seconds() - search_start;
+    if (progress)
+        fprintf(stderr, "\r\033[K");
     if (!spots) {
         tool_failed("crowd", "cannot find places to put agents");
         goto done;
