@@ -165,6 +165,7 @@ typedef struct figures {
     uint64_t hash;
     int threads;
     uint32_t triangles;
+    uint64_t world_moves, kernel_calls, walks; /* summed over the frames */
     uint32_t spots;                /* standing spots the scene has */
     double spots_seconds;          /* the search for them */
 } figures;
@@ -200,6 +201,10 @@ static void print_summary(const options *o, const figures *f)
     if (!o->world_only)
         printf("  held back          %.1f agents per frame kept at their start, %.1f shortened their move\n",
                f->blocked, f->shortened);
+    if (f->world_moves)
+        printf("  world moves        %.1f a frame, %.2f kernel calls and %.3f tree walks a move\n",
+               (double)f->world_moves / (double)o->frames, (double)f->kernel_calls / (double)f->world_moves,
+               (double)f->walks / (double)f->world_moves);
     printf("  resting            %.1f agents per frame stood still on an unchanged floor and took\n"
            "                     their last world move again\n",
            f->resting);
@@ -234,12 +239,15 @@ static void print_json(const options *o, const figures *f)
            "\"agent_collisions\":%s,\"avoidance_interval\":%llu,\"resting\":%s,\"stay_on_floor\":%s,\"seconds\":%.6f,\"mover_steps_per_second\":%.0f,"
            "\"ms_per_frame_median\":%.4f,\"ms_per_frame_mean\":%.4f,\"ms_per_frame_max\":%.4f,"
            "\"ms_world_mean\":%.4f,\"ms_agents_mean\":%.4f,\"on_floor\":%u,\"in_air\":%u,\"on_agent\":%u,"
-           "\"spots\":%u,\"spots_seconds\":%.3f,",
+           "\"spots\":%u,\"spots_seconds\":%.3f,\"world_moves_per_frame\":%.1f,\"kernel_calls_per_move\":%.3f,"
+           "\"walks_per_move\":%.4f,",
            f->triangles, (unsigned long long)o->agents, (unsigned long long)o->frames, FRAME_DT,
            f->threads, o->world_only ? "false" : "true", (unsigned long long)o->avoidance_interval, o->no_resting ? "false" : "true",
            o->stay_on_floor ? "true" : "false", f->seconds, steps / f->seconds, f->median_ms,
            f->mean_ms, f->max_ms, f->world_ms, f->agents_ms, f->last.on_floor, f->last.in_air, f->last.on_agent,
-           f->spots, f->spots_seconds);
+           f->spots, f->spots_seconds, (double)f->world_moves / (double)o->frames,
+           f->world_moves ? (double)f->kernel_calls / (double)f->world_moves : 0.0,
+           f->world_moves ? (double)f->walks / (double)f->world_moves : 0.0);
     if (isinf(f->closest) || o->world_only)
         printf("\"closest_approach\":null,");
     else
@@ -314,6 +322,9 @@ static int run(const options *o, skim_world *world, skim_crowd *crowd, tool_trai
         f->blocked += stats.blocked;
         f->shortened += stats.shortened;
         f->resting += stats.resting;
+        f->world_moves += stats.world_moves;
+        f->kernel_calls += stats.world_kernel_calls;
+        f->walks += stats.world_walks;
         f->squeezed_steps += stats.squeezed;
         if (stats.squeezed) {
             const uint32_t *state = skim_crowd_states(crowd);

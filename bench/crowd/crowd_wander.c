@@ -177,6 +177,7 @@ static int by_value(const void *a, const void *b)
 typedef struct result {
     double median_ms, cpu_median_ms, world_ms, agents_ms;
     double pairs, contacts, shortened, blocked, check_rounds;
+    double kernel_calls_per_move, walks_per_move; /* the world moves' */
     uint64_t hash;
 } result;
 
@@ -200,6 +201,7 @@ static result run(const skim_world *world, const skim_vec3 *spots, uint32_t agen
     double *ms = malloc((size_t)frames * sizeof *ms), *cpu_ms = malloc((size_t)frames * sizeof *cpu_ms);
     double *world_ms = malloc((size_t)frames * sizeof *world_ms), *agents_ms = malloc((size_t)frames * sizeof *agents_ms);
     result r = { 0 };
+    uint64_t moves = 0, calls = 0, walks = 0;
     for (int frame = -WARMUP; frame < frames; ++frame) {
         for (uint32_t i = 0; i < agents; ++i)
             if ((uint32_t)(frame + WARMUP + (int)i) % 60 == 0) {
@@ -226,6 +228,9 @@ static result run(const skim_world *world, const skim_vec3 *spots, uint32_t agen
             r.shortened += (double)s.shortened / frames;
             r.blocked += (double)s.blocked / frames;
             r.check_rounds += (double)s.check_rounds / frames;
+            moves += s.world_moves;
+            calls += s.world_kernel_calls;
+            walks += s.world_walks;
         }
     }
     qsort(ms, (size_t)frames, sizeof *ms, by_value);
@@ -237,6 +242,8 @@ static result run(const skim_world *world, const skim_vec3 *spots, uint32_t agen
     r.world_ms = world_ms[frames / 2];
     r.agents_ms = agents_ms[frames / 2];
     r.hash = skim_crowd_hash(crowd);
+    r.kernel_calls_per_move = moves ? (double)calls / (double)moves : 0.0;
+    r.walks_per_move = moves ? (double)walks / (double)moves : 0.0;
     free(ms);
     free(cpu_ms);
     free(world_ms);
@@ -266,10 +273,11 @@ static void bench(const char *scene, const skim_world *world, const skim_vec3 *s
                    "\"frames\":%d,\"ms_per_frame_median\":%.3f,\"cpu_ms_per_frame_median\":%.3f,\"crowd_steps_per_second\":%.1f,"
                    "\"mover_steps_per_second\":%.0f,\"ms_world_median\":%.3f,\"ms_agents_median\":%.3f,"
                    "\"pairs_mean\":%.0f,\"contacts_mean\":%.0f,\"shortened_mean\":%.1f,\"blocked_mean\":%.1f,"
-                   "\"check_rounds_mean\":%.2f,\"state_hash\":\"%016llx\"}\n",
+                   "\"check_rounds_mean\":%.2f,\"kernel_calls_per_move\":%.3f,\"walks_per_move\":%.4f,"
+                   "\"state_hash\":\"%016llx\"}\n",
                    scene, agents, threads, collide ? "true" : "false", frames, r.median_ms, r.cpu_median_ms, 1e3 / r.median_ms,
                    agents * 1e3 / r.median_ms, r.world_ms, r.agents_ms, r.pairs, r.contacts, r.shortened, r.blocked,
-                   r.check_rounds, (unsigned long long)r.hash);
+                   r.check_rounds, r.kernel_calls_per_move, r.walks_per_move, (unsigned long long)r.hash);
             fflush(stdout);
             if (collide)
                 with = r;

@@ -163,6 +163,9 @@ typedef struct skim_crowd_stats {
     double   seconds_total;  /**< seconds in the whole step */
     uint32_t squeezed;       /**< agents with SKIM_AGENT_SQUEEZED: pressed between a moving body and static geometry */
     uint32_t resting;        /**< agents that took their last world move again: standing still on an unchanged world */
+    uint32_t world_moves;    /**< agents moved through the world (agents - resting, 0 without a world) */
+    uint32_t world_kernel_calls; /**< calls of the exact swept tests those moves made (0 with SKIM_ACCELERATOR_BRUTE_FORCE) */
+    uint32_t world_walks;    /**< tree walks those moves made; the others reused the leaves kept near them (0 likewise) */
 } skim_crowd_stats;
 /** Fills *out with the figures of the last step. */
 SKIM_API skim_status skim_crowd_get_stats(const skim_crowd *crowd, skim_crowd_stats *out);

@@ -402,6 +402,7 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     c->avoid_turn = (c->avoid_turn + 1) % c->def.avoidance_interval;
     c->rest_round++;
     double t1 = crowd_seconds();
+    const uint64_t calls_before = c->world_cache.kernel_calls, walks_before = c->world_cache.walks;
     if (world) {
         skim_status status = crowd_move_world(world, c, groups, dt);
         if (status != SKIM_OK) {
@@ -456,6 +457,9 @@ skim_status skim_crowd_step(const skim_world *world, skim_crowd *c, float dt)
     c->stats.arrived = sum.arrived;
     c->stats.squeezed = sum.squeezed;
     c->stats.resting = world ? n - groups.moving : 0;
+    c->stats.world_moves = world ? groups.moving : 0;
+    c->stats.world_kernel_calls = (uint32_t)(c->world_cache.kernel_calls - calls_before);
+    c->stats.world_walks = (uint32_t)(c->world_cache.walks - walks_before);
     c->stats.closest_gap = agents ? sum.closest : INFINITY;
     /* Everything but the world move counts as the agents' now: the plan
        and the world move's inputs and results share the agents' regions. */

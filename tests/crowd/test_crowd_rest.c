@@ -74,7 +74,7 @@ static void lockstep(int threads)
     cr_assert_eq(skim_crowd_create(&moving_everyone, &b), SKIM_OK);
     populate(a);
     populate(b);
-    uint64_t rested = 0, rested_after_switch = 0;
+    uint64_t rested = 0, rested_after_switch = 0, calls_a = 0, calls_b = 0, moves_b = 0;
     const skim_world *stepping = world;
     for (int frame = 0; frame < FRAMES; ++frame) {
         float dt = frame >= 120 && frame < 130 ? 1.0f / 30.0f : 1.0f / 60.0f;
@@ -105,6 +105,14 @@ static void lockstep(int threads)
         skim_crowd_get_stats(a, &sa);
         skim_crowd_get_stats(b, &sb);
         cr_assert_eq(sb.resting, 0u, "frame %d: the crowd told not to rest rested", frame);
+        /* What the world moves cost: a resting agent takes none, and each
+           move walks the tree at most once. */
+        cr_assert_eq(sa.world_moves + sa.resting, sa.agents, "frame %d", frame);
+        cr_assert_eq(sb.world_moves, sb.agents, "frame %d", frame);
+        cr_assert(sa.world_walks <= sa.world_moves && sb.world_walks <= sb.world_moves, "frame %d", frame);
+        calls_a += sa.world_kernel_calls;
+        calls_b += sb.world_kernel_calls;
+        moves_b += sb.world_moves;
         rested += sa.resting;
         if (frame == 240)
             rested_after_switch = sa.resting;
@@ -116,6 +124,12 @@ static void lockstep(int threads)
            FRAMES * (FIELD * FIELD + 12));
     cr_expect_gt(rested, (uint64_t)FRAMES * FIELD * FIELD / 2, "too few agents rested: the test tests too little");
     cr_expect_eq(rested_after_switch, 0u, "agents rested in a world they had not stood in");
+    /* Standing agents sweep down to their floor at least once a move;
+       resting ones save those calls. */
+    cr_expect_geq(calls_b, moves_b, "%llu kernel calls for %llu moves", (unsigned long long)calls_b,
+                  (unsigned long long)moves_b);
+    cr_expect_lt(calls_a, calls_b, "resting saved no kernel call (%llu against %llu)", (unsigned long long)calls_a,
+                 (unsigned long long)calls_b);
     skim_crowd_destroy(a);
     skim_crowd_destroy(b);
     skim_world_destroy(world);
