@@ -235,12 +235,12 @@ static void flush(ordered_sweep *s)
 skim_status skim_bvh_sweep_ordered_avx2(const skim_world *world, const skim_path_gather *g,
                                         const float delta_unit[3], bool cull_back_faces,
                                         const skim_kernel_set *kernels, skim_candidates *pending,
-                                        skim_unit_hit *best)
+                                        bool first_hit, skim_unit_hit *best)
 #else
 static skim_status sweep_ordered(const skim_world *world, const skim_path_gather *g,
                                  const float delta_unit[3], bool cull_back_faces,
                                  const skim_kernel_set *kernels, skim_candidates *pending,
-                                 skim_unit_hit *best)
+                                 bool first_hit, skim_unit_hit *best)
 #endif
 {
     /* Room for a flush's worth, one more leaf and a padded packet. */
@@ -273,6 +273,9 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
     const skim_bvh_node *nodes = world->bvh->nodes;
     const uint32_t before_later = flush_before_later(kernels);
     for (;;) {
+        /* Asked only whether the path meets anything: a contact says so. */
+        if (first_hit && best->hit)
+            break;
         float limit = best->t + SKIM_PATH_T_SLACK;
         /* An entry at t <= SLACK is visited whatever the kernel finds
            (best t >= 0), so pending triangles wait; before anything the
@@ -357,15 +360,15 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
 skim_status skim_bvh_sweep_ordered(const skim_world *world, const skim_path_gather *g,
                                    const float delta_unit[3], bool cull_back_faces,
                                    const skim_kernel_set *kernels, skim_candidates *pending,
-                                   skim_unit_hit *best)
+                                   bool first_hit, skim_unit_hit *best)
 {
 #if defined(SKIM_BVH_HAVE_AVX2_TRAVERSAL)
     /* Kernel sets of 8 lanes or more (avx2, avx512) are only chosen on a
        CPU with AVX2, so the 8-wide node test can run with them. */
     if (kernels->width >= 8)
         return skim_bvh_sweep_ordered_avx2(world, g, delta_unit, cull_back_faces, kernels, pending,
-                                           best);
+                                           first_hit, best);
 #endif
-    return sweep_ordered(world, g, delta_unit, cull_back_faces, kernels, pending, best);
+    return sweep_ordered(world, g, delta_unit, cull_back_faces, kernels, pending, first_hit, best);
 }
 #endif

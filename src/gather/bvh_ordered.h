@@ -87,11 +87,13 @@ void skim_path_gather_sweep(skim_path_gather *g, const skim_world *world,
    candidate of the swept gather would give: the same kernel on the same
    lanes, and the minimum of (t, triangle) does not depend on the order.
    best must come in as { .hit = false, .t = 1, .triangle = UINT32_MAX }.
-   pending is a scratch candidate buffer. */
+   pending is a scratch candidate buffer. With first_hit, the traversal
+   ends at the first kernel call that finds any contact: best->hit is the
+   same, but best is then some contact, not the first. */
 skim_status skim_bvh_sweep_ordered(const skim_world *world, const skim_path_gather *g,
                                    const float delta_unit[3], bool cull_back_faces,
                                    const skim_kernel_set *kernels, skim_candidates *pending,
-                                   skim_unit_hit *best);
+                                   bool first_hit, skim_unit_hit *best);
 
 /* The same traversal with the 8-wide node test in 256-bit lanes, built
    only on x86 (src/gather/meson.build and src/move/meson.build) and used by skim_bvh_sweep_ordered
@@ -101,7 +103,7 @@ skim_status skim_bvh_sweep_ordered(const skim_world *world, const skim_path_gath
 skim_status skim_bvh_sweep_ordered_avx2(const skim_world *world, const skim_path_gather *g,
                                         const float delta_unit[3], bool cull_back_faces,
                                         const skim_kernel_set *kernels, skim_candidates *pending,
-                                        skim_unit_hit *best);
+                                        bool first_hit, skim_unit_hit *best);
 #endif
 
 #endif

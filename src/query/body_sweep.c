@@ -54,7 +54,7 @@ static skim_status sweep_body(const skim_body *body, const skim_ellipsoid *shape
         skim_path_gather path;
         skim_path_gather_init(&path, mesh, &space, from, along, query->material_mask);
         status = skim_bvh_sweep_ordered(mesh, &path, delta_unit, query->cull_back_faces, kernels,
-                                        candidates, &best);
+                                        candidates, false, &best);
     } else {
         status = skim_gather_candidates_swept(mesh, &space, from, along, query->material_mask,
                                               candidates);

@@ -61,6 +61,13 @@ void skim_ray_cast_bodies(const skim_world *world, skim_vec3 origin, skim_vec3 d
    static answer, is replaced by a body's contact that comes strictly
    earlier (a tie keeps the static contact, then the lower body id).
    candidates is scratch. */
+/* Whether skim_sweep's path from start by delta meets anything (*meets:
+   skim_sweep's hit, with the default query), found with less work: the
+   traversal ends at the first contact it finds rather than the first
+   along the path. */
+skim_status skim_sweep_meets(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 start,
+                             skim_vec3 delta, bool *meets);
+
 skim_status skim_sweep_bodies(const skim_world *world, const skim_ellipsoid *shape,
                               const float start[3], const float delta[3], const skim_query *query,
                               const skim_kernel_set *kernels, skim_candidates *candidates,

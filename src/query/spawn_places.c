@@ -89,7 +89,7 @@ static uint32_t probe_column(const spawn_grid *g, long column, float *height)
 }
 
 /* Walled in: a sweep across the whole level in each of eight directions
-   across up meets something. */
+   across up meets something (anything: not the first contact). */
 static bool enclosed(const spawn_grid *g, skim_vec3 spot)
 {
     const float reach = (g->hi[0] - g->lo[0]) + (g->hi[1] - g->lo[1]);
@@ -98,8 +98,8 @@ static bool enclosed(const spawn_grid *g, skim_vec3 spot)
         const float c = reach * cosf(angle), s = reach * sinf(angle);
         const skim_vec3 delta = { (g->e1[0] * c + g->e2[0] * s) + 0.0f, (g->e1[1] * c + g->e2[1] * s) + 0.0f,
                                   (g->e1[2] * c + g->e2[2] * s) + 0.0f };
-        skim_hit hit;
-        if (skim_sweep(g->world, &g->shape, spot, delta, NULL, &hit) != SKIM_OK || !hit.hit)
+        bool meets;
+        if (skim_sweep_meets(g->world, &g->shape, spot, delta, &meets) != SKIM_OK || !meets)
             return false;
     }
     return true;
@@ -246,9 +246,9 @@ skim_status skim_find_spawn_places(const skim_world *world, const skim_ellipsoid
             if (mark) {
                 const float rise = g.hi[2] - h + 2.0f * g.r;
                 const skim_vec3 up = along_up(&g, rise);
-                skim_hit hit;
-                if (skim_sweep(world, &g.shape, spot, up, NULL, &hit) == SKIM_OK && hit.hit)
-                    mark = 2; /* roofed */
+                bool roofed;
+                if (skim_sweep_meets(world, &g.shape, spot, up, &roofed) == SKIM_OK && roofed)
+                    mark = 2;
             }
             keep[column * per + k] = mark;
         }

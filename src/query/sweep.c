@@ -45,8 +45,10 @@ static sweep_scratch *sweep_thread_scratch(void)
     return thread_scratch;
 }
 
-skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 start,
-                       skim_vec3 delta, const skim_query *query, skim_hit *out)
+/* skim_sweep, or with first_hit only whether the path meets anything
+   (out->hit; the rest of out is then some contact, not the first). */
+static skim_status sweep(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 start,
+                         skim_vec3 delta, const skim_query *query, bool first_hit, skim_hit *out)
 {
     if (!out)
         return skim_fail(SKIM_ERROR_INVALID_ARGUMENT, "skim_sweep: out is NULL");
@@ -106,7 +108,7 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
         skim_path_gather *path = &scratch->path;
         skim_path_gather_sweep(path, world, space, start_world, delta_world, query->material_mask);
         status = skim_bvh_sweep_ordered(world, path, delta_unit, query->cull_back_faces, kernels,
-                                        candidates, &best);
+                                        candidates, first_hit, &best);
         if (status != SKIM_OK)
             return status;
     } else {
@@ -123,7 +125,7 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
         out->t = 1.0f;
         out->body = SKIM_STATIC;
     }
-    if (world->bodies.count) {
+    if (world->bodies.count && !(first_hit && out->hit)) {
         status = skim_sweep_bodies(world, shape, start_world, delta_world, query, kernels,
                                    candidates, out);
         if (status != SKIM_OK) {
@@ -149,4 +151,19 @@ skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, ski
         }
     }
     return SKIM_OK;
+}
+
+skim_status skim_sweep(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 start,
+                       skim_vec3 delta, const skim_query *query, skim_hit *out)
+{
+    return sweep(world, shape, start, delta, query, false, out);
+}
+
+skim_status skim_sweep_meets(const skim_world *world, const skim_ellipsoid *shape, skim_vec3 start,
+                             skim_vec3 delta, bool *meets)
+{
+    skim_hit hit;
+    skim_status status = sweep(world, shape, start, delta, NULL, true, &hit);
+    *meets = status == SKIM_OK && hit.hit;
+    return status;
 }

@@ -2,6 +2,7 @@
    the same list for any thread count and whatever way up the level is
    stored, and a cut list that keeps its head. */
 #include "query_scenes.h"
+#include "query/query_internal.h" /* skim_sweep_meets */
 
 #include <omp.h>
 
@@ -113,5 +114,63 @@ Test(query_spawn, a_level_stored_with_y_up_gives_the_same_spots, .timeout = 120)
     free(spots_z), free(spots_x), free(turned);
     skim_world_destroy(z_up);
     skim_world_destroy(x_up);
+    skim_mesh_data_free(&scene);
+}
+
+/* A crate 160 units on a side, its bottom at its origin. */
+static skim_world *box_world_for_spawn_test(void)
+{
+    static const float corners[8][3] = { { -80, -80, 0 }, { 80, -80, 0 }, { 80, 80, 0 }, { -80, 80, 0 },
+                                         { -80, -80, 160 }, { 80, -80, 160 }, { 80, 80, 160 }, { -80, 80, 160 } };
+    static const uint32_t faces[12][3] = { { 0, 2, 1 }, { 0, 3, 2 }, { 4, 5, 6 }, { 4, 6, 7 },
+                                           { 0, 1, 5 }, { 0, 5, 4 }, { 1, 2, 6 }, { 1, 6, 5 },
+                                           { 2, 3, 7 }, { 2, 7, 6 }, { 3, 0, 4 }, { 3, 4, 7 } };
+    const skim_mesh mesh = { &corners[0][0], 8, &faces[0][0], 12, NULL };
+    skim_world *crate;
+    cr_assert_eq(skim_world_create(&mesh, NULL, &crate), SKIM_OK, "%s", skim_last_error_message());
+    return crate;
+}
+
+/* The spawn search asks only whether a sweep meets anything, and stops at
+   the first contact its traversal finds (skim_sweep_meets): the answer
+   must be skim_sweep's hit, for sweeps short and long, that miss and that
+   meet the level or a body standing in it. */
+Test(query_spawn, asking_whether_a_sweep_meets_anything_agrees_with_the_first_contact, .timeout = 120)
+{
+    skim_mesh_data scene;
+    cr_assert_eq(skim_scene_default(&scene), SKIM_OK);
+    skim_mesh view = skim_mesh_data_view(&scene);
+    skim_world *world, *crate;
+    cr_assert_eq(skim_world_create(&view, NULL, &world), SKIM_OK);
+    crate = box_world_for_spawn_test();
+    uint32_t crate_id;
+    cr_assert_eq(skim_world_add_body(world, crate, (skim_transform){ { 0, 0, 40 }, { 0, 0, 0, 1 } }, &crate_id),
+                 SKIM_OK);
+    skim_world_stats stats;
+    skim_world_get_stats(world, &stats);
+    const skim_ellipsoid shapes[2] = { { { 16, 16, 16 }, { 0, 0, 0, 1 } }, { { 12, 12, 30 }, { 0, 0, 0, 1 } } };
+    query_rng rng = { 0x5eed5eedu };
+    uint32_t met = 0, missed = 0;
+    for (int k = 0; k < 20000; ++k) {
+        const skim_ellipsoid *shape = &shapes[k & 1];
+        const skim_vec3 start = { query_rng_range(&rng, stats.bounds_min.x, stats.bounds_max.x),
+                                  query_rng_range(&rng, stats.bounds_min.y, stats.bounds_max.y),
+                                  query_rng_range(&rng, stats.bounds_min.z, stats.bounds_max.z) };
+        const float reach = k % 4 == 0 ? 4000.0f : k % 4 == 1 ? 600.0f : 60.0f;
+        const skim_vec3 delta = { query_rng_range(&rng, -reach, reach), query_rng_range(&rng, -reach, reach),
+                                  query_rng_range(&rng, -reach / 4, reach / 4) };
+        skim_hit first;
+        bool meets = false;
+        cr_assert_eq(skim_sweep(world, shape, start, delta, NULL, &first), SKIM_OK, "%s", skim_last_error_message());
+        cr_assert_eq(skim_sweep_meets(world, shape, start, delta, &meets), SKIM_OK);
+        cr_assert_eq(meets, first.hit, "sweep %d from (%g %g %g) by (%g %g %g): meets %d, first contact %d", k,
+                     (double)start.x, (double)start.y, (double)start.z, (double)delta.x, (double)delta.y,
+                     (double)delta.z, meets, first.hit);
+        met += first.hit;
+        missed += !first.hit;
+    }
+    cr_assert(met > 2000 && missed > 2000, "%u met, %u missed: the test tests too little", met, missed);
+    skim_world_destroy(world);
+    skim_world_destroy(crate);
     skim_mesh_data_free(&scene);
 }
