@@ -230,18 +230,12 @@ static void flush(ordered_sweep *s)
     s->pending->count = 0;
 }
 
-/* The traversal, compiled once per node test (see children_entered). */
-#if defined(SKIM_BVH_ORDERED_AVX2)
-skim_status skim_bvh_sweep_ordered_avx2(const skim_world *world, const skim_path_gather *g,
-                                        const float delta_unit[3], bool cull_back_faces,
-                                        const skim_kernel_set *kernels, skim_candidates *pending,
-                                        bool first_hit, skim_unit_hit *best)
-#else
-static skim_status sweep_ordered(const skim_world *world, const skim_path_gather *g,
-                                 const float delta_unit[3], bool cull_back_faces,
-                                 const skim_kernel_set *kernels, skim_candidates *pending,
-                                 bool first_hit, skim_unit_hit *best)
-#endif
+/* The traversal, compiled once per node test (see children_entered) and
+   once per answer asked for (first_hit), so the closest-hit traversal
+   pays nothing for the other. */
+static inline __attribute__((always_inline)) skim_status
+traverse(const skim_world *world, const skim_path_gather *g, const float delta_unit[3], bool cull_back_faces,
+         const skim_kernel_set *kernels, skim_candidates *pending, const bool first_hit, skim_unit_hit *best)
 {
     /* Room for a flush's worth, one more leaf and a padded packet. */
     skim_status status = skim_candidates_reserve(
@@ -354,6 +348,22 @@ static skim_status sweep_ordered(const skim_world *world, const skim_path_gather
     flush(&s);
     skim_unit_winner_finish(&s.winner, delta_unit, best);
     return SKIM_OK;
+}
+
+#if defined(SKIM_BVH_ORDERED_AVX2)
+skim_status skim_bvh_sweep_ordered_avx2(const skim_world *world, const skim_path_gather *g,
+                                        const float delta_unit[3], bool cull_back_faces,
+                                        const skim_kernel_set *kernels, skim_candidates *pending,
+                                        bool first_hit, skim_unit_hit *best)
+#else
+static skim_status sweep_ordered(const skim_world *world, const skim_path_gather *g,
+                                 const float delta_unit[3], bool cull_back_faces,
+                                 const skim_kernel_set *kernels, skim_candidates *pending,
+                                 bool first_hit, skim_unit_hit *best)
+#endif
+{
+    return first_hit ? traverse(world, g, delta_unit, cull_back_faces, kernels, pending, true, best)
+                     : traverse(world, g, delta_unit, cull_back_faces, kernels, pending, false, best);
 }
 
 #if !defined(SKIM_BVH_ORDERED_AVX2)
