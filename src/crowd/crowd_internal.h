@@ -247,6 +247,15 @@ static inline void crowd_clamp_far(const float start[3], float d[3])
     }
 }
 
+/* World point p along the crowd's axes (axis1, axis2, up): what proj
+   holds for an agent's start. */
+static inline void crowd_project(const skim_crowd *c, const float p[3], float out[3])
+{
+    out[0] = p[0] * c->axis1[0] + p[1] * c->axis1[1] + p[2] * c->axis1[2];
+    out[1] = p[0] * c->axis2[0] + p[1] * c->axis2[1] + p[2] * c->axis2[2];
+    out[2] = p[0] * c->up[0] + p[1] * c->up[1] + p[2] * c->up[2];
+}
+
 /* Grid cells across up (crowd_grid.c, crowd_neighbours.c): coordinates
    stay well inside int32. */
 #define CROWD_CELL_LIMIT 1073741824.0

@@ -122,10 +122,7 @@ static void plan(skim_crowd *c, uint32_t first, uint32_t last, float dt)
         c->vreach[i] = c->body[slot].half_height + moved + c->margin[i] + WORLD_SLACK * r + world_extra;
         for (int k = 0; k < 3; ++k)
             c->q[3 * i + k] = start[k] + d[k];
-        float *proj = c->proj + 3 * i;
-        proj[0] = start[0] * c->axis1[0] + start[1] * c->axis1[1] + start[2] * c->axis1[2];
-        proj[1] = start[0] * c->axis2[0] + start[1] * c->axis2[1] + start[2] * c->axis2[2];
-        proj[2] = start[0] * c->up[0] + start[1] * c->up[1] + start[2] * c->up[2];
+        crowd_project(c, start, c->proj + 3 * i);
         c->pushed[i] = 0;
     }
 }

@@ -325,9 +325,9 @@ uint32_t crowd_goal_makes_room(const skim_crowd *c, uint32_t i, uint32_t slot, u
     const skim_vec3 point = goal->points[goal->next];
     const float at[3] = { point.x, point.y, point.z };
     const float *pi = c->proj + 3 * (size_t)i;
-    const float px = at[0] * c->axis1[0] + at[1] * c->axis1[1] + at[2] * c->axis1[2];
-    const float py = at[0] * c->axis2[0] + at[1] * c->axis2[1] + at[2] * c->axis2[2];
-    const float pz = at[0] * c->up[0] + at[1] * c->up[1] + at[2] * c->up[2];
+    float projected[3];
+    crowd_project(c, at, projected);
+    const float px = projected[0], py = projected[1], pz = projected[2];
     const float wx = px - pi[0], wy = py - pi[1], way_sq = wx * wx + wy * wy;
     uint32_t kept = first;
     for (uint32_t k = first; k < count; ++k) {
