@@ -18,20 +18,16 @@ skim_vec3 *tool_find_spots(const skim_world *world, uint32_t *spot_count)
        only when there are more: on a large world the search takes
        seconds, and asking for the count first would take them twice. */
     uint32_t capacity = TOOL_SPOTS_FIRST_ROOM, count = 0;
-    skim_vec3 *spots = malloc(capacity * sizeof *spots);
-    if (!spots || skim_find_spawn_places(world, &shape, NULL, spots, capacity, &count) != SKIM_OK) {
+    skim_vec3 *spots = NULL;
+    do {
         free(spots);
-        return NULL;
-    }
-    if (count > capacity) {
-        free(spots);
-        capacity = count;
+        capacity = count > capacity ? count : capacity;
         spots = malloc(capacity * sizeof *spots);
         if (!spots || skim_find_spawn_places(world, &shape, NULL, spots, capacity, &count) != SKIM_OK) {
             free(spots);
             return NULL;
         }
-    }
+    } while (count > capacity);
     *spot_count = count;
     return spots;
 }
