@@ -170,6 +170,12 @@ typedef struct figures {
     double spots_seconds;          /* the search for them */
 } figures;
 
+/* A world move's share of count, summed over the frames. */
+static double per_move(const figures *f, uint64_t count)
+{
+    return f->world_moves ? (double)count / (double)f->world_moves : 0.0;
+}
+
 static void print_summary(const options *o, const figures *f)
 {
     double steps = (double)o->agents * (double)o->frames;
@@ -203,8 +209,7 @@ static void print_summary(const options *o, const figures *f)
                f->blocked, f->shortened);
     if (f->world_moves)
         printf("  world moves        %.1f a frame, %.2f kernel calls and %.3f tree walks a move\n",
-               (double)f->world_moves / (double)o->frames, (double)f->kernel_calls / (double)f->world_moves,
-               (double)f->walks / (double)f->world_moves);
+               (double)f->world_moves / (double)o->frames, per_move(f, f->kernel_calls), per_move(f, f->walks));
     printf("  resting            %.1f agents per frame stood still on an unchanged floor and took\n"
            "                     their last world move again\n",
            f->resting);
@@ -245,9 +250,8 @@ static void print_json(const options *o, const figures *f)
            f->threads, o->world_only ? "false" : "true", (unsigned long long)o->avoidance_interval, o->no_resting ? "false" : "true",
            o->stay_on_floor ? "true" : "false", f->seconds, steps / f->seconds, f->median_ms,
            f->mean_ms, f->max_ms, f->world_ms, f->agents_ms, f->last.on_floor, f->last.in_air, f->last.on_agent,
-           f->spots, f->spots_seconds, (double)f->world_moves / (double)o->frames,
-           f->world_moves ? (double)f->kernel_calls / (double)f->world_moves : 0.0,
-           f->world_moves ? (double)f->walks / (double)f->world_moves : 0.0);
+           f->spots, f->spots_seconds, (double)f->world_moves / (double)o->frames, per_move(f, f->kernel_calls),
+           per_move(f, f->walks));
     if (isinf(f->closest) || o->world_only)
         printf("\"closest_approach\":null,");
     else
